@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# fairbench vs sysbench on the same MariaDB and the same tables. Not a test: it
+# prints measured figures and ratios. For each of the seeds' five test cases and
+# each thread count it runs sysbench and fairbench alternately and prints the QPS
+# ratio (fairbench/sysbench) and the ratio of client CPU time per query; then it
+# compares prepare (loading) rows/s.
+#
+#   bench/vs-sysbench.sh                 # defaults below
+#   TIME=30 THREADS="1 4 16" TABLES=4 TABLE_SIZE=100000 bench/vs-sysbench.sh
+#
+# Needs: sysbench (Debian package), a MariaDB/MySQL reachable as root on
+# 127.0.0.1:3306 (override with MYSQL_HOST/MYSQL_PORT/MYSQL_USER), python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TIME=${TIME:-20}
+THREADS=${THREADS:-"1 4 16"}
+TABLES=${TABLES:-4}
+TABLE_SIZE=${TABLE_SIZE:-100000}
+CASES=${CASES:-"oltp_point_select oltp_read_only oltp_read_write oltp_update_index oltp_update_non_index"}
+MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
+MYSQL_PORT=${MYSQL_PORT:-3306}
+MYSQL_USER=${MYSQL_USER:-root}
+DB=${DB:-fairbench_vs_sysbench}
+FB=${FB:-bin/fairbench}
+OUT=${OUT:-bench/out}
+
+command -v sysbench >/dev/null || { echo "sysbench not found: apt-get install sysbench" >&2; exit 1; }
+[ -x "$FB" ] || make build >/dev/null
+mkdir -p "$OUT"
+
+conn=(--mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT" --mysql-user="$MYSQL_USER" --mysql-db="$DB")
+data=(--tables="$TABLES" --table-size="$TABLE_SIZE")
+mysql_cli=(mariadb -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER")
+
+# cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
+cpu_of() {
+	local log=$1; shift
+	python3 - "$log" "$@" <<'PY'
+import resource, subprocess, sys
+log = sys.argv[1]
+with open(log, "w") as f:
+    rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{r.ru_utime + r.ru_stime:.3f}")
+sys.exit(rc)
+PY
+}
+# queries_per_sec LOG / queries LOG: read the "queries: N (Q per sec.)" summary line (same in both tools).
+qps_of() { awk '/^ *queries: /{gsub(/[()]/,""); print $3; exit}' "$1"; }
+queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
+elapsed() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.2f}")' "$1"; }
+now() { python3 -c 'import time; print(time.time())'; }
+
+reset_db() { "${mysql_cli[@]}" -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"; }
+
+rows=$((TABLES * TABLE_SIZE))
+echo "== prepare: $TABLES tables x $TABLE_SIZE rows, $TABLES loader threads"
+reset_db
+t=$(now); sysbench oltp_read_write "${conn[@]}" "${data[@]}" --threads="$TABLES" prepare >"$OUT/prepare-sysbench.log"; sb_load=$(elapsed "$t")
+reset_db
+t=$(now); "$FB" prepare oltp_read_write "${conn[@]}" "${data[@]}" --threads="$TABLES" >"$OUT/prepare-fairbench.log"; fb_load=$(elapsed "$t")
+python3 - "$rows" "$sb_load" "$fb_load" <<'PY'
+import sys
+rows, sb, fb = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+print(f"sysbench  {sb:8.2f}s  {rows/sb:12.0f} rows/s")
+print(f"fairbench {fb:8.2f}s  {rows/fb:12.0f} rows/s")
+print(f"loading speed ratio fairbench/sysbench: {sb/fb:.2f}x (target >= 3x)")
+PY
+
+echo
+echo "== runs: ${TIME}s each, sysbench and fairbench alternately on the same tables"
+printf '%-24s %7s %12s %12s %9s %14s %14s %9s\n' case threads sb_qps fb_qps qps_x sb_cpu_us/q fb_cpu_us/q cpu_x
+for case in $CASES; do
+	for th in $THREADS; do
+		common=("${conn[@]}" "${data[@]}" --threads="$th" --time="$TIME" --rand-type=uniform --rand-seed=1)
+		sb_cpu=$(cpu_of "$OUT/$case-$th-sysbench.log" sysbench "$case" "${common[@]}" run)
+		fb_cpu=$(cpu_of "$OUT/$case-$th-fairbench.log" "$FB" run "$case" "${common[@]}" --output "$OUT/$case-$th.json")
+		python3 - "$case" "$th" "$(qps_of "$OUT/$case-$th-sysbench.log")" "$(qps_of "$OUT/$case-$th-fairbench.log")" \
+			"$sb_cpu" "$fb_cpu" "$(queries_of "$OUT/$case-$th-sysbench.log")" "$(queries_of "$OUT/$case-$th-fairbench.log")" <<'PY'
+import sys
+case, th = sys.argv[1], sys.argv[2]
+sbq, fbq, sbc, fbc, sbn, fbn = map(float, sys.argv[3:9])
+sbu, fbu = sbc / sbn * 1e6, fbc / fbn * 1e6
+print(f"{case:<24} {th:>7} {sbq:12.1f} {fbq:12.1f} {fbq/sbq:8.2f}x {sbu:14.2f} {fbu:14.2f} {fbu/sbu:8.2f}x")
+PY
+	done
+done
+echo
+echo "qps_x: fairbench QPS / sysbench QPS (target >= 1.0); cpu_x: fairbench client CPU per query / sysbench's (target <= 1.0)"
+echo "logs and fairbench results in $OUT/"
+"${mysql_cli[@]}" -e "DROP DATABASE IF EXISTS $DB"

@@ -1,0 +1,145 @@
+// Package cli implements fairbench's commands. Everything a command touches
+// (arguments, output streams, environment, clock-free state) is injected through
+// App, so whole commands run in-process in tests.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/oltp"
+)
+
+// Exit codes. They say how a command ended so that scripts can tell a bad flag
+// from an unreachable server from a failed run.
+const (
+	ExitOK          = 0   // success
+	ExitFailed      = 1   // the run started and failed (a fatal database error); the result is written, marked failed
+	ExitUsage       = 2   // bad command line: unknown workload, bad flag or value
+	ExitTarget      = 3   // the target is not usable: unreachable, refused login, tables missing or present
+	ExitConsistency = 4   // a consistency check found a violation
+	ExitInterrupted = 130 // Ctrl-C: the partial result is written, marked interrupted
+)
+
+// exitError carries an exit code with an error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode wraps err with an exit code (nil stays nil).
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// usageErrorf is a bad-input error (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return withCode(ExitUsage, fmt.Errorf(format, args...))
+}
+
+// App is one invocation of fairbench with its environment injected.
+type App struct {
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment (MYSQL_PWD, PGPASSWORD); os.Getenv in main.
+	Getenv func(string) string
+	// IsTerminal reports whether w is an interactive terminal (progress redraws in place).
+	IsTerminal func(w io.Writer) bool
+	// Version, Commit identify the build.
+	Version, Commit string
+	// Workloads is the registry; nil means the built-in workloads.
+	Workloads *workload.Registry
+
+	argv []string // the arguments of this invocation, for the result
+}
+
+// DefaultWorkloads returns the registry of built-in workloads.
+func DefaultWorkloads() *workload.Registry {
+	return workload.NewRegistry(oltp.Specs()...)
+}
+
+// Execute runs the command line args (without the program name) and returns the
+// exit code. Cancelling ctx interrupts a run (the result is still written).
+func (a *App) Execute(ctx context.Context, args []string) int {
+	if a.Getenv == nil {
+		a.Getenv = os.Getenv
+	}
+	if a.IsTerminal == nil {
+		a.IsTerminal = func(io.Writer) bool { return false }
+	}
+	if a.Workloads == nil {
+		a.Workloads = DefaultWorkloads()
+	}
+	a.argv = args
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(a.Stdout)
+	root.SetErr(a.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitUsage // cobra's own errors are flag and argument errors
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if code != ExitInterrupted || ee == nil || ee.err.Error() != "" {
+		fmt.Fprintf(a.Stderr, "fairbench: %v\n", err)
+	}
+	if code == ExitUsage && ee == nil {
+		fmt.Fprintf(a.Stderr, "Run '%s --help' for usage.\n", commandPath(root, args))
+	}
+	return code
+}
+
+// commandPath names the command args selected, for the usage hint.
+func commandPath(root *cobra.Command, args []string) string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return root.Name()
+	}
+	return cmd.CommandPath()
+}
+
+func (a *App) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "fairbench",
+		Short: "Fair, reproducible OLTP benchmarks for MySQL-protocol servers, PostgreSQL and SQLite",
+		Long: strings.TrimSpace(`
+fairbench runs sysbench-compatible OLTP workloads against MySQL, MariaDB, Percona,
+TiDB, PostgreSQL or an embedded SQLite database (the default when no server is
+named), and writes results that record the machine and server they came from.
+
+  fairbench run oltp_read_write --time=30 --threads=4        # embedded SQLite
+  fairbench prepare oltp_read_write --mysql-host=db1 --tables=8 --table-size=1000000
+  fairbench run oltp_read_write --mysql-host=db1 --tables=8 --table-size=1000000 \
+      --threads=16 --time=300 --warmup-time=60 --report-interval=10 --output=rw16.json
+  fairbench cleanup oltp_read_write --mysql-host=db1 --tables=8`),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		a.workloadCommand(phasePrepare),
+		a.workloadCommand(phaseRun),
+		a.workloadCommand(phaseCleanup),
+		a.listCommand(),
+		a.versionCommand(),
+	)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v", err)
+	})
+	return root
+}

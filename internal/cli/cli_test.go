@@ -1,0 +1,445 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/testdb"
+)
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a run.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type cliRun struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(ctx context.Context, env map[string]string, args ...string) cliRun {
+	var out, errb syncBuffer
+	app := &App{
+		Stdout: &out, Stderr: &errb, Version: "test",
+		Getenv: func(k string) string { return env[k] },
+	}
+	code := app.Execute(ctx, args)
+	return cliRun{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// targetArgs returns the connection flags for cfg.
+func targetArgs(cfg driver.Config) []string {
+	switch cfg.Kind {
+	case driver.KindSQLite:
+		return []string{"--sqlite-db=" + cfg.Path}
+	case driver.KindMySQL:
+		return []string{"--db-driver=mysql", "--mysql-host=" + cfg.Hosts[0], "--mysql-port=" + strconv.Itoa(cfg.Ports[0]),
+			"--mysql-user=" + cfg.User, "--mysql-db=" + cfg.Database}
+	}
+	return []string{"--db-driver=pgsql", "--pgsql-host=" + cfg.Hosts[0], "--pgsql-port=" + strconv.Itoa(cfg.Ports[0]),
+		"--pgsql-user=" + cfg.User, "--pgsql-db=" + cfg.Database}
+}
+
+func join(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func readResult(t *testing.T, path string) *result.Result {
+	t.Helper()
+	r, err := result.Read(path)
+	if err != nil {
+		t.Fatalf("reading result %s: %v", path, err)
+	}
+	return r
+}
+
+func TestBadInput(t *testing.T) {
+	my := testdb.MySQL(t)
+	sqlitePath := filepath.Join(t.TempDir(), "x.db")
+	cases := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		code     int
+		contains []string
+		absent   []string
+	}{
+		{"unknown workload", []string{"run", "oltp_nonsense"}, nil, ExitUsage,
+			[]string{`unknown workload "oltp_nonsense"`, "fairbench list"}, nil},
+		{"no workload", []string{"prepare"}, nil, ExitUsage, []string{"prepare needs a workload"}, nil},
+		{"bad flag value", []string{"run", "oltp_point_select", "--threads=many"}, nil, ExitUsage,
+			[]string{"--threads", "many"}, nil},
+		{"unknown flag", []string{"run", "oltp_point_select", "--thread=4"}, nil, ExitUsage,
+			[]string{"unknown flag: --thread"}, nil},
+		{"zero threads", []string{"run", "oltp_point_select", "--threads=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads must be at least 1"}, nil},
+		{"bad distribution", []string{"run", "oltp_point_select", "--rand-type=normal", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{`--rand-type "normal"`}, nil},
+		{"bad percentile", []string{"run", "oltp_point_select", "--percentile=101", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--percentile"}, nil},
+		{"unknown driver", []string{"run", "oltp_point_select", "--db-driver=oracle"}, nil, ExitUsage,
+			[]string{`unknown --db-driver "oracle"`}, nil},
+		{"both protocols", []string{"run", "oltp_point_select", "--mysql-host=a", "--pgsql-host=b"}, nil, ExitUsage,
+			[]string{"choose one with --db-driver"}, nil},
+		{"bad table size", []string{"run", "oltp_point_select", "--table-size=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--table-size"}, nil},
+		{"unreachable server", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-user=root"}, nil, ExitTarget,
+			[]string{"cannot connect to mysql://root@127.0.0.1:1/sbtest", "check --mysql-host"}, nil},
+		{"wrong password", join([]string{"run", "oltp_point_select"}, targetArgs(my), []string{"--mysql-password=Wr0ngSecret"}), nil, ExitTarget,
+			[]string{"cannot connect", "ccess denied"}, []string{"Wr0ngSecret"}},
+		{"wrong password from env", join([]string{"run", "oltp_point_select"}, targetArgs(my)), map[string]string{"MYSQL_PWD": "EnvSecret9"}, ExitTarget,
+			[]string{"cannot connect"}, []string{"EnvSecret9"}},
+		{"missing tables on a server", join([]string{"run", "oltp_read_write", "--tables=2"}, targetArgs(my)), nil, ExitTarget,
+			[]string{"lacks table(s) sbtest1, sbtest2", "fairbench prepare oltp_read_write", "--tables=2"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(context.Background(), tc.env, tc.args...)
+			if r.code != tc.code {
+				t.Fatalf("exit code %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			all := r.stdout + r.stderr
+			for _, want := range tc.contains {
+				if !strings.Contains(all, want) {
+					t.Errorf("output lacks %q:\n%s", want, all)
+				}
+			}
+			for _, bad := range tc.absent {
+				if strings.Contains(all, bad) {
+					t.Errorf("output shows secret %q:\n%s", bad, all)
+				}
+			}
+		})
+	}
+}
+
+func TestListAndVersion(t *testing.T) {
+	r := runCLI(context.Background(), nil, "list")
+	if r.code != ExitOK {
+		t.Fatalf("list exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"oltp_point_select", "oltp_read_write", "oltp_delete", "--table-size", "10000", "--range-size"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list lacks %q", want)
+		}
+	}
+	r = runCLI(context.Background(), nil, "version")
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "fairbench test") {
+		t.Fatalf("version: %d %q", r.code, r.stdout)
+	}
+	r = runCLI(context.Background(), nil, "run", "oltp_read_write", "--help")
+	for _, want := range []string{"oltp_read_write options:", "Run options:", "Connection options:", "--mysql-host", "--warmup-time"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("help lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestEveryWorkloadOnEveryTarget prepares, runs and cleans up each workload through
+// the CLI on MariaDB, PostgreSQL and SQLite.
+func TestEveryWorkloadOnEveryTarget(t *testing.T) {
+	workloads := DefaultWorkloads().Names()
+	for kind, cfg := range testdb.All(t) {
+		t.Run(kind, func(t *testing.T) {
+			tgt := targetArgs(cfg)
+			data := []string{"--tables=2", "--table-size=500"}
+			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_read_write", "--threads=2"}, data, tgt)...); r.code != ExitOK {
+				t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_read_write"}, data, tgt)...); r.code != ExitTarget || !strings.Contains(r.stderr, "already exists") {
+				t.Fatalf("second prepare: want exit %d and 'already exists', got %d\n%s", ExitTarget, r.code, r.stderr)
+			}
+			for _, wl := range workloads {
+				out := filepath.Join(t.TempDir(), wl+".json")
+				r := runCLI(context.Background(), nil, join([]string{"run", wl, "--threads=2", "--events=40", "--time=60", "--output=" + out}, data, tgt)...)
+				if r.code != ExitOK {
+					t.Fatalf("%s: exit %d\n%s%s", wl, r.code, r.stdout, r.stderr)
+				}
+				res := readResult(t, out)
+				if res.Status != result.StatusComplete || res.Totals.Counts.Events != 40 || res.Target.Driver != kind {
+					t.Fatalf("%s: status %s events %d driver %s", wl, res.Status, res.Totals.Counts.Events, res.Target.Driver)
+				}
+				if res.Totals.Counts.Queries == 0 || res.Totals.Latency.Histogram == nil {
+					t.Fatalf("%s: no queries or histogram recorded", wl)
+				}
+				if res.Server.Flavor == "" || res.Server.Version == "" {
+					t.Fatalf("%s: server not fingerprinted: %+v", wl, res.Server)
+				}
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"cleanup", "oltp_read_write"}, data, tgt)...); r.code != ExitOK || !strings.Contains(r.stdout, "sbtest2") {
+				t.Fatalf("cleanup: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestRunOnEmbeddedDefaultPreparesAndRecords checks the quick-start path: a run on
+// SQLite prepares missing tables, prints sysbench-like output, and writes a result
+// whose totals add up with the warm-up and the interval series.
+func TestRunOnEmbeddedDefaultPreparesAndRecords(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_read_only", "--table-size=1000", "--threads=2",
+		"--time=2", "--warmup-time=1", "--report-interval=1", "--rand-seed=42", "--percentile=50,99", "--output=" + out}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"preparing it now", "(warm-up) thds: 2 tps:", "lat (ms,99%)", "SQL statistics:",
+		"transactions:", "50th percentile:", "99th percentile:", "Threads fairness:", "seed (42)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	res := readResult(t, out)
+	if res.Seed != 42 || res.Warmup == nil || res.Threads != 2 || res.Machine.Arch == "" || res.Server.Flavor != "SQLite" {
+		t.Fatalf("result: seed %d warmup %v threads %d arch %q flavor %q", res.Seed, res.Warmup, res.Threads, res.Machine.Arch, res.Server.Flavor)
+	}
+	var warm, meas int64
+	for _, iv := range res.Intervals {
+		if iv.Warmup {
+			warm += iv.Counts.Events
+		} else {
+			meas += iv.Counts.Events
+		}
+	}
+	if warm != res.Warmup.Counts.Events || meas != res.Totals.Counts.Events || meas == 0 || warm == 0 {
+		t.Fatalf("intervals warm %d meas %d; phases warm %d meas %d", warm, meas, res.Warmup.Counts.Events, res.Totals.Counts.Events)
+	}
+	if res.Totals.Counts.Reads != 14*res.Totals.Counts.Events {
+		t.Fatalf("read_only: %d reads for %d events, want 14 per event", res.Totals.Counts.Reads, res.Totals.Counts.Events)
+	}
+	if res.Options["rand-seed"] != "42" || res.Options["table-size"] != "1000" {
+		t.Fatalf("options not recorded: %v", res.Options)
+	}
+}
+
+func TestJSONToStdout(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--events=100", "--format=json"}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var res result.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("stdout is not the JSON result: %v\n%s", err, r.stdout)
+	}
+	if res.Totals.Counts.Events != 100 || !strings.Contains(r.stderr, "SQL statistics:") {
+		t.Fatalf("events %d; human output on stderr: %v", res.Totals.Counts.Events, strings.Contains(r.stderr, "SQL statistics:"))
+	}
+}
+
+func TestPasswordNeverRecorded(t *testing.T) {
+	if got := redactArgs([]string{"run", "--mysql-password", "s3cret", "--pgsql-password=p4ss", "--mysql-user=u"}); strings.Join(got, " ") != "run --mysql-password *** --pgsql-password=*** --mysql-user=u" {
+		t.Fatalf("redactArgs = %v", got)
+	}
+}
+
+func TestOpenLoopRateReportsQueueing(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2", "--rate=100", "--time=2", "--output=" + out}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	res := readResult(t, out)
+	// Poisson arrivals at 100/s for 2 s: 200 expected, far beyond 6 standard deviations either side.
+	if ev := res.Totals.Counts.Events; ev < 110 || ev > 290 {
+		t.Fatalf("%d events at --rate=100 for 2s", ev)
+	}
+	if res.Totals.Latency.MaxMs < res.Totals.Service.MaxMs || res.Totals.Service.Histogram == nil {
+		t.Fatalf("latency from intended start (%v) below service time (%v)", res.Totals.Latency.MaxMs, res.Totals.Service.MaxMs)
+	}
+	if !strings.Contains(r.stdout, "Latency from intended start (ms):") || !strings.Contains(r.stdout, "Service time (ms):") {
+		t.Fatalf("summary lacks the two latency blocks:\n%s", r.stdout)
+	}
+}
+
+// mysqlDB opens a plain database/sql handle on the test database, for side actions.
+func mysqlDB(t *testing.T, cfg driver.Config) *sql.DB {
+	t.Helper()
+	mc := mysql.NewConfig()
+	mc.User, mc.Net, mc.Addr, mc.DBName = cfg.User, "tcp", fmt.Sprintf("%s:%d", cfg.Hosts[0], cfg.Ports[0]), cfg.Database
+	db, err := sql.Open("mysql", mc.FormatDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func prepareMySQL(t *testing.T, cfg driver.Config, extra ...string) {
+	t.Helper()
+	if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_read_write", "--table-size=1000"}, extra, targetArgs(cfg))...); r.code != ExitOK {
+		t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHardDeadlineWhenServerHangs takes a table lock mid-run so every update
+// blocks, and checks that the run still ends at --time with a complete result.
+func TestHardDeadlineWhenServerHangs(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	prepareMySQL(t, cfg)
+	db := mysqlDB(t, cfg)
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	out := filepath.Join(t.TempDir(), "r.json")
+	done := make(chan cliRun, 1)
+	start := time.Now()
+	go func() {
+		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_update_index", "--table-size=1000", "--threads=2", "--time=4",
+			"--mysql-ignore-errors=none", "--output=" + out}, targetArgs(cfg))...)
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	// The lock holds the updates for lock_wait_timeout (a day by default).
+	if _, err := conn.ExecContext(context.Background(), "LOCK TABLES sbtest1 WRITE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "UNLOCK TABLES")
+	r := <-done
+	took := time.Since(start)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if took > 40*time.Second {
+		t.Fatalf("run took %v with --time=4: the deadline did not hold", took)
+	}
+	if res := readResult(t, out); res.Status != result.StatusComplete || res.Totals.Seconds > 5 {
+		t.Fatalf("status %s, measured %.1fs with --time=4", res.Status, res.Totals.Seconds)
+	}
+}
+
+// TestReconnectAfterKilledConnections kills the run's connections mid-run and
+// expects reconnects, not a failure.
+func TestReconnectAfterKilledConnections(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	prepareMySQL(t, cfg)
+	db := mysqlDB(t, cfg)
+	out := filepath.Join(t.TempDir(), "r.json")
+	done := make(chan cliRun, 1)
+	go func() {
+		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_read_write", "--table-size=1000", "--threads=2", "--time=4", "--output=" + out}, targetArgs(cfg))...)
+	}()
+	killed := 0
+	deadline := time.Now().Add(3 * time.Second)
+	for killed == 0 && time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		rows, err := db.Query("SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()", cfg.Database)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			ids = append(ids, id)
+		}
+		rows.Close()
+		for _, id := range ids {
+			if _, err := db.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
+				killed++
+			}
+		}
+	}
+	r := <-done
+	if killed == 0 {
+		t.Fatal("found no connection of the run to kill")
+	}
+	if r.code != ExitOK {
+		t.Fatalf("exit %d after killing %d connections\n%s%s", r.code, killed, r.stdout, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Totals.Counts.Reconnects == 0 || res.Totals.Counts.Events == 0 {
+		t.Fatalf("killed %d connections: reconnects %d events %d", killed, res.Totals.Counts.Reconnects, res.Totals.Counts.Events)
+	}
+}
+
+// TestFatalErrorKeepsPartialResult drops the table mid-run: the run stops, exits 1,
+// and still writes what it measured, marked failed with the reason.
+func TestFatalErrorKeepsPartialResult(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	prepareMySQL(t, cfg)
+	db := mysqlDB(t, cfg)
+	out := filepath.Join(t.TempDir(), "r.json")
+	done := make(chan cliRun, 1)
+	go func() {
+		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=1000", "--threads=2", "--time=30", "--output=" + out}, targetArgs(cfg))...)
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := db.Exec("DROP TABLE sbtest1"); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.code != ExitFailed || !strings.Contains(r.stderr, "1146") {
+		t.Fatalf("exit %d (want %d) stderr %s", r.code, ExitFailed, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Status != result.StatusFailed || !strings.Contains(res.Error, "1146") || res.Totals.Counts.Events == 0 {
+		t.Fatalf("status %s error %q events %d", res.Status, res.Error, res.Totals.Counts.Events)
+	}
+}
+
+// TestInterruptWritesPartialResult cancels the run as Ctrl-C does.
+func TestInterruptWritesPartialResult(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan cliRun, 1)
+	go func() {
+		done <- runCLI(ctx, nil, join([]string{"run", "oltp_point_select", "--table-size=500", "--time=60", "--output=" + out}, targetArgs(cfg))...)
+	}()
+	// Wait until the run has measured something, then interrupt.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(cfg.Path); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("run never started")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cancel()
+	r := <-done
+	if r.code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", r.code, ExitInterrupted, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Status != result.StatusInterrupted || res.Totals.Counts.Events == 0 {
+		t.Fatalf("status %s events %d", res.Status, res.Totals.Counts.Events)
+	}
+}

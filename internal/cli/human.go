@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
+)
+
+// header prints the sysbench-like preamble of a run.
+func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
+	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
+	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	fmt.Fprintln(w, "Running the test with following options:")
+	fmt.Fprintf(w, "Number of threads: %d\n", cfg.Threads)
+	if cfg.Rate > 0 {
+		fmt.Fprintf(w, "Target transaction rate: %g/sec (open loop)\n", cfg.Rate)
+	}
+	if cfg.ReportInterval > 0 {
+		fmt.Fprintf(w, "Report intermediate results every %g second(s)\n", cfg.ReportInterval.Seconds())
+	}
+	if cfg.Warmup > 0 {
+		fmt.Fprintf(w, "Warm-up time: %g second(s), reported apart\n", cfg.Warmup.Seconds())
+	}
+	fmt.Fprintf(w, "Initializing random number generator from seed (%d).\n\n", seed)
+	fmt.Fprintln(w, "Initializing worker threads...")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Threads started!")
+	fmt.Fprintln(w)
+}
+
+// mainPercentile is the percentile shown on interval lines: 95 when asked for,
+// else the largest asked for.
+func mainPercentile(pcts []float64) float64 {
+	for _, p := range pcts {
+		if p == 95 {
+			return p
+		}
+	}
+	return pcts[len(pcts)-1]
+}
+
+// intervalLine prints one sysbench-style interval line.
+func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
+	c := iv.Counts
+	per := func(n int64) float64 {
+		if iv.Seconds <= 0 {
+			return 0
+		}
+		return float64(n) / iv.Seconds
+	}
+	p := mainPercentile(pcts)
+	tag := ""
+	if iv.Warmup {
+		tag = " (warm-up)"
+	}
+	fmt.Fprintf(w, "[ %gs ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
+		roundSeconds(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
+		runner.PercentileKey(p), iv.LatencyMs[runner.PercentileKey(p)], per(c.ErrorCount()), per(c.Reconnects))
+}
+
+func roundSeconds(s float64) float64 {
+	if s >= 1 {
+		return float64(int64(s + 0.5))
+	}
+	return float64(int64(s*1000+0.5)) / 1000
+}
+
+// summary prints the sysbench-like final report of a run.
+func summary(w io.Writer, res *result.Result, pcts []float64) {
+	t := res.Totals
+	c := t.Counts
+	rate := func(n int64) float64 {
+		if t.Seconds <= 0 {
+			return 0
+		}
+		return float64(n) / t.Seconds
+	}
+	if res.Warmup != nil {
+		wc := res.Warmup.Counts
+		fmt.Fprintf(w, "\nWarm-up (excluded below): %.2fs, %d events, %.2f tps, %.2f qps\n", res.Warmup.Seconds, wc.Events, res.Warmup.TPS, res.Warmup.QPS)
+	}
+	fmt.Fprintln(w, "\nSQL statistics:")
+	fmt.Fprintln(w, "    queries performed:")
+	fmt.Fprintf(w, "        %-33s%d\n", "read:", c.Reads)
+	fmt.Fprintf(w, "        %-33s%d\n", "write:", c.Writes)
+	fmt.Fprintf(w, "        %-33s%d\n", "other:", c.Others)
+	fmt.Fprintf(w, "        %-33s%d\n", "total:", c.Queries)
+	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "transactions:", c.Events, rate(c.Events))
+	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "queries:", c.Queries, rate(c.Queries))
+	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "ignored errors:", c.ErrorCount(), rate(c.ErrorCount()))
+	if len(c.Errors) > 0 {
+		codes := make([]string, 0, len(c.Errors))
+		for code := range c.Errors {
+			codes = append(codes, code)
+		}
+		sort.Strings(codes)
+		for _, code := range codes {
+			fmt.Fprintf(w, "        %-33s%d\n", code+":", c.Errors[code])
+		}
+	}
+	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "reconnects:", c.Reconnects, rate(c.Reconnects))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "General statistics:")
+	fmt.Fprintf(w, "    %-37s%.4fs\n", "total time:", t.Seconds)
+	fmt.Fprintf(w, "    %-37s%d\n", "total number of events:", c.Events)
+	fmt.Fprintln(w)
+	if res.Rate > 0 {
+		latencyBlock(w, "Latency from intended start (ms):", t.Latency, pcts)
+		latencyBlock(w, "Service time (ms):", t.Service, pcts)
+	} else {
+		latencyBlock(w, "Latency (ms):", t.Latency, pcts)
+	}
+	fmt.Fprintln(w, "Threads fairness:")
+	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "events (avg/stddev):", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
+	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
+	if res.Status != result.StatusComplete {
+		fmt.Fprintf(w, "\nStatus: %s", res.Status)
+		if res.Error != "" {
+			fmt.Fprintf(w, ": %s", res.Error)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func latencyBlock(w io.Writer, title string, l result.Latency, pcts []float64) {
+	fmt.Fprintln(w, title)
+	row := func(name string, v float64) { fmt.Fprintf(w, "         %-22s%18.2f\n", name+":", v) }
+	row("min", l.MinMs)
+	row("avg", l.AvgMs)
+	row("max", l.MaxMs)
+	for _, p := range pcts {
+		k := runner.PercentileKey(p)
+		row(ordinal(k)+" percentile", l.Percentiles[k])
+	}
+	row("sum", l.SumMs)
+	fmt.Fprintln(w)
+}
+
+// ordinal spells a percentile as sysbench does: 95th, 99.9th, 1st, 2nd.
+func ordinal(k string) string {
+	if strings.Contains(k, ".") {
+		return k + "th"
+	}
+	switch {
+	case strings.HasSuffix(k, "11"), strings.HasSuffix(k, "12"), strings.HasSuffix(k, "13"):
+		return k + "th"
+	case strings.HasSuffix(k, "1"):
+		return k + "st"
+	case strings.HasSuffix(k, "2"):
+		return k + "nd"
+	case strings.HasSuffix(k, "3"):
+		return k + "rd"
+	}
+	return k + "th"
+}

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// parsePercentiles reads the --percentile list.
+func parsePercentiles(s string) ([]float64, error) {
+	var out []float64
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := strconv.ParseFloat(part, 64)
+		if err != nil || !(p > 0 && p <= 100) {
+			return nil, fmt.Errorf("--percentile %q: give percentiles in (0,100], e.g. 50,95,99.9", part)
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--percentile is empty: give at least one, e.g. 95")
+	}
+	sort.Float64s(out)
+	return out, nil
+}
+
+// runnerConfig builds and validates the runner configuration from the flags.
+func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, error) {
+	f := &inv.run
+	pcts, err := parsePercentiles(f.percentiles)
+	if err != nil {
+		return runner.Config{}, err
+	}
+	if f.format != "text" && f.format != "json" {
+		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	cfg := runner.Config{
+		Threads:        f.threads,
+		Duration:       time.Duration(f.time) * time.Second,
+		Events:         f.events,
+		Warmup:         time.Duration(f.warmup) * time.Second,
+		Rate:           f.rate,
+		ReportInterval: time.Duration(f.reportInterval * float64(time.Second)),
+		Percentiles:    pcts,
+		Ignore:         policy,
+	}
+	if f.time < 0 {
+		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)
+	}
+	if f.warmup < 0 {
+		return cfg, fmt.Errorf("--warmup-time must not be negative, got %d", f.warmup)
+	}
+	return cfg, cfg.Validate()
+}
+
+// execute is `fairbench run WORKLOAD`.
+func (inv *invocation) execute(cmd *cobra.Command) error {
+	ctx := cmd.Context()
+	a := inv.app
+	// Human output goes to stdout, or to stderr when stdout carries the JSON document.
+	human := a.Stdout
+	if inv.run.format == "json" {
+		human = a.Stderr
+	}
+	rng, err := inv.rnd.factory(time.Now)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	// Validate everything the user typed before touching the target.
+	if _, err := inv.runnerConfig(runner.ErrorPolicy{}); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	s, err := inv.openSession(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable())
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	rcfg, err := inv.runnerConfig(policy)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+
+	missing, err := inv.missingTables(ctx, s)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		if s.cfg.Kind != driver.KindSQLite {
+			return withCode(ExitTarget, fmt.Errorf("%s lacks table(s) %s that %s needs: run 'fairbench prepare %s%s' first",
+				describeTarget(s.cfg), strings.Join(missing, ", "), inv.spec.Name, inv.spec.Name, inv.sameFlags()))
+		}
+		fmt.Fprintf(human, "The embedded database %s lacks %s: preparing it now (as 'fairbench prepare %s' would).\n",
+			s.cfg.Path, strings.Join(missing, ", "), inv.spec.Name)
+		if err := inv.load(ctx, s, human, runtime.NumCPU(), false); err != nil {
+			return err
+		}
+		fmt.Fprintln(human)
+	}
+
+	header(human, a.Version, inv.spec.Name, s, rcfg, rng.Config().Seed)
+	out := runner.Run(ctx, rcfg, runner.Deps{
+		Driver:   s.drv,
+		Workload: inv.wl,
+		Rand:     rng,
+		OnInterval: func(iv result.Interval) {
+			intervalLine(human, iv, rcfg.Percentiles)
+		},
+	})
+
+	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
+	summary(human, res, rcfg.Percentiles)
+	if err := inv.emit(a.Stdout, res); err != nil {
+		return withCode(ExitFailed, err)
+	}
+	switch out.Status {
+	case result.StatusInterrupted:
+		fmt.Fprintln(human, "\nInterrupted: the figures above cover the time that ran.")
+		return withCode(ExitInterrupted, fmt.Errorf("interrupted"))
+	case result.StatusFailed:
+		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))
+	}
+	return nil
+}
+
+// emit writes the result file and/or the JSON document to stdout.
+func (inv *invocation) emit(stdout io.Writer, res *result.Result) error {
+	if inv.run.output != "" {
+		if err := result.Write(inv.run.output, res); err != nil {
+			return fmt.Errorf("writing the result to %s: %w", inv.run.output, err)
+		}
+	}
+	if inv.run.format == "json" {
+		return result.Encode(stdout, res)
+	}
+	return nil
+}
+
+// buildResult assembles the result document from what the run measured.
+func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, out *runner.Outcome) *result.Result {
+	a := inv.app
+	psMode := "disable"
+	if s.cfg.Prepared {
+		psMode = "prepared"
+	}
+	res := &result.Result{
+		Schema:      result.SchemaVersion,
+		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
+		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
+		Workload:    inv.spec.Name,
+		Options:     resolvedOptions(inv.command.Flags()),
+		Seed:        seed,
+		Target: result.Target{
+			Driver: s.cfg.Kind, Hosts: s.cfg.Hosts, Ports: s.cfg.Ports, Socket: s.cfg.Socket,
+			Database: s.cfg.Database, Path: s.cfg.Path, SSL: string(s.cfg.SSL), PSMode: psMode,
+		},
+		Machine:   sysinfo.LocalMachine(),
+		Server:    s.server,
+		Status:    out.Status,
+		Start:     out.Start.UTC(),
+		End:       out.End.UTC(),
+		Threads:   rcfg.Threads,
+		Rate:      rcfg.Rate,
+		Warmup:    out.Warmup,
+		Totals:    out.Totals,
+		Intervals: out.Intervals,
+	}
+	res.Options["ignore-errors"] = rcfg.Ignore.String()
+	if out.Err != nil && out.Status == result.StatusFailed {
+		res.Error = out.Err.Error()
+	}
+	if out.Latency != nil && out.Latency.Count > 0 {
+		if h, err := result.EncodeHistogram(out.Latency.Hist); err == nil {
+			res.Totals.Latency.Histogram = h
+		}
+		if rcfg.Rate > 0 {
+			if h, err := result.EncodeHistogram(out.Service.Hist); err == nil {
+				res.Totals.Service.Histogram = h
+			}
+		}
+	}
+	return res
+}
+
+// load runs the workload's Prepare with progress on w.
+func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, threads int, replace bool) error {
+	rng, err := inv.rnd.factory(time.Now)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	prog := workload.NewProgress(0)
+	stop := startProgress(w, inv.app.IsTerminal(w), prog)
+	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
+		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: w, Progress: prog,
+	})
+	stop()
+	done, _, elapsed := prog.Snapshot()
+	switch {
+	case err != nil && isInterrupted(ctx, err):
+		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; run it again with --replace to start over", done))
+	case err != nil:
+		return withCode(ExitTarget, fmt.Errorf("prepare %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
+	}
+	if elapsed > 0 && done > 0 {
+		fmt.Fprintf(w, "Loaded %d rows in %.2fs (%.0f rows/s).\n", done, elapsed.Seconds(), float64(done)/elapsed.Seconds())
+	}
+	return nil
+}

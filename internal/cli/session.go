@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// session is an open driver with its configuration and the server it reached.
+type session struct {
+	cfg    driver.Config
+	ignore string // the --*-ignore-errors value of the chosen driver
+	drv    driver.Driver
+	server sysinfo.Server
+}
+
+// openSession validates the connection flags, opens the driver, connects once to
+// prove the target works, and fingerprints the server.
+func (inv *invocation) openSession(ctx context.Context) (*session, error) {
+	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	s := &session{cfg: cfg, ignore: ignore, drv: drv}
+	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := drv.Connect(connectCtx, 0)
+	if err != nil {
+		drv.Close()
+		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w%s", describeTarget(cfg), err, connectHint(cfg)))
+	}
+	defer conn.Close()
+	s.server = sysinfo.DetectServer(connectCtx, cfg.Kind, conn)
+	return s, nil
+}
+
+// connectHint suggests what to check when a connection fails.
+func connectHint(cfg driver.Config) string {
+	switch cfg.Kind {
+	case driver.KindMySQL:
+		return "\n  check --mysql-host/--mysql-port (or --mysql-socket), --mysql-user, --mysql-password (or MYSQL_PWD) and that database --mysql-db exists"
+	case driver.KindPgSQL:
+		return "\n  check --pgsql-host/--pgsql-port (or --pgsql-socket), --pgsql-user, --pgsql-password (or PGPASSWORD) and that database --pgsql-db exists"
+	}
+	return "\n  check that --sqlite-db names a writable file"
+}
+
+func (s *session) close() { s.drv.Close() }
+
+// missingTables returns the tables the workload needs that the target lacks.
+func (inv *invocation) missingTables(ctx context.Context, s *session) ([]string, error) {
+	conn, err := s.drv.Connect(ctx, 0)
+	if err != nil {
+		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w", describeTarget(s.cfg), err))
+	}
+	defer conn.Close()
+	missing, err := inv.wl.Missing(ctx, conn, s.drv.Dialect())
+	if err != nil {
+		return nil, withCode(ExitTarget, fmt.Errorf("listing tables on %s: %w", describeTarget(s.cfg), err))
+	}
+	return missing, nil
+}
+
+// sameFlags renders the workload and connection flags the user gave, so that a
+// message can show the exact command to run next (secrets left out).
+func (inv *invocation) sameFlags() string {
+	var parts []string
+	keep := map[string]bool{}
+	for _, g := range inv.groups {
+		if g.title == "Run options" || g.title == "Random numbers" {
+			continue
+		}
+		g.fs.VisitAll(func(f *pflag.Flag) { keep[f.Name] = true })
+	}
+	inv.command.Flags().Visit(func(f *pflag.Flag) {
+		if keep[f.Name] && !secretFlags[f.Name] {
+			parts = append(parts, fmt.Sprintf("--%s=%s", f.Name, f.Value.String()))
+		}
+	})
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, " ")
+}
+
+// isInterrupted reports whether err or ctx says the user interrupted.
+func isInterrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver"
+)
+
+// DefaultSQLitePath is where the embedded default keeps its database.
+const DefaultSQLitePath = "fairbench-data/fairbench.db"
+
+// serverFlags are the --mysql-* or --pgsql-* connection flags of one protocol.
+type serverFlags struct {
+	prefix                      string // "mysql" or "pgsql"
+	hosts, ports                string
+	socket, user, password, db  string
+	ssl, sslCA, sslCert, sslKey string
+	ignoreErrors                string
+	passwordEnv                 string
+}
+
+func (s *serverFlags) register(fs *pflag.FlagSet, defPort int, passwordEnv string) {
+	p := s.prefix
+	s.passwordEnv = passwordEnv
+	fs.StringVar(&s.hosts, p+"-host", "localhost", "server host name or IP; a comma list spreads connections round-robin")
+	fs.StringVar(&s.ports, p+"-port", strconv.Itoa(defPort), "server port; a comma list gives one port per host")
+	fs.StringVar(&s.socket, p+"-socket", "", "Unix socket path (used instead of host and port)")
+	fs.StringVar(&s.user, p+"-user", "sbtest", "user name")
+	fs.StringVar(&s.password, p+"-password", "", "password (or set "+passwordEnv+"); never written to output or results")
+	fs.StringVar(&s.db, p+"-db", "sbtest", "database name")
+	fs.StringVar(&s.ssl, p+"-ssl", "off", "TLS: off, on, required, verify-ca or verify-full")
+	fs.StringVar(&s.sslCA, p+"-ssl-ca", "", "CA certificate file for verify-ca/verify-full")
+	fs.StringVar(&s.sslCert, p+"-ssl-cert", "", "client certificate file")
+	fs.StringVar(&s.sslKey, p+"-ssl-key", "", "client private key file")
+	fs.StringVar(&s.ignoreErrors, p+"-ignore-errors", "", "server error codes that roll back and retry the event instead of stopping the run: a comma list, all, or none (default: the driver's, as sysbench)")
+}
+
+// targetFlags are all connection flags.
+type targetFlags struct {
+	kind       string
+	psMode     string
+	mysql      serverFlags
+	pgsql      serverFlags
+	sqlitePath string
+	sqliteIgn  string
+}
+
+func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
+	t := &targetFlags{mysql: serverFlags{prefix: "mysql"}, pgsql: serverFlags{prefix: "pgsql"}}
+	fs.StringVar(&t.kind, "db-driver", "", "database driver: mysql, pgsql or sqlite (default: sqlite unless --mysql-* or --pgsql-* flags name a server)")
+	fs.StringVar(&t.psMode, "db-ps-mode", "auto", "statement mode: auto (server-side prepared statements) or disable (plain text statements)")
+	t.mysql.register(fs, 3306, "MYSQL_PWD")
+	t.pgsql.register(fs, 5432, "PGPASSWORD")
+	fs.StringVar(&t.sqlitePath, "sqlite-db", DefaultSQLitePath, "SQLite database file of the embedded default")
+	fs.StringVar(&t.sqliteIgn, "sqlite-ignore-errors", "", "SQLite error codes that roll back and retry the event: a comma list (SQLITE_BUSY,SQLITE_LOCKED), all, or none")
+	return t
+}
+
+// secretFlags are the flags whose values never appear in output or results.
+var secretFlags = map[string]bool{"mysql-password": true, "pgsql-password": true}
+
+// resolveKind picks the driver: explicit --db-driver, else the protocol whose flags
+// were given, else the embedded SQLite default.
+func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
+	if t.kind != "" {
+		switch t.kind {
+		case driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite:
+			return t.kind, nil
+		case "postgres", "postgresql", "pg":
+			return driver.KindPgSQL, nil
+		case "mariadb", "tidb", "percona":
+			return driver.KindMySQL, nil
+		}
+		return "", fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", t.kind)
+	}
+	var my, pg bool
+	fs.Visit(func(f *pflag.Flag) {
+		switch {
+		case strings.HasPrefix(f.Name, "mysql-") && f.Name != "mysql-storage-engine":
+			my = true
+		case strings.HasPrefix(f.Name, "pgsql-"):
+			pg = true
+		}
+	})
+	switch {
+	case my && pg:
+		return "", fmt.Errorf("both --mysql-* and --pgsql-* flags given: choose one with --db-driver=mysql or --db-driver=pgsql")
+	case my:
+		return driver.KindMySQL, nil
+	case pg:
+		return driver.KindPgSQL, nil
+	}
+	return driver.KindSQLite, nil
+}
+
+// config builds and validates the driver configuration.
+func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (driver.Config, string, error) {
+	kind, err := t.resolveKind(fs)
+	if err != nil {
+		return driver.Config{}, "", err
+	}
+	cfg := driver.Config{Kind: kind}
+	switch t.psMode {
+	case "auto", "enable", "on":
+		cfg.Prepared = true
+	case "disable", "off":
+	default:
+		return cfg, "", fmt.Errorf("unknown --db-ps-mode %q: use auto or disable", t.psMode)
+	}
+	if kind == driver.KindSQLite {
+		if strings.TrimSpace(t.sqlitePath) == "" {
+			return cfg, "", fmt.Errorf("--sqlite-db must name a file")
+		}
+		cfg.Path = t.sqlitePath
+		return cfg, t.sqliteIgn, nil
+	}
+	s := &t.mysql
+	if kind == driver.KindPgSQL {
+		s = &t.pgsql
+	}
+	cfg.Socket, cfg.User, cfg.Database = s.socket, s.user, s.db
+	cfg.Password = s.password
+	if cfg.Password == "" {
+		cfg.Password = getenv(s.passwordEnv)
+	}
+	for _, h := range strings.Split(s.hosts, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			return cfg, "", fmt.Errorf("--%s-host has an empty entry in %q", s.prefix, s.hosts)
+		}
+		cfg.Hosts = append(cfg.Hosts, h)
+	}
+	for _, p := range strings.Split(s.ports, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 65535 {
+			return cfg, "", fmt.Errorf("--%s-port %q: give a port number from 1 to 65535 (or a comma list, one per host)", s.prefix, s.ports)
+		}
+		cfg.Ports = append(cfg.Ports, n)
+	}
+	if len(cfg.Ports) > 1 && len(cfg.Ports) != len(cfg.Hosts) && len(cfg.Hosts) > 1 {
+		return cfg, "", fmt.Errorf("--%s-port lists %d ports for %d hosts: give one port, or one per host", s.prefix, len(cfg.Ports), len(cfg.Hosts))
+	}
+	if cfg.SSL, err = driver.ParseSSLMode(s.ssl); err != nil {
+		return cfg, "", fmt.Errorf("--%s-ssl: %w", s.prefix, err)
+	}
+	if (cfg.SSL == driver.SSLVerifyCA || cfg.SSL == driver.SSLVerifyFull) && s.sslCA == "" {
+		return cfg, "", fmt.Errorf("--%s-ssl=%s needs --%s-ssl-ca=FILE to verify the server", s.prefix, cfg.SSL, s.prefix)
+	}
+	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s.sslCA, s.sslCert, s.sslKey
+	return cfg, s.ignoreErrors, nil
+}
+
+// describeTarget names the target for messages, without credentials.
+func describeTarget(cfg driver.Config) string {
+	switch cfg.Kind {
+	case driver.KindSQLite:
+		return "sqlite:" + cfg.Path
+	}
+	where := cfg.Socket
+	if where == "" {
+		var parts []string
+		for i := range cfg.Hosts {
+			h, p := cfg.Endpoint(i)
+			parts = append(parts, fmt.Sprintf("%s:%d", h, p))
+		}
+		where = strings.Join(parts, ",")
+	}
+	return fmt.Sprintf("%s://%s@%s/%s", cfg.Kind, cfg.User, where, cfg.Database)
+}
+
+// redactArgs returns args with the values of secret flags replaced.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if !strings.HasPrefix(a, "--") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !secretFlags[name] {
+			continue
+		}
+		if hasValue {
+			out[i] = "--" + name + "=***"
+		} else if i+1 < len(out) {
+			out[i+1] = "***"
+			i++
+		}
+	}
+	return out
+}
+
+// resolvedOptions returns every flag's value as parsed, secrets redacted.
+func resolvedOptions(fs *pflag.FlagSet) map[string]string {
+	opts := make(map[string]string)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "help" {
+			return
+		}
+		v := f.Value.String()
+		if secretFlags[f.Name] && v != "" {
+			v = "***"
+		}
+		opts[f.Name] = v
+	})
+	return opts
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// phase is one of the three workload commands.
+type phase string
+
+const (
+	phasePrepare phase = "prepare"
+	phaseRun     phase = "run"
+	phaseCleanup phase = "cleanup"
+)
+
+var phaseShort = map[phase]string{
+	phasePrepare: "Create and load the tables a workload needs",
+	phaseRun:     "Run a workload and report throughput and latency",
+	phaseCleanup: "Drop the tables a workload's prepare created",
+}
+
+// runFlags are the options of `run` (sysbench's names and defaults).
+type runFlags struct {
+	threads        int
+	time           int
+	events         int64
+	rate           float64
+	reportInterval float64
+	warmup         int
+	percentiles    string
+	output         string
+	format         string
+}
+
+// prepareFlags are the options of `prepare`.
+type prepareFlags struct {
+	threads int
+	replace bool
+}
+
+// randFlags are the --rand-* options.
+type randFlags struct {
+	typ        string
+	seed       uint64
+	zipfianExp float64
+	paretoH    float64
+	specIter   int
+	specPct    int
+	specRes    int
+}
+
+func (r *randFlags) register(fs *pflag.FlagSet) {
+	d := randgen.DefaultConfig()
+	fs.StringVar(&r.typ, "rand-type", d.Type, "distribution of row ids: "+strings.Join(randgen.Types(), ", "))
+	fs.Uint64Var(&r.seed, "rand-seed", 0, "seed of the random numbers; 0 takes one from the clock (the seed used is always recorded)")
+	fs.Float64Var(&r.zipfianExp, "rand-zipfian-exp", d.ZipfianExp, "exponent θ of the zipfian distribution")
+	fs.Float64Var(&r.paretoH, "rand-pareto-h", d.ParetoH, "parameter h of the pareto distribution")
+	fs.IntVar(&r.specIter, "rand-spec-iter", d.SpecialIter, "iterations of the special and gaussian distributions")
+	fs.IntVar(&r.specPct, "rand-spec-pct", d.SpecialPct, "percentage of the range that is 'special' (hot)")
+	fs.IntVar(&r.specRes, "rand-spec-res", d.SpecialRes, "percentage of draws that hit the special values")
+}
+
+// factory resolves the seed and validates the distribution.
+func (r *randFlags) factory(now func() time.Time) (*randgen.Factory, error) {
+	return randgen.NewFactory(randgen.Config{
+		Type:        r.typ,
+		Seed:        randgen.ResolveSeed(r.seed, now),
+		ZipfianExp:  r.zipfianExp,
+		ParetoH:     r.paretoH,
+		SpecialIter: r.specIter,
+		SpecialPct:  r.specPct,
+		SpecialRes:  r.specRes,
+	})
+}
+
+// invocation is one workload subcommand with its flags bound.
+type invocation struct {
+	app     *App
+	phase   phase
+	spec    workload.Spec
+	wl      workload.Workload
+	target  *targetFlags
+	rnd     randFlags
+	run     runFlags
+	prep    prepareFlags
+	groups  []flagGroup
+	command *cobra.Command
+}
+
+type flagGroup struct {
+	title string
+	fs    *pflag.FlagSet
+}
+
+// workloadCommand builds `prepare`, `run` or `cleanup` with one subcommand per workload.
+func (a *App) workloadCommand(p phase) *cobra.Command {
+	parent := &cobra.Command{
+		Use:   string(p) + " WORKLOAD [flags]",
+		Short: phaseShort[p],
+		Long: phaseShort[p] + ".\n\nWorkloads: " + strings.Join(a.Workloads.Names(), ", ") +
+			"\nRun 'fairbench " + string(p) + " WORKLOAD --help' for a workload's options.",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("%s needs a workload: fairbench %s WORKLOAD (one of %s)", p, p, strings.Join(a.Workloads.Names(), ", "))
+			}
+			_, err := a.Workloads.Lookup(args[0])
+			return withCode(ExitUsage, err)
+		},
+	}
+	for _, name := range a.Workloads.Names() {
+		spec, _ := a.Workloads.Lookup(name)
+		parent.AddCommand(a.newInvocation(p, spec).command)
+	}
+	return parent
+}
+
+func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
+	inv := &invocation{app: a, phase: p, spec: spec}
+	cmd := &cobra.Command{
+		Use:   spec.Name + " [flags]",
+		Short: spec.Summary,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := inv.wl.Validate(); err != nil {
+				return withCode(ExitUsage, err)
+			}
+			switch p {
+			case phasePrepare:
+				return inv.prepare(cmd)
+			case phaseRun:
+				return inv.execute(cmd)
+			default:
+				return inv.cleanup(cmd)
+			}
+		},
+	}
+	wfs := pflag.NewFlagSet("workload", pflag.ContinueOnError)
+	inv.wl = spec.New(wfs)
+	inv.groups = append(inv.groups, flagGroup{spec.Name + " options", wfs})
+
+	switch p {
+	case phaseRun:
+		rfs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+		rfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
+		rfs.IntVar(&inv.run.time, "time", 10, "measured time in seconds (after the warm-up); 0 = no limit")
+		rfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
+		rfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule; 0 = as fast as possible")
+		rfs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
+		rfs.IntVar(&inv.run.warmup, "warmup-time", 0, "seconds of warm-up before the measured time, reported apart and excluded from the results")
+		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
+		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
+		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
+	case phasePrepare:
+		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)
+		pfs.IntVar(&inv.prep.threads, "threads", 1, "tables (or parts of tables) loaded in parallel")
+		pfs.BoolVar(&inv.prep.replace, "replace", false, "drop and recreate tables that already exist")
+		inv.groups = append(inv.groups, flagGroup{"Prepare options", pfs})
+	}
+	if p != phaseCleanup {
+		rfs := pflag.NewFlagSet("rand", pflag.ContinueOnError)
+		inv.rnd.register(rfs)
+		inv.groups = append(inv.groups, flagGroup{"Random numbers", rfs})
+	}
+	cfs := pflag.NewFlagSet("connection", pflag.ContinueOnError)
+	inv.target = newTargetFlags(cfs)
+	inv.groups = append(inv.groups, flagGroup{"Connection options", cfs})
+
+	for _, g := range inv.groups {
+		cmd.Flags().AddFlagSet(g.fs)
+	}
+	cmd.SetHelpFunc(func(c *cobra.Command, _ []string) { inv.help(c) })
+	cmd.SetUsageFunc(func(c *cobra.Command) error { inv.help(c); return nil })
+	inv.command = cmd
+	return inv
+}
+
+// help prints the subcommand's flags grouped by kind.
+func (inv *invocation) help(c *cobra.Command) {
+	w := c.OutOrStdout()
+	fmt.Fprintf(w, "%s\n\nUsage:\n  fairbench %s %s [flags]\n", inv.spec.Summary, inv.phase, inv.spec.Name)
+	for _, g := range inv.groups {
+		fmt.Fprintf(w, "\n%s:\n%s", g.title, g.fs.FlagUsages())
+	}
+	fmt.Fprintf(w, "\nPasswords may also come from MYSQL_PWD / PGPASSWORD. Without --mysql-* or --pgsql-* flags the target is the embedded SQLite database %s.\n", DefaultSQLitePath)
+}

@@ -1,0 +1,86 @@
+package mysql
+
+import (
+	"context"
+	sqldriver "database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"syscall"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+
+	"github.com/fairbench/fairbench/internal/driver"
+)
+
+// Server error codes that mean the connection is gone.
+const (
+	erServerShutdown   = 1053 // ER_SERVER_SHUTDOWN
+	erNormalShutdown   = 1077 // ER_NORMAL_SHUTDOWN
+	erConnectionKilled = 1927 // ER_CONNECTION_KILLED (MariaDB)
+	crServerGone       = 2006 // CR_SERVER_GONE_ERROR
+	crServerLost       = 2013 // CR_SERVER_LOST
+	erAccessDenied     = 1045 // ER_ACCESS_DENIED_ERROR
+	erBadDB            = 1049 // ER_BAD_DB_ERROR
+)
+
+// Describe classifies an error returned by this driver's connections: the
+// server's error number as Code, and ConnectionLost for a connection that is
+// gone (server gone or killed, shutdown, reset, EOF, broken pipe). An error
+// caused by the caller's context ending is neither.
+func (d *Driver) Describe(err error) driver.ErrorInfo {
+	return describe(err)
+}
+
+func describe(err error) driver.ErrorInfo {
+	if err == nil {
+		return driver.ErrorInfo{}
+	}
+	var me *mysqldrv.MySQLError
+	if errors.As(err, &me) {
+		info := driver.ErrorInfo{Code: strconv.Itoa(int(me.Number))}
+		switch me.Number {
+		case erServerShutdown, erNormalShutdown, erConnectionKilled, crServerGone, crServerLost:
+			info.ConnectionLost = true
+		}
+		return info
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return driver.ErrorInfo{}
+	}
+	if errors.Is(err, sqldriver.ErrBadConn) || errors.Is(err, mysqldrv.ErrInvalidConn) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) {
+		return driver.ErrorInfo{ConnectionLost: true}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return driver.ErrorInfo{ConnectionLost: true}
+	}
+	return driver.ErrorInfo{}
+}
+
+// connectError explains a failed connection attempt in terms a user can act on.
+func connectError(err error, ep *endpoint, cfg driver.Config) error {
+	where := ep.addr
+	if ep.network == "unix" {
+		where = "socket " + ep.addr
+	}
+	var me *mysqldrv.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case erAccessDenied:
+			return fmt.Errorf("mysql: authentication failed for user %q at %s: %w (check --mysql-user and --mysql-password)", cfg.User, where, err)
+		case erBadDB:
+			return fmt.Errorf("mysql: database %q does not exist at %s: %w (create it with CREATE DATABASE %s, or set --mysql-db)", cfg.Database, where, err, cfg.Database)
+		}
+		return fmt.Errorf("mysql: connect to %s as %q: %w", where, cfg.User, err)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("mysql: connect to %s: %w", where, err)
+	}
+	return fmt.Errorf("mysql: cannot reach the server at %s: %w (is it running, and are --mysql-host/--mysql-port or --mysql-socket right?)", where, err)
+}

@@ -1,0 +1,28 @@
+// Package open turns a validated driver.Config into the Driver of its kind. It is
+// the one place that knows every driver package.
+package open
+
+import (
+	"fmt"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/mysql"
+	"github.com/fairbench/fairbench/internal/driver/postgres"
+	"github.com/fairbench/fairbench/internal/driver/sqlite"
+)
+
+// Kinds lists the values --db-driver accepts.
+func Kinds() []string { return []string{driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite} }
+
+// Driver returns the driver for cfg.Kind.
+func Driver(cfg driver.Config) (driver.Driver, error) {
+	switch cfg.Kind {
+	case driver.KindMySQL:
+		return mysql.New(cfg)
+	case driver.KindPgSQL:
+		return postgres.New(cfg)
+	case driver.KindSQLite:
+		return sqlite.New(cfg)
+	}
+	return nil, fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", cfg.Kind)
+}

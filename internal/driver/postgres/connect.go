@@ -1,0 +1,163 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fairbench/fairbench/internal/driver"
+)
+
+// connectTimeout bounds one connection attempt, as libpq's connect_timeout does.
+const connectTimeout = 10 * time.Second
+
+// defaultPort is PostgreSQL's port when the configuration names none.
+const defaultPort = 5432
+
+// socketPrefix starts the name of a PostgreSQL Unix socket inside its directory.
+const socketPrefix = ".s.PGSQL."
+
+// sslMode spells a driver.SSLMode as libpq's sslmode.
+func sslMode(m driver.SSLMode) (string, error) {
+	switch m {
+	case "", driver.SSLOff:
+		return "disable", nil
+	case driver.SSLOn:
+		return "prefer", nil
+	case driver.SSLRequired:
+		return "require", nil
+	case driver.SSLVerifyCA:
+		return "verify-ca", nil
+	case driver.SSLVerifyFull:
+		return "verify-full", nil
+	}
+	return "", fmt.Errorf("unknown ssl mode %q: use off, on, required, verify-ca or verify-full", m)
+}
+
+// endpoint is where connection number n goes: a TCP host and port, or a socket
+// directory and the port that names the socket file in it.
+type endpoint struct {
+	host string // host name, IP address, or absolute socket directory
+	port int
+}
+
+// String names the endpoint for error messages.
+func (e endpoint) String() string {
+	if strings.HasPrefix(e.host, "/") {
+		return filepath.Join(e.host, socketPrefix+strconv.Itoa(e.port))
+	}
+	return net.JoinHostPort(e.host, strconv.Itoa(e.port))
+}
+
+// endpointOf picks the endpoint of connection number n. A socket wins over hosts
+// and may be given as its directory or as the full path of the socket file.
+func endpointOf(cfg *driver.Config, n int) endpoint {
+	host, port := cfg.Endpoint(n)
+	if port == 0 {
+		port = defaultPort
+	}
+	if cfg.Socket == "" {
+		return endpoint{host: host, port: port}
+	}
+	dir, file := filepath.Split(filepath.Clean(cfg.Socket))
+	if p, ok := strings.CutPrefix(file, socketPrefix); ok {
+		if sp, err := strconv.Atoi(p); err == nil && sp > 0 {
+			return endpoint{host: filepath.Clean(dir), port: sp}
+		}
+	}
+	return endpoint{host: filepath.Clean(cfg.Socket), port: port}
+}
+
+// connString builds a libpq keyword/value string for ep. The password is left out
+// on purpose so that no parse error can ever show it; pgConfig sets it afterwards.
+func connString(cfg *driver.Config, ep endpoint) (string, error) {
+	mode, err := sslMode(cfg.SSL)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	quote := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+	kv := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k)
+		b.WriteString("='")
+		b.WriteString(quote.Replace(v))
+		b.WriteByte('\'')
+	}
+	kv("host", ep.host)
+	kv("port", strconv.Itoa(ep.port))
+	kv("user", cfg.User)
+	kv("dbname", cfg.Database)
+	kv("sslmode", mode)
+	kv("sslrootcert", cfg.SSLCA)
+	kv("sslcert", cfg.SSLCert)
+	kv("sslkey", cfg.SSLKey)
+	kv("connect_timeout", strconv.Itoa(int(connectTimeout/time.Second)))
+	kv("application_name", "fairbench")
+	return b.String(), nil
+}
+
+// pgConfig returns the pgconn configuration of connection number n.
+func pgConfig(cfg *driver.Config, ep endpoint) (*pgconn.Config, error) {
+	cs, err := connString(cfg, ep)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := pgconn.ParseConfig(cs)
+	if err != nil {
+		return nil, fmt.Errorf("check the --pgsql-* connection flags: %w", err)
+	}
+	if cfg.Password != "" {
+		pc.Password = cfg.Password
+	}
+	pc.ConnectTimeout = connectTimeout
+	return pc, nil
+}
+
+// connect opens connection number n of cfg.
+func connect(ctx context.Context, cfg *driver.Config, n int) (*Conn, error) {
+	ep := endpointOf(cfg, n)
+	pc, err := pgConfig(cfg, ep)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connection to %s: %w", ep, err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	pg, err := pgconn.ConnectConfig(cctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect to %s as user %q, database %q: %w%s",
+			ep, cfg.User, cfg.Database, err, connectHint(err))
+	}
+	return newConn(pg, cfg.Prepared), nil
+}
+
+// connectHint tells a user what to do about a failed connection.
+func connectHint(err error) string {
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "3D000":
+		return " (create the database or fix --pgsql-db)"
+	case errors.As(err, &pgErr) && (pgErr.Code == "28000" || pgErr.Code == "28P01"):
+		return " (check --pgsql-user and --pgsql-password, and pg_hba.conf on the server)"
+	case errors.As(err, &pgErr):
+		return ""
+	case errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT):
+		return " (is PostgreSQL running and listening there? check --pgsql-host, --pgsql-port and --pgsql-socket)"
+	case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded):
+		return " (the server did not answer in time: check the address and any firewall)"
+	}
+	return ""
+}

@@ -1,0 +1,318 @@
+// Package metrics records what workers do: one Recorder per worker (no lock shared
+// between workers), drained by a Collector at each reporting tick into a Window
+// that holds merged HdrHistograms and counters.
+//
+// Latencies are recorded in microseconds in HdrHistograms covering 1 µs to 1 h with
+// 3 significant digits; the exact minimum and maximum are kept beside them in
+// nanoseconds.
+package metrics
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The histogram geometry shared by every histogram fairbench writes.
+const (
+	LowestMicros  = 1
+	HighestMicros = int64(time.Hour / time.Microsecond)
+	SigFigs       = 3
+)
+
+// NewHistogram returns an empty histogram with fairbench's geometry.
+func NewHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(LowestMicros, HighestMicros, SigFigs)
+}
+
+// micros converts d to whole microseconds for the histogram, clamped to its range.
+func micros(d time.Duration) int64 {
+	us := int64((d + 500*time.Nanosecond) / time.Microsecond)
+	if us < LowestMicros {
+		return LowestMicros
+	}
+	if us > HighestMicros {
+		return HighestMicros
+	}
+	return us
+}
+
+// Latency is a histogram with the exact extremes and sum of what it holds.
+type Latency struct {
+	Hist     *hdrhistogram.Histogram
+	Count    int64
+	Min, Max time.Duration // exact; Min is 0 when Count is 0
+	Sum      time.Duration
+}
+
+func newLatency() Latency { return Latency{Hist: NewHistogram()} }
+
+func (l *Latency) record(d time.Duration) {
+	_ = l.Hist.RecordValue(micros(d)) // clamped into range: cannot fail
+	if l.Count == 0 || d < l.Min {
+		l.Min = d
+	}
+	if d > l.Max {
+		l.Max = d
+	}
+	l.Count++
+	l.Sum += d
+}
+
+// Merge adds o into l.
+func (l *Latency) Merge(o *Latency) {
+	if o.Count == 0 {
+		return
+	}
+	l.Hist.Merge(o.Hist)
+	if l.Count == 0 || o.Min < l.Min {
+		l.Min = o.Min
+	}
+	if o.Max > l.Max {
+		l.Max = o.Max
+	}
+	l.Count += o.Count
+	l.Sum += o.Sum
+}
+
+func (l *Latency) reset() {
+	l.Hist.Reset()
+	l.Count, l.Min, l.Max, l.Sum = 0, 0, 0, 0
+}
+
+// Mean returns the exact mean latency.
+func (l *Latency) Mean() time.Duration {
+	if l.Count == 0 {
+		return 0
+	}
+	return l.Sum / time.Duration(l.Count)
+}
+
+// Quantile returns the latency at quantile q in [0,1] (0.95 for p95). It is the
+// one quantile convention of the code base; q=1 returns the exact maximum.
+func (l *Latency) Quantile(q float64) time.Duration {
+	if l.Count == 0 {
+		return 0
+	}
+	if q >= 1 {
+		return l.Max
+	}
+	if q <= 0 {
+		return l.Min
+	}
+	v := time.Duration(l.Hist.ValueAtQuantile(q*100)) * time.Microsecond
+	// The histogram reports the top of a bucket; never beyond what was seen.
+	if v > l.Max {
+		v = l.Max
+	}
+	if v < l.Min {
+		v = l.Min
+	}
+	return v
+}
+
+// Counters are the event and statement counts of a window.
+type Counters struct {
+	Events, Reads, Writes, Others, Reconnects int64
+	// Errors counts ignored errors by code; nil until the first one.
+	Errors map[string]int64
+}
+
+// Add adds o into c.
+func (c *Counters) Add(o *Counters) {
+	c.Events += o.Events
+	c.Reads += o.Reads
+	c.Writes += o.Writes
+	c.Others += o.Others
+	c.Reconnects += o.Reconnects
+	for code, n := range o.Errors {
+		if c.Errors == nil {
+			c.Errors = make(map[string]int64, len(o.Errors))
+		}
+		c.Errors[code] += n
+	}
+}
+
+// ErrorCount is the sum of the ignored errors.
+func (c *Counters) ErrorCount() int64 {
+	var n int64
+	for _, v := range c.Errors {
+		n += v
+	}
+	return n
+}
+
+func (c *Counters) reset() {
+	errs := c.Errors
+	for k := range errs {
+		delete(errs, k)
+	}
+	*c = Counters{Errors: errs}
+}
+
+// Window is what happened during one span of time: counters and latencies.
+// Latency is measured from each event's intended start (with --rate, queueing
+// included); Service from its actual start. Without a rate they are the same and
+// Service is left empty (HasService false).
+type Window struct {
+	Counters
+	Latency    Latency
+	Service    Latency
+	HasService bool
+}
+
+// NewWindow returns an empty window; withService keeps a separate service-time histogram.
+func NewWindow(withService bool) *Window {
+	w := &Window{Latency: newLatency(), HasService: withService}
+	if withService {
+		w.Service = newLatency()
+	}
+	return w
+}
+
+// Merge adds o into w.
+func (w *Window) Merge(o *Window) {
+	w.Counters.Add(&o.Counters)
+	w.Latency.Merge(&o.Latency)
+	if w.HasService && o.HasService {
+		w.Service.Merge(&o.Service)
+	}
+}
+
+// ServiceLatency returns the service-time latency: Service when kept separately,
+// otherwise Latency (they are equal without a rate).
+func (w *Window) ServiceLatency() *Latency {
+	if w.HasService {
+		return &w.Service
+	}
+	return &w.Latency
+}
+
+// Reset empties w for reuse.
+func (w *Window) Reset() {
+	w.Counters.reset()
+	w.Latency.reset()
+	if w.HasService {
+		w.Service.reset()
+	}
+}
+
+// Recorder is one worker's handle. Its methods are called by that worker only; the
+// mutex is shared with the Collector alone and is uncontended between ticks.
+type Recorder struct {
+	mu  sync.Mutex
+	cur *Window
+	// busy is the service time spent in events since the last drain (fairness).
+	busy time.Duration
+}
+
+// Event records one completed event.
+func (r *Recorder) Event(latency, service time.Duration, reads, writes, others int64) {
+	r.mu.Lock()
+	w := r.cur
+	w.Events++
+	w.Reads += reads
+	w.Writes += writes
+	w.Others += others
+	w.Latency.record(latency)
+	if w.HasService {
+		w.Service.record(service)
+	}
+	r.busy += service
+	r.mu.Unlock()
+}
+
+// Queries records statements of an event that did not complete (it was rolled back
+// after an ignored error): they ran and are counted, as sysbench counts them.
+func (r *Recorder) Queries(reads, writes, others int64) {
+	r.mu.Lock()
+	r.cur.Reads += reads
+	r.cur.Writes += writes
+	r.cur.Others += others
+	r.mu.Unlock()
+}
+
+// Error records an ignored error by code.
+func (r *Recorder) Error(code string) {
+	r.mu.Lock()
+	if r.cur.Errors == nil {
+		r.cur.Errors = make(map[string]int64, 2)
+	}
+	r.cur.Errors[code]++
+	r.mu.Unlock()
+}
+
+// Reconnect records a reconnect after a lost connection.
+func (r *Recorder) Reconnect() {
+	r.mu.Lock()
+	r.cur.Reconnects++
+	r.mu.Unlock()
+}
+
+// Collector owns the Recorders of a run and drains them.
+type Collector struct {
+	withService bool
+	recs        []*Recorder
+}
+
+// NewCollector makes n Recorders; withService keeps service time apart from latency
+// (needed with --rate).
+func NewCollector(n int, withService bool) *Collector {
+	c := &Collector{withService: withService, recs: make([]*Recorder, n)}
+	for i := range c.recs {
+		c.recs[i] = &Recorder{cur: NewWindow(withService)}
+	}
+	return c
+}
+
+// Recorder returns worker i's recorder.
+func (c *Collector) Recorder(i int) *Recorder { return c.recs[i] }
+
+// NewWindow returns an empty window of this collector's shape.
+func (c *Collector) NewWindow() *Window { return NewWindow(c.withService) }
+
+// Drain moves everything recorded since the last drain into into, and adds each
+// worker's events and busy time to perThread (len = workers) when it is not nil.
+func (c *Collector) Drain(into *Window, perThread []ThreadTotals) {
+	for i, r := range c.recs {
+		r.mu.Lock()
+		if perThread != nil {
+			perThread[i].Events += r.cur.Events
+			perThread[i].Busy += r.busy
+		}
+		into.Merge(r.cur)
+		r.cur.Reset()
+		r.busy = 0
+		r.mu.Unlock()
+	}
+}
+
+// ThreadTotals is one worker's share of a phase, for the fairness figures.
+type ThreadTotals struct {
+	Events int64
+	Busy   time.Duration
+}
+
+// Fairness returns the mean and population standard deviation of events and busy
+// seconds per thread.
+func Fairness(t []ThreadTotals) (eventsAvg, eventsStd, busyAvg, busyStd float64) {
+	if len(t) == 0 {
+		return
+	}
+	n := float64(len(t))
+	for _, x := range t {
+		eventsAvg += float64(x.Events)
+		busyAvg += x.Busy.Seconds()
+	}
+	eventsAvg /= n
+	busyAvg /= n
+	for _, x := range t {
+		de := float64(x.Events) - eventsAvg
+		db := x.Busy.Seconds() - busyAvg
+		eventsStd += de * de
+		busyStd += db * db
+	}
+	return eventsAvg, math.Sqrt(eventsStd / n), busyAvg, math.Sqrt(busyStd / n)
+}

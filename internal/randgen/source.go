@@ -1,0 +1,127 @@
+package randgen
+
+import "math/bits"
+
+// Source is one goroutine's generator: xoshiro256** (as sysbench uses) plus the
+// distribution parameters and a cache of the last zipfian range. It is not safe
+// for concurrent use, takes no locks and allocates nothing per draw.
+type Source struct {
+	s0, s1, s2, s3 uint64 // xoshiro256** state, never all zero
+	p              params
+
+	// zipfian per-range constant H(n+½) for the last n drawn from.
+	zipfN   uint64
+	zipfHN  float64
+	zipfSet bool
+}
+
+// splitmix64 advances *x and returns the next output of the SplitMix64 generator,
+// the recommended way to fill xoshiro's state from a single word.
+func splitmix64(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := *x
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// seed derives the state from (seed, stream): both words are hashed separately and
+// combined, then expanded by SplitMix64, so neighbouring seeds or streams give
+// unrelated states.
+func (s *Source) seed(seed, stream uint64) {
+	a, b := seed, stream^0x6a09e667f3bcc909
+	x := splitmix64(&a) ^ bits.RotateLeft64(splitmix64(&b), 17)
+	s.s0 = splitmix64(&x)
+	s.s1 = splitmix64(&x)
+	s.s2 = splitmix64(&x)
+	s.s3 = splitmix64(&x)
+	if s.s0|s.s1|s.s2|s.s3 == 0 {
+		s.s0 = 1 // the all-zero state is a fixed point of xoshiro
+	}
+}
+
+// Uint64 returns the next 64 random bits.
+func (s *Source) Uint64() uint64 {
+	result := bits.RotateLeft64(s.s1*5, 7) * 9
+	t := s.s1 << 17
+	s.s2 ^= s.s0
+	s.s3 ^= s.s1
+	s.s1 ^= s.s2
+	s.s0 ^= s.s3
+	s.s2 ^= t
+	s.s3 = bits.RotateLeft64(s.s3, 45)
+	return result
+}
+
+// Float64 returns a uniform double in [0,1) with 53 random bits.
+func (s *Source) Float64() float64 {
+	return float64(s.Uint64()>>11) * 0x1p-53
+}
+
+// Uniform returns a uniform integer in [a,b]: a + ⌊U·(b−a+1)⌋ as in sysbench. If
+// b < a the bounds are swapped.
+func (s *Source) Uniform(a, b int64) int64 {
+	a, span := bounds(a, b)
+	return a + int64(clampOffset(s.Float64()*width(span), span))
+}
+
+// Default returns an integer in [a,b] drawn from the configured distribution
+// (--rand-type). If b < a the bounds are swapped.
+func (s *Source) Default(a, b int64) int64 {
+	switch s.p.kind {
+	case kindGaussian:
+		return s.Gaussian(a, b)
+	case kindSpecial:
+		return s.Special(a, b)
+	case kindPareto:
+		return s.Pareto(a, b)
+	case kindZipfian:
+		return s.Zipfian(a, b)
+	default:
+		return s.Uniform(a, b)
+	}
+}
+
+// String appends to dst the template with every '#' replaced by a random digit and
+// every '@' by a random lowercase letter, and returns the extended slice. Other
+// bytes are copied unchanged. It allocates only if dst lacks the capacity.
+func (s *Source) String(dst []byte, template string) []byte {
+	start := len(dst)
+	dst = append(dst, template...)
+	out := dst[start:]
+	for i := range out {
+		switch out[i] {
+		case '#':
+			out[i] = '0' + byte(s.Float64()*10)
+		case '@':
+			out[i] = 'a' + byte(s.Float64()*26)
+		}
+	}
+	return dst
+}
+
+// bounds orders a and b and returns the low bound and the largest offset b−a,
+// computed without overflow for any int64 pair.
+func bounds(a, b int64) (low int64, span uint64) {
+	if b < a {
+		a, b = b, a
+	}
+	return a, uint64(b) - uint64(a)
+}
+
+// width is the number of integers in a range of the given span, b−a+1, as a float
+// (2⁶⁴ for the whole int64 range).
+func width(span uint64) float64 { return float64(span) + 1 }
+
+// clampOffset converts a float offset to an integer in [0, span], guarding against
+// rounding up to the range's end (or beyond 2⁶⁴) and against NaN.
+func clampOffset(off float64, span uint64) uint64 {
+	switch {
+	case off >= 0x1p64:
+		return span
+	case off > 0:
+		return min(uint64(off), span)
+	default: // 0, negative or NaN
+		return 0
+	}
+}

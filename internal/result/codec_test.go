@@ -1,0 +1,254 @@
+package result
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/result.golden.json")
+
+// goldenHistogram is the V2 encoding of a histogram (1 µs .. 1 h, 3 digits) holding
+// 850, 1200, 1200, 2300 and 15000 µs. It is a literal so that the golden file does
+// not depend on the compressor's exact output.
+const goldenHistogram = "HISTFAAAADF42pJpmSzMwMDAwwABzFCaEURcm7yEwf4DRGAxL9NOVpaZ/EzLtZkAAQAA//+ejAeF"
+
+// sample returns a fully populated result with fixed values.
+func sample() *Result {
+	start := time.Date(2024, 3, 1, 12, 0, 10, 0, time.UTC)
+	hist := &Histogram{Unit: HistogramUnit, Encoding: HistogramEncoding, Data: goldenHistogram}
+	latency := Latency{
+		MinMs: 0.85, AvgMs: 4.11, MaxMs: 15.0, SumMs: 20.55,
+		Percentiles: map[string]float64{"95": 15.0, "99": 15.0, "99.9": 15.0},
+		Histogram:   hist,
+	}
+	counts := Counters{
+		Events: 5, Queries: 90, Reads: 70, Writes: 15, Others: 5, Reconnects: 1,
+		Errors: map[string]int64{"1213": 2},
+	}
+	return &Result{
+		Schema:      SchemaVersion,
+		Tool:        Tool{Name: "fairbench", Version: "0.1.0", Commit: "abc1234", Go: "go1.26.8"},
+		CommandLine: []string{"fairbench", "run", "oltp_read_write", "--threads=2", "--mysql-password=***"},
+		Workload:    "oltp_read_write",
+		Options:     map[string]string{"tables": "1", "table-size": "10000", "threads": "2", "mysql-password": "***"},
+		Seed:        42,
+		Target: Target{
+			Driver: "mysql", Hosts: []string{"127.0.0.1"}, Ports: []int{3306},
+			Database: "sbtest", SSL: "off", PSMode: "prepared",
+		},
+		Machine: sysinfo.Machine{
+			Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Vendor: "ARM",
+			Implementer: "0x41", Part: "0xd0c", Core: "Neoverse-N1",
+			SystemVendor: "Amazon EC2", Product: "m6g.xlarge",
+			LogicalCPUs: 4, Cores: 4, Sockets: 1, ThreadsPerCore: 1,
+			MHz: 0, MaxMHz: 2500, MinMHz: 2500, CurMHz: 2500, BogoMIPS: 243.75,
+			Features:    []string{"asimd", "lse", "crc32", "aes", "sha2"},
+			MemoryBytes: 16 << 30, Kernel: "6.1.0-18-arm64", OS: "Debian GNU/Linux 12 (bookworm)",
+			Hostname: "bench1", Virtualization: "kvm", GoVersion: "go1.26.8",
+		},
+		Server: sysinfo.Server{
+			Flavor: "MariaDB", Version: "10.11.6-MariaDB-0+deb12u1", VersionComment: "Debian 12",
+			Variables: map[string]string{"innodb_buffer_pool_size": "134217728", "sync_binlog": "0"},
+		},
+		Status:  StatusInterrupted,
+		Error:   "",
+		Start:   start,
+		End:     start.Add(20 * time.Second),
+		Threads: 2,
+		Rate:    100,
+		Warmup: &Phase{
+			Seconds: 10, Counts: counts, TPS: 0.5, QPS: 9,
+			Latency: latency, Service: latency,
+			Fairness: Fairness{EventsAvg: 2.5, EventsStddev: 0.5, ExecSecAvg: 9.9, ExecSecStddev: 0.1},
+		},
+		Totals: Phase{
+			Seconds: 20, Counts: counts, TPS: 0.25, QPS: 4.5,
+			Latency: latency, Service: latency,
+			Fairness: Fairness{EventsAvg: 2.5, EventsStddev: 0.5, ExecSecAvg: 19.9, ExecSecStddev: 0.1},
+		},
+		Intervals: []Interval{
+			{At: 10, Seconds: 10, Warmup: true, Threads: 2, Counts: counts, TPS: 0.5, QPS: 9,
+				LatencyMs: map[string]float64{"95": 15.0}, MaxMs: 15.0},
+			{At: 20, Seconds: 10, Threads: 2, Counts: counts, TPS: 0.5, QPS: 9,
+				LatencyMs: map[string]float64{"95": 2.3}, MaxMs: 2.3},
+		},
+	}
+}
+
+func TestGoldenJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, sample()); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "result.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/result -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("JSON differs from %s (if the change is intended, run go test ./internal/result -update):\n%s", golden, buf.String())
+	}
+}
+
+func TestGoldenHistogramHoldsItsValues(t *testing.T) {
+	h, err := sample().Totals.Latency.Histogram.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, v := range []int64{850, 1200, 1200, 2300, 15000} {
+		if err := want.RecordValue(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sameCounts(t, h, want)
+}
+
+func TestWriteThenReadIsEqual(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "results", "run1")
+	path := filepath.Join(dir, "result.json")
+	want := sample()
+	if err := Write(path, want); err != nil {
+		t.Fatal(err)
+	}
+	// Overwriting replaces the file whole.
+	want.Status, want.Error = StatusFailed, "Error 1213: Deadlock found"
+	if err := Write(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Read after Write:\n got  %+v\n want %+v", got, want)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "result.json" {
+		t.Errorf("directory holds %v, want only result.json (no temporary files)", entries)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o644 {
+		t.Errorf("mode = %v, want 0644", info.Mode().Perm())
+	}
+}
+
+func TestWriteFailsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A directory where the result should go: the rename fails.
+	target := filepath.Join(dir, "taken")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "inside"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(target, sample()); err == nil {
+		t.Error("Write over a non-empty directory succeeded")
+	}
+	if err := Write(filepath.Join(blocker, "r.json"), sample()); err == nil {
+		t.Error("Write below a regular file succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d entries after failed writes, want 2 (no temporary files)", len(entries))
+	}
+}
+
+func TestEncodeFillsSchemaWithoutChangingTheResult(t *testing.T) {
+	r := sample()
+	r.Schema = ""
+	var buf bytes.Buffer
+	if err := Encode(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Schema != "" {
+		t.Error("Encode changed its argument")
+	}
+	got, err := Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Schema != SchemaVersion {
+		t.Errorf("Schema = %q, want %q", got.Schema, SchemaVersion)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name      string
+		input     string
+		wantErr   string // empty: must succeed
+		notResult bool
+	}{
+		{"newer minor with unknown fields", `{"schema":"1.7","workload":"oltp_insert","future":{"x":1},"totals":{"tps":12.5,"new_metric":3}}`, "", false},
+		{"no schema", `{"workload":"oltp_insert"}`, `no "schema" field`, true},
+		{"empty schema", `{"schema":""}`, `no "schema" field`, true},
+		{"newer major", `{"schema":"2.0","totals":"changed shape"}`, "upgrade fairbench", false},
+		{"older major", `{"schema":"0.9"}`, "older than this fairbench", false},
+		{"garbage schema", `{"schema":"v-one"}`, "unreadable schema version", true},
+		{"not JSON", `sysbench 1.0.20 (using bundled LuaJIT)`, "not a JSON object", true},
+		{"JSON array", `[1,2]`, "not a JSON object", true},
+		{"wrong field type", `{"schema":"1.0","threads":"many"}`, "decode result", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Decode(strings.NewReader(tt.input))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Workload != "oltp_insert" || r.Totals.TPS != 12.5 {
+					t.Errorf("decoded %+v", r)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+			}
+			if errors.Is(err, ErrNotResult) != tt.notResult {
+				t.Errorf("errors.Is(err, ErrNotResult) = %v, want %v", !tt.notResult, tt.notResult)
+			}
+		})
+	}
+}
+
+func TestReadNamesTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.json")
+	if err := os.WriteFile(path, []byte(`{"hello":"world"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !errors.Is(err, ErrNotResult) {
+		t.Errorf("Read error = %v, want ErrNotResult naming %s", err, path)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "missing.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Read of a missing file = %v, want os.ErrNotExist", err)
+	}
+}

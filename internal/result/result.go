@@ -1,0 +1,150 @@
+// Package result defines the versioned result file that every run writes and every
+// later command (compare, report, suite, merge) reads. The JSON document is the
+// source of truth; the human output is rendered from the same figures.
+package result
+
+import (
+	"time"
+
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// SchemaVersion is the version of the document layout; readers refuse newer majors.
+const SchemaVersion = "1.0"
+
+// Status says how a run ended.
+type Status string
+
+// The ways a run ends.
+const (
+	StatusComplete    Status = "complete"    // ran its full --time / --events
+	StatusInterrupted Status = "interrupted" // stopped by Ctrl-C or a signal; figures cover what ran
+	StatusFailed      Status = "failed"      // stopped by an error; Error says which
+)
+
+// Result is one run of one workload at one thread count.
+type Result struct {
+	Schema      string            `json:"schema"`       // SchemaVersion
+	Tool        Tool              `json:"tool"`         // who wrote it
+	CommandLine []string          `json:"command_line"` // argv with secrets redacted
+	Workload    string            `json:"workload"`     // "oltp_read_write"
+	Options     map[string]string `json:"options"`      // every resolved option, secrets redacted
+	Seed        uint64            `json:"seed"`         // the --rand-seed actually used
+	Target      Target            `json:"target"`       // where the load went
+	Machine     sysinfo.Machine   `json:"machine"`      // the client machine
+	Server      sysinfo.Server    `json:"server"`       // the database server
+	Status      Status            `json:"status"`
+	Error       string            `json:"error,omitempty"` // why a failed run failed
+
+	Start time.Time `json:"start"` // start of the measured phase (after warm-up)
+	End   time.Time `json:"end"`   // end of the measured phase
+
+	Threads int     `json:"threads"`
+	Rate    float64 `json:"rate,omitempty"` // --rate, events/s over all threads; 0 = closed loop
+
+	Warmup    *Phase     `json:"warmup,omitempty"` // the warm-up phase, when there was one
+	Totals    Phase      `json:"totals"`           // the measured phase
+	Intervals []Interval `json:"intervals"`        // the series, warm-up included and marked
+}
+
+// Tool names the program and version that wrote a result.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Go      string `json:"go,omitempty"`
+}
+
+// Target is the database a run talked to, without credentials.
+type Target struct {
+	Driver   string   `json:"driver"` // mysql, pgsql, sqlite
+	Hosts    []string `json:"hosts,omitempty"`
+	Ports    []int    `json:"ports,omitempty"`
+	Socket   string   `json:"socket,omitempty"`
+	Database string   `json:"database,omitempty"`
+	Path     string   `json:"path,omitempty"` // SQLite file
+	SSL      string   `json:"ssl,omitempty"`
+	// PSMode is "prepared" (server-side prepared statements) or "disable".
+	PSMode string `json:"ps_mode"`
+}
+
+// Counters are what events did, summed over threads.
+type Counters struct {
+	Events     int64 `json:"events"`
+	Queries    int64 `json:"queries"` // reads + writes + others
+	Reads      int64 `json:"reads"`
+	Writes     int64 `json:"writes"`
+	Others     int64 `json:"others"`
+	Reconnects int64 `json:"reconnects"`
+	// Errors counts ignored errors by code ("1213": 4).
+	Errors map[string]int64 `json:"errors,omitempty"`
+}
+
+// ErrorCount returns the sum of Errors.
+func (c Counters) ErrorCount() int64 {
+	var n int64
+	for _, v := range c.Errors {
+		n += v
+	}
+	return n
+}
+
+// Latency summarises one latency histogram in milliseconds. Percentiles are keyed by
+// the percentile as the user wrote it ("95", "99.9").
+type Latency struct {
+	MinMs       float64            `json:"min_ms"` // exact
+	AvgMs       float64            `json:"avg_ms"`
+	MaxMs       float64            `json:"max_ms"` // exact
+	SumMs       float64            `json:"sum_ms"`
+	Percentiles map[string]float64 `json:"percentiles_ms"`
+	// Histogram is the lossless histogram (see Histogram) so that later commands can
+	// merge runs and compute any percentile.
+	Histogram *Histogram `json:"histogram,omitempty"`
+}
+
+// Histogram is an HdrHistogram in its standard V2 compressed encoding, base64, with
+// values in microseconds.
+type Histogram struct {
+	Unit     string `json:"unit"`     // "us"
+	Encoding string `json:"encoding"` // "hdr-v2-deflate-base64"
+	Data     string `json:"data"`
+}
+
+// Phase is a whole phase (warm-up or measured): counters, rates and latencies.
+type Phase struct {
+	Seconds float64  `json:"seconds"`
+	Counts  Counters `json:"counts"`
+	TPS     float64  `json:"tps"`
+	QPS     float64  `json:"qps"`
+	// Latency is measured from each event's intended start: with --rate it includes
+	// the time an event waited behind earlier ones; without --rate it equals Service.
+	Latency Latency `json:"latency"`
+	// Service is the time from the moment an event actually started to its end.
+	Service Latency `json:"service"`
+	// Fairness is the per-thread spread (sysbench's "Threads fairness").
+	Fairness Fairness `json:"fairness"`
+}
+
+// Fairness is the mean and standard deviation of events and of busy time per thread.
+type Fairness struct {
+	EventsAvg     float64 `json:"events_avg"`
+	EventsStddev  float64 `json:"events_stddev"`
+	ExecSecAvg    float64 `json:"exec_seconds_avg"`
+	ExecSecStddev float64 `json:"exec_seconds_stddev"`
+}
+
+// Interval is one reporting interval of the series.
+type Interval struct {
+	// At is the end of the interval in seconds since the start of the run (warm-up
+	// included), as sysbench prints "[ 10s ]".
+	At      float64  `json:"at_s"`
+	Seconds float64  `json:"seconds"` // length of this interval
+	Warmup  bool     `json:"warmup,omitempty"`
+	Threads int      `json:"threads"`
+	Counts  Counters `json:"counts"`
+	TPS     float64  `json:"tps"`
+	QPS     float64  `json:"qps"`
+	// LatencyMs holds the interval's percentiles from the intended start, keyed as in Latency.
+	LatencyMs map[string]float64 `json:"latency_ms"`
+	MaxMs     float64            `json:"max_ms"`
+}

@@ -1,0 +1,197 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/fairbench/fairbench/internal/metrics"
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// reporter drains the recorders at every tick and at the end of the warm-up,
+// builds the interval series and accumulates the two phases.
+type reporter struct {
+	r        *run
+	t0       time.Time
+	tick     time.Duration
+	last     time.Time // end of the previous interval
+	interval *metrics.Window
+
+	warm, meas       *metrics.Window
+	warmFrom, measTo time.Time
+	measFrom         time.Time
+	perThread        []metrics.ThreadTotals
+	warmupDone       bool
+	intervals        []result.Interval
+	keyedPercentiles []string
+	quantiles        []float64
+}
+
+func newReporter(r *run, t0 time.Time) *reporter {
+	tick := r.cfg.ReportInterval
+	if tick <= 0 {
+		tick = r.cfg.SeriesInterval
+	}
+	rep := &reporter{
+		r: r, t0: t0, tick: tick, last: t0,
+		interval:  r.col.NewWindow(),
+		meas:      r.col.NewWindow(),
+		warmFrom:  t0,
+		measFrom:  t0,
+		perThread: make([]metrics.ThreadTotals, r.cfg.Threads),
+	}
+	if r.cfg.Warmup > 0 {
+		rep.warm = r.col.NewWindow()
+		rep.measFrom = r.warmEnd
+	} else {
+		rep.warmupDone = true
+	}
+	for _, p := range r.cfg.Percentiles {
+		rep.keyedPercentiles = append(rep.keyedPercentiles, PercentileKey(p))
+		rep.quantiles = append(rep.quantiles, p/100)
+	}
+	return rep
+}
+
+// loop ticks until done is closed, then drains what is left.
+func (rep *reporter) loop(done <-chan struct{}) {
+	nextTick := rep.t0.Add(rep.tick)
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		due := nextTick
+		if !rep.warmupDone && rep.r.warmEnd.Before(due) {
+			due = rep.r.warmEnd
+		}
+		timer.Reset(time.Until(due))
+		select {
+		case <-done:
+			rep.drain(time.Now())
+			rep.measTo = time.Now()
+			if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
+				// Nothing that ended past the hard deadline was counted.
+				rep.measTo = rep.r.end
+			}
+			return
+		case <-timer.C:
+			rep.drain(due)
+			if !due.Before(nextTick) {
+				nextTick = nextTick.Add(rep.tick)
+			}
+		}
+	}
+}
+
+// drain closes the interval ending at now.
+func (rep *reporter) drain(now time.Time) {
+	inWarmup := !rep.warmupDone
+	per := rep.perThread
+	if inWarmup {
+		per = nil
+	}
+	rep.interval.Reset()
+	rep.r.col.Drain(rep.interval, per)
+	secs := now.Sub(rep.last).Seconds()
+	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
+		iv := rep.toInterval(rep.interval, now, secs, inWarmup)
+		rep.intervals = append(rep.intervals, iv)
+		if rep.r.deps.OnInterval != nil && (rep.r.cfg.ReportInterval > 0 || iv.Warmup) {
+			rep.r.deps.OnInterval(iv)
+		}
+	}
+	if inWarmup {
+		rep.warm.Merge(rep.interval)
+		if !now.Before(rep.r.warmEnd) {
+			rep.warmupDone = true
+			rep.measFrom = now
+		}
+	} else {
+		rep.meas.Merge(rep.interval)
+	}
+	rep.last = now
+}
+
+func (rep *reporter) toInterval(w *metrics.Window, now time.Time, secs float64, warmup bool) result.Interval {
+	iv := result.Interval{
+		At:        now.Sub(rep.t0).Seconds(),
+		Seconds:   secs,
+		Warmup:    warmup,
+		Threads:   rep.r.cfg.Threads,
+		Counts:    toCounters(&w.Counters),
+		LatencyMs: make(map[string]float64, len(rep.quantiles)),
+		MaxMs:     ms(w.Latency.Max),
+	}
+	if secs > 0 {
+		iv.TPS = float64(w.Events) / secs
+		iv.QPS = float64(iv.Counts.Queries) / secs
+	}
+	for i, q := range rep.quantiles {
+		iv.LatencyMs[rep.keyedPercentiles[i]] = ms(w.Latency.Quantile(q))
+	}
+	return iv
+}
+
+// fill writes the phases and the series into out.
+func (rep *reporter) fill(out *Outcome) {
+	out.Start, out.End = rep.measFrom, rep.measTo
+	if out.End.Before(out.Start) {
+		out.End = out.Start
+	}
+	out.Intervals = rep.intervals
+	out.Totals = rep.phase(rep.meas, out.End.Sub(out.Start).Seconds(), rep.perThread)
+	out.Latency, out.Service = &rep.meas.Latency, rep.meas.ServiceLatency()
+	if rep.warm != nil {
+		end := rep.r.warmEnd
+		if rep.measTo.Before(end) {
+			end = rep.measTo
+		}
+		p := rep.phase(rep.warm, end.Sub(rep.warmFrom).Seconds(), nil)
+		out.Warmup = &p
+	}
+}
+
+func (rep *reporter) phase(w *metrics.Window, secs float64, per []metrics.ThreadTotals) result.Phase {
+	p := result.Phase{
+		Seconds: secs,
+		Counts:  toCounters(&w.Counters),
+		Latency: rep.latency(&w.Latency),
+		Service: rep.latency(w.ServiceLatency()),
+	}
+	if secs > 0 {
+		p.TPS = float64(w.Events) / secs
+		p.QPS = float64(p.Counts.Queries) / secs
+	}
+	if per != nil {
+		p.Fairness.EventsAvg, p.Fairness.EventsStddev, p.Fairness.ExecSecAvg, p.Fairness.ExecSecStddev = metrics.Fairness(per)
+	}
+	return p
+}
+
+func (rep *reporter) latency(l *metrics.Latency) result.Latency {
+	out := result.Latency{
+		MinMs:       ms(l.Min),
+		AvgMs:       ms(l.Mean()),
+		MaxMs:       ms(l.Max),
+		SumMs:       ms(l.Sum),
+		Percentiles: make(map[string]float64, len(rep.quantiles)),
+	}
+	for i, q := range rep.quantiles {
+		out.Percentiles[rep.keyedPercentiles[i]] = ms(l.Quantile(q))
+	}
+	return out
+}
+
+func toCounters(c *metrics.Counters) result.Counters {
+	out := result.Counters{
+		Events: c.Events, Reads: c.Reads, Writes: c.Writes, Others: c.Others,
+		Queries: c.Reads + c.Writes + c.Others, Reconnects: c.Reconnects,
+	}
+	if len(c.Errors) > 0 {
+		out.Errors = make(map[string]int64, len(c.Errors))
+		for k, v := range c.Errors {
+			out.Errors[k] = v
+		}
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

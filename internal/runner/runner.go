@@ -1,0 +1,370 @@
+// Package runner drives a workload: one goroutine and one connection per thread,
+// a warm-up phase measured apart, a measured phase bounded by --time and/or
+// --events, an optional open-loop --rate schedule, the error policy with reconnects,
+// and a reporter that drains the workers' recorders at each interval.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/metrics"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// Config is the validated run configuration.
+type Config struct {
+	Threads        int
+	Duration       time.Duration // --time; 0 = no time limit (then Events must be set)
+	Events         int64         // --events; 0 = no event limit
+	Warmup         time.Duration // --warmup-time, measured apart and excluded from Totals
+	Rate           float64       // --rate: events/s over all threads; 0 = closed loop
+	ReportInterval time.Duration // --report-interval; 0 = no interval lines
+	// SeriesInterval is the length of the intervals kept in the result when no
+	// report interval is asked for (default 1s).
+	SeriesInterval time.Duration
+	Percentiles    []float64 // as the user wrote them: 50, 95, 99.9
+	Ignore         ErrorPolicy
+	// ConnectParallel bounds how many connections are opened at once (default 16).
+	ConnectParallel int
+}
+
+// Validate checks the configuration and says what to change.
+func (c *Config) Validate() error {
+	switch {
+	case c.Threads < 1:
+		return fmt.Errorf("--threads must be at least 1, got %d", c.Threads)
+	case c.Duration < 0:
+		return fmt.Errorf("--time must not be negative")
+	case c.Events < 0:
+		return fmt.Errorf("--events must not be negative")
+	case c.Duration == 0 && c.Events == 0:
+		return fmt.Errorf("--time=0 and --events=0 would run forever: set one of them")
+	case c.Warmup < 0:
+		return fmt.Errorf("--warmup-time must not be negative")
+	case c.Rate < 0:
+		return fmt.Errorf("--rate must not be negative")
+	case c.ReportInterval < 0:
+		return fmt.Errorf("--report-interval must not be negative")
+	}
+	for _, p := range c.Percentiles {
+		if !(p > 0 && p <= 100) {
+			return fmt.Errorf("--percentile values must be in (0,100], got %v", p)
+		}
+	}
+	return nil
+}
+
+// Deps are the parts a run works with.
+type Deps struct {
+	Driver   driver.Driver
+	Workload workload.Workload
+	Rand     *randgen.Factory
+	// OnInterval, when set, is called from the reporter goroutine after each
+	// interval (warm-up ones included, marked).
+	OnInterval func(result.Interval)
+}
+
+// Outcome is what a run measured and how it ended. It is complete enough to be
+// written as a result even when the run failed or was interrupted.
+type Outcome struct {
+	Status    result.Status
+	Err       error
+	Start     time.Time // start of the measured phase
+	End       time.Time // end of the measured phase
+	Warmup    *result.Phase
+	Totals    result.Phase
+	Intervals []result.Interval
+	// Histograms of the measured phase, for callers that keep them.
+	Latency, Service *metrics.Latency
+}
+
+// PercentileKey renders a percentile the way result maps key it ("95", "99.9").
+func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
+
+// Run executes the workload and returns what it measured. Cancelling ctx
+// interrupts the run: in-flight calls are abandoned and the outcome is marked
+// interrupted. A fatal database error stops every worker and marks it failed.
+func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
+	if cfg.SeriesInterval <= 0 {
+		cfg.SeriesInterval = time.Second
+	}
+	if cfg.ConnectParallel <= 0 {
+		cfg.ConnectParallel = 16
+	}
+	r := &run{cfg: cfg, deps: deps, col: metrics.NewCollector(cfg.Threads, cfg.Rate > 0)}
+	return r.execute(ctx)
+}
+
+type run struct {
+	cfg  Config
+	deps Deps
+	col  *metrics.Collector
+
+	warmEnd  time.Time
+	end      time.Time // zero without --time
+	started  atomic.Int64
+	fatalMu  sync.Mutex
+	fatalErr error
+	cancel   context.CancelFunc
+}
+
+func (r *run) fail(err error) {
+	r.fatalMu.Lock()
+	if r.fatalErr == nil {
+		r.fatalErr = err
+	}
+	r.fatalMu.Unlock()
+	r.cancel()
+}
+
+func (r *run) execute(parent context.Context) *Outcome {
+	out := &Outcome{Status: result.StatusComplete}
+	workers, err := r.connectAll(parent)
+	if err != nil {
+		out.Status, out.Err = result.StatusFailed, err
+		if parent.Err() != nil {
+			out.Status = result.StatusInterrupted
+		}
+		out.Start, out.End = time.Now(), time.Now()
+		return out
+	}
+
+	t0 := time.Now()
+	r.warmEnd = t0.Add(r.cfg.Warmup)
+	runCtx, cancel := context.WithCancel(parent)
+	r.cancel = cancel
+	callCtx := runCtx
+	if r.cfg.Duration > 0 {
+		r.end = r.warmEnd.Add(r.cfg.Duration)
+		var cancelDeadline context.CancelFunc
+		callCtx, cancelDeadline = context.WithDeadline(runCtx, r.end)
+		defer cancelDeadline()
+	}
+	defer cancel()
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			w.loop(callCtx, r)
+		}(w)
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	rep := newReporter(r, t0)
+	rep.loop(done)
+
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), 5*time.Second)
+	for _, w := range workers {
+		w.close(closeCtx)
+	}
+	cancelClose()
+
+	rep.fill(out)
+	switch {
+	case r.fatalErr != nil:
+		out.Status, out.Err = result.StatusFailed, r.fatalErr
+	case parent.Err() != nil:
+		out.Status, out.Err = result.StatusInterrupted, errors.New("interrupted")
+	}
+	return out
+}
+
+// connectAll opens one connection and one workload worker per thread, a bounded
+// number at a time.
+func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
+	workers := make([]*worker, r.cfg.Threads)
+	errs := make([]error, r.cfg.Threads)
+	sem := make(chan struct{}, r.cfg.ConnectParallel)
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			w := &worker{id: i, rec: r.col.Recorder(i), rng: r.deps.Rand.Source(uint64(i))}
+			if err := w.open(ctx, r.deps); err != nil {
+				errs[i] = fmt.Errorf("thread %d: %w", i, err)
+				return
+			}
+			workers[i] = w
+		}(i)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, w := range workers {
+			if w != nil {
+				w.close(context.Background())
+			}
+		}
+		return nil, err
+	}
+	return workers, nil
+}
+
+// worker is one thread: its connection, its workload state and its recorder.
+type worker struct {
+	id   int
+	conn driver.Conn
+	wl   workload.Worker
+	rec  *metrics.Recorder
+	rng  *randgen.Source
+}
+
+func (w *worker) open(ctx context.Context, deps Deps) error {
+	conn, err := deps.Driver.Connect(ctx, w.id)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	wl, err := deps.Workload.NewWorker(ctx, conn, deps.Driver.Dialect(), w.rng)
+	if err != nil {
+		conn.Close()
+		return fmt.Errorf("prepare statements: %w", err)
+	}
+	w.conn, w.wl = conn, wl
+	return nil
+}
+
+func (w *worker) close(ctx context.Context) {
+	if w.wl != nil {
+		w.wl.Close()
+		w.wl = nil
+	}
+	if w.conn != nil {
+		w.conn.Close()
+		w.conn = nil
+	}
+}
+
+// reconnect replaces a lost connection, backing off from 10 ms to 1 s, until it
+// succeeds or ctx ends.
+func (w *worker) reconnect(ctx context.Context, deps Deps) bool {
+	w.close(ctx)
+	backoff := 10 * time.Millisecond
+	for {
+		if err := w.open(ctx, deps); err == nil {
+			w.rec.Reconnect()
+			return true
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		if backoff < time.Second {
+			backoff *= 2
+		}
+	}
+}
+
+// loop runs events until the run ends. ctx carries the hard deadline.
+func (w *worker) loop(ctx context.Context, r *run) {
+	var (
+		perThreadRate = r.cfg.Rate / float64(r.cfg.Threads)
+		next          = time.Now() // intended start of the next event under --rate
+		timer         *time.Timer
+	)
+	if perThreadRate > 0 {
+		timer = time.NewTimer(time.Hour)
+		timer.Stop()
+		defer timer.Stop()
+	}
+	for {
+		now := time.Now()
+		if ctx.Err() != nil || (!r.end.IsZero() && !now.Before(r.end)) {
+			return
+		}
+		if r.cfg.Events > 0 && !now.Before(r.warmEnd) && r.started.Add(1) > r.cfg.Events {
+			return
+		}
+		intended := now
+		if perThreadRate > 0 {
+			next = next.Add(time.Duration(-math.Log(1-w.rng.Float64()) / perThreadRate * float64(time.Second)))
+			if wait := time.Until(next); wait > 0 {
+				timer.Reset(wait)
+				select {
+				case <-ctx.Done():
+					return
+				case <-timer.C:
+				}
+			}
+			intended = next
+		}
+		if !w.event(ctx, r, intended) {
+			return
+		}
+	}
+}
+
+// event runs one event to completion, re-running it after an ignored error or a
+// reconnect; it returns false when the worker must stop.
+func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
+	for {
+		var c workload.Counts
+		start := time.Now()
+		err := w.wl.Event(ctx, &c)
+		if err == nil {
+			fin := time.Now()
+			w.rec.Event(fin.Sub(intended), fin.Sub(start), c.Reads, c.Writes, c.Others)
+			return true
+		}
+		if ctx.Err() != nil {
+			return false // deadline or interrupt: the unfinished event is not counted
+		}
+		w.rec.Queries(c.Reads, c.Writes, c.Others)
+		info := r.deps.Driver.Describe(err)
+		switch {
+		case info.ConnectionLost:
+			if !w.reconnect(ctx, r.deps) {
+				return false
+			}
+		case r.cfg.Ignore.Ignores(info.Code):
+			code := info.Code
+			if code == "" {
+				code = "client"
+			}
+			w.rec.Error(code)
+			if rbErr := w.wl.Rollback(ctx); rbErr != nil {
+				if ctx.Err() != nil {
+					return false
+				}
+				if !r.deps.Driver.Describe(rbErr).ConnectionLost || !w.reconnect(ctx, r.deps) {
+					r.fail(fmt.Errorf("thread %d: rollback after ignored error %s: %w", w.id, code, rbErr))
+					return false
+				}
+			}
+		default:
+			r.fail(fatalError(w.id, r.deps.Driver.Kind(), info.Code, err))
+			return false
+		}
+	}
+}
+
+func fatalError(thread int, kind, code string, err error) error {
+	if code == "" {
+		return fmt.Errorf("thread %d: %w", thread, err)
+	}
+	flag := "--mysql-ignore-errors"
+	switch kind {
+	case driver.KindPgSQL:
+		flag = "--pgsql-ignore-errors"
+	case driver.KindSQLite:
+		flag = "--sqlite-ignore-errors"
+	}
+	return fmt.Errorf("thread %d: %w (error %s is not ignored; add it to %s to roll back and retry such events)", thread, err, code, flag)
+}

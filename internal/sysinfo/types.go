@@ -1,0 +1,68 @@
+// Package sysinfo fingerprints the machine a result came from and the database
+// server it measured, so results from different machines can be compared later.
+//
+// Fingerprinting never fails a run: whatever cannot be read is left empty (for the
+// server, Note says why).
+package sysinfo
+
+// Machine describes the client machine (the one running fairbench). Every field is
+// best effort: a value that could not be read stays at its zero value.
+type Machine struct {
+	Arch     string `json:"arch"`      // GOARCH-style: amd64, arm64
+	CPUModel string `json:"cpu_model"` // "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", "ARM Neoverse-N1"
+	// Vendor is the CPU vendor: Intel, AMD, Hygon… on x86; the implementer's name
+	// (ARM, HiSilicon, Ampere, Apple…) on arm64.
+	Vendor string `json:"vendor,omitempty"`
+	// Implementer and Part are the arm64 MIDR codes as /proc/cpuinfo prints them
+	// ("0x41", "0xd0c"); Core is the core they name ("Neoverse-N1"). When the CPUs
+	// are not all alike, Core lists the distinct cores joined by " + ".
+	Implementer string `json:"implementer,omitempty"`
+	Part        string `json:"part,omitempty"`
+	Core        string `json:"core,omitempty"`
+	// SystemVendor and Product are the DMI system vendor and product name: on a
+	// cloud instance the provider and often the instance type ("Amazon EC2",
+	// "m6g.large"), on a server its maker and model.
+	SystemVendor string `json:"system_vendor,omitempty"`
+	Product      string `json:"product,omitempty"`
+
+	LogicalCPUs    int `json:"logical_cpus"`               // hardware threads the kernel sees
+	Cores          int `json:"cores,omitempty"`            // physical cores over all sockets
+	Sockets        int `json:"sockets,omitempty"`          // physical packages
+	ThreadsPerCore int `json:"threads_per_core,omitempty"` // LogicalCPUs / Cores
+
+	MHz      float64 `json:"mhz,omitempty"`      // average "cpu MHz" of /proc/cpuinfo at collection time
+	MaxMHz   float64 `json:"max_mhz,omitempty"`  // cpufreq cpuinfo_max_freq (highest over CPUs)
+	MinMHz   float64 `json:"min_mhz,omitempty"`  // cpufreq cpuinfo_min_freq (lowest over CPUs)
+	CurMHz   float64 `json:"cur_mhz,omitempty"`  // cpufreq scaling_cur_freq, averaged over CPUs
+	BogoMIPS float64 `json:"bogomips,omitempty"` // of the first CPU
+	// Features lists the notable CPU features present, in a fixed order, out of
+	// sse4_2, popcnt, avx, avx2, avx512f, aes, sha_ni (x86) and asimd, lse, crc32,
+	// aes, sha2, sve, sve2 (arm64).
+	Features []string `json:"features,omitempty"`
+
+	MemoryBytes int64  `json:"memory_bytes,omitempty"` // MemTotal of /proc/meminfo
+	Kernel      string `json:"kernel,omitempty"`       // kernel release ("6.1.0-18-amd64")
+	OS          string `json:"os,omitempty"`           // PRETTY_NAME of /etc/os-release
+	Hostname    string `json:"hostname,omitempty"`
+	// Virtualization says what the machine runs under: "kvm", "xen", "vmware",
+	// "hyperv", "virtualbox", "vm" (a hypervisor of unknown kind), "container"
+	// (a container on no detected hypervisor), "none" (bare metal) or "" (unknown).
+	Virtualization string `json:"virtualization,omitempty"`
+	// Container is true when fairbench itself runs inside a container.
+	Container bool   `json:"container,omitempty"`
+	GoVersion string `json:"go_version,omitempty"` // runtime.Version() of the fairbench binary
+}
+
+// Server describes the database server.
+type Server struct {
+	Flavor  string `json:"flavor"`  // MariaDB, MySQL, Percona, TiDB, PostgreSQL, CockroachDB, YugabyteDB, SQLite
+	Version string `json:"version"` // as the server reports it: "10.11.6-MariaDB-0+deb12u1", "15.5 (Debian 15.5-0+deb12u1)"
+	// VersionComment is MySQL's @@version_comment or PostgreSQL's full version().
+	VersionComment string `json:"version_comment,omitempty"`
+	// Variables holds the key settings that shape performance, by the server's own
+	// names. PostgreSQL values are as SHOW prints them ("128MB"); memory settings
+	// also get a "<name>_bytes" entry with the size in bytes.
+	Variables map[string]string `json:"variables,omitempty"`
+	// Note says what could not be read, when something could not.
+	Note string `json:"note,omitempty"`
+}

@@ -1,0 +1,97 @@
+package oltp
+
+import (
+	"github.com/fairbench/fairbench/internal/randgen"
+)
+
+// Batch sizes of the loader. A table is cut into about targetBatches batches so
+// that even one table is loaded in parallel, within these bounds.
+const (
+	minBatchRows  = 256
+	maxBatchRows  = 10000
+	targetBatches = 32
+)
+
+// batch is a contiguous id range of one table, loaded by one BulkInsert.
+type batch struct {
+	table       int   // 1-based table number
+	index       int   // batch number within the table
+	first, last int64 // ids, inclusive
+}
+
+// stream is the random stream of the batch: it depends on (table, batch index)
+// alone, so the data is the same for a seed whatever the number of loaders.
+// Bit 62 keeps loader streams apart from the small stream numbers of workers.
+func (b batch) stream() uint64 {
+	return 1<<62 | uint64(b.table)<<32 | uint64(b.index)
+}
+
+// batchRows returns the rows per batch for tables of size rows; it depends on the
+// table size only.
+func batchRows(rows int64) int64 {
+	return min(max((rows+targetBatches-1)/targetBatches, minBatchRows), maxBatchRows)
+}
+
+// planBatches cuts tables × rows into batches, table by table in id order.
+func planBatches(tables int, rows int64) []batch {
+	if rows <= 0 {
+		return nil
+	}
+	size := batchRows(rows)
+	perTable := int((rows + size - 1) / size)
+	out := make([]batch, 0, tables*perTable)
+	for t := 1; t <= tables; t++ {
+		for i := range perTable {
+			first := int64(i)*size + 1
+			out = append(out, batch{table: t, index: i, first: first, last: min(first+size-1, rows)})
+		}
+	}
+	return out
+}
+
+// rowSource yields the rows of one batch: id, then k = Default(1, table-size),
+// c and pad from sysbench's templates (drawn c, pad, k, as oltp_common.lua does).
+type rowSource struct {
+	rng       *randgen.Source
+	next      int64
+	last      int64
+	tableSize int64
+	buf       []byte
+	values    []any
+}
+
+// newRowSource returns the rows with ids first..last drawn from rng.
+func newRowSource(rng *randgen.Source, first, last, tableSize int64) *rowSource {
+	return &rowSource{
+		rng:       rng,
+		next:      first,
+		last:      last,
+		tableSize: tableSize,
+		buf:       make([]byte, 0, len(cTemplate)+len(padTemplate)),
+		values:    make([]any, 4),
+	}
+}
+
+// Next generates the next row.
+func (r *rowSource) Next() bool {
+	if r.next > r.last {
+		return false
+	}
+	buf := r.rng.String(r.buf[:0], cTemplate)
+	buf = r.rng.String(buf, padTemplate)
+	k := r.rng.Default(1, r.tableSize)
+	// Strings, not the reused buffer: a driver may keep values past Next.
+	r.values[0] = r.next
+	r.values[1] = k
+	r.values[2] = string(buf[:len(cTemplate)])
+	r.values[3] = string(buf[len(cTemplate):])
+	r.buf = buf
+	r.next++
+	return true
+}
+
+// Values returns the current row; the slice is reused by the next call to Next.
+func (r *rowSource) Values() ([]any, error) { return r.values, nil }
+
+// Err is always nil: generating rows cannot fail.
+func (r *rowSource) Err() error { return nil }

@@ -1,0 +1,183 @@
+package oltp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// Prepare creates sbtest1..sbtestN, loads table-size rows into each with
+// env.Threads loaders in parallel, and then creates the secondary index k_N on
+// each, as sysbench's prepare command does. Existing tables are an error unless
+// env.Replace, which drops them first.
+func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
+	if env.Driver == nil || env.Rand == nil {
+		return errors.New("prepare: PrepareEnv needs a Driver and a Rand factory")
+	}
+	log := &syncWriter{w: env.Log}
+	if env.Log == nil {
+		log.w = io.Discard
+	}
+	d := env.Driver.Dialect()
+	conn, err := env.Driver.Connect(ctx, 0)
+	if err != nil {
+		return fmt.Errorf("prepare %s: connect: %w", w.kind.name(), err)
+	}
+	conns := []driver.Conn{conn}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+
+	if err := w.checkExisting(ctx, conn, env, log); err != nil {
+		return err
+	}
+	for n := 1; n <= w.opts.Tables; n++ {
+		fmt.Fprintf(log, "Creating table '%s'...\n", tableName(n))
+		for _, q := range d.CreateTable(w.opts.tableDef(n)) {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				return fmt.Errorf("create table %s: %w", tableName(n), err)
+			}
+		}
+	}
+
+	rows := w.rowsPerTable()
+	batches := planBatches(w.opts.Tables, rows)
+	loaders := max(1, min(env.Threads, len(batches)))
+	for i := len(conns); i < loaders; i++ {
+		c, err := env.Driver.Connect(ctx, i)
+		if err != nil {
+			return fmt.Errorf("prepare %s: connect loader %d: %w", w.kind.name(), i+1, err)
+		}
+		conns = append(conns, c)
+	}
+	if rows > 0 {
+		for n := 1; n <= w.opts.Tables; n++ {
+			fmt.Fprintf(log, "Inserting %d records into '%s'\n", rows, tableName(n))
+		}
+	}
+	err = runParallel(ctx, conns, len(batches), func(ctx context.Context, c driver.Conn, i int) error {
+		b := batches[i]
+		src := newRowSource(env.Rand.Source(b.stream()), b.first, b.last, int64(w.opts.TableSize))
+		n, err := c.BulkInsert(ctx, tableName(b.table), loadColumns(), src)
+		if err != nil {
+			return fmt.Errorf("load %s rows %d..%d: %w", tableName(b.table), b.first, b.last, err)
+		}
+		env.Progress.Add(n)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return runParallel(ctx, conns, w.opts.Tables, func(ctx context.Context, c driver.Conn, i int) error {
+		return w.finishTable(ctx, c, d, i+1, rows > 0, log)
+	})
+}
+
+// finishTable runs what follows the load of table n: the dialect's after-load
+// statements (so that auto-increment continues after the loaded ids) and the
+// secondary index on k.
+func (w *oltp) finishTable(ctx context.Context, c driver.Conn, d driver.Dialect, n int, loaded bool, log io.Writer) error {
+	if loaded && w.opts.AutoInc {
+		for _, q := range d.AfterLoad(w.opts.tableDef(n)) {
+			if _, err := c.Exec(ctx, q); err != nil {
+				return fmt.Errorf("after loading %s: %w", tableName(n), err)
+			}
+		}
+	}
+	if !w.opts.CreateSecondary {
+		return nil
+	}
+	fmt.Fprintf(log, "Creating a secondary index on '%s'...\n", tableName(n))
+	if _, err := c.Exec(ctx, d.CreateIndex(tableName(n), kIndex(n))); err != nil {
+		return fmt.Errorf("create index %s on %s: %w", indexName(n), tableName(n), err)
+	}
+	return nil
+}
+
+// checkExisting refuses to prepare over existing sbtest tables, or drops them
+// all when env.Replace.
+func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload.PrepareEnv, log io.Writer) error {
+	present, err := listTables(ctx, conn, env.Driver.Dialect())
+	if err != nil {
+		return fmt.Errorf("prepare %s: %w", w.kind.name(), err)
+	}
+	for n := 1; n <= w.opts.Tables; n++ {
+		if !present[tableName(n)] {
+			continue
+		}
+		if !env.Replace {
+			return fmt.Errorf("table %s already exists in the %s database: run 'fairbench cleanup %s --tables=%d' with the same connection options first, or pass --replace to drop and recreate it",
+				tableName(n), env.Driver.Kind(), w.kind.name(), w.opts.Tables)
+		}
+		return dropTables(ctx, conn, env.Driver.Dialect(), w.opts.Tables, log)
+	}
+	return nil
+}
+
+// runParallel runs jobs 0..jobs-1, one goroutine per connection taking the next
+// job until none is left; the first error cancels the others and is returned.
+func runParallel(ctx context.Context, conns []driver.Conn, jobs int, fn func(context.Context, driver.Conn, int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		next     int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= jobs || firstErr != nil {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				if err := fn(ctx, c, i); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// syncWriter serialises writes from parallel loaders to one log.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p whole, under the lock.
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

@@ -1,0 +1,151 @@
+// Package workload defines what a benchmark workload is and keeps the registry of
+// them. A workload package registers a Spec in init(); the CLI and the runner only
+// ever see this package's types.
+package workload
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/randgen"
+)
+
+// Spec describes a workload before its options are known.
+type Spec struct {
+	// Name is what users type: "oltp_read_write".
+	Name string
+	// Summary is one line for `fairbench list`.
+	Summary string
+	// New returns a workload whose options are registered on fs with their
+	// defaults; the values are read after fs is parsed, when Validate is called.
+	New func(fs *pflag.FlagSet) Workload
+}
+
+// Workload is one configured benchmark.
+type Workload interface {
+	// Validate checks the parsed options and returns an error that says what to change.
+	Validate() error
+	// Prepare creates and loads the workload's tables.
+	Prepare(ctx context.Context, env PrepareEnv) error
+	// Cleanup drops exactly what Prepare created.
+	Cleanup(ctx context.Context, db driver.Driver, log io.Writer) error
+	// Missing returns the tables the workload needs that the database lacks (none
+	// means it is ready to run).
+	Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error)
+	// NewWorker returns the per-thread state of one worker bound to conn. It is
+	// called again with a fresh conn after a reconnect.
+	NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *randgen.Source) (Worker, error)
+}
+
+// PrepareEnv is what Prepare needs besides its own options.
+type PrepareEnv struct {
+	Driver  driver.Driver
+	Threads int              // loaders in parallel
+	Rand    *randgen.Factory // seeded generators, one stream per loader
+	Replace bool             // drop existing tables instead of refusing
+	// Log receives human-readable lines ("Creating table 'sbtest1'...").
+	Log io.Writer
+	// Progress is called from loaders as rows are loaded; safe for concurrent use.
+	Progress *Progress
+}
+
+// Counts are what one event did, as sysbench counts them: a statement returning
+// rows is a read, DML that changed rows is a write, BEGIN/COMMIT and DML that
+// changed nothing are other.
+type Counts struct {
+	Reads, Writes, Others int64
+}
+
+// Worker runs events on one connection. It is used by one goroutine only.
+type Worker interface {
+	// Event runs one event and adds what it did to c. When it returns an error, the
+	// runner decides whether to ignore it (then calls Rollback), reconnect or stop.
+	Event(ctx context.Context, c *Counts) error
+	// Rollback ends an open transaction after an ignored error.
+	Rollback(ctx context.Context) error
+	// Close releases the worker's statements (not the connection).
+	Close() error
+}
+
+// Progress counts rows loaded across loaders and knows the total to expect.
+type Progress struct {
+	mu      sync.Mutex
+	total   int64
+	done    int64
+	started time.Time
+}
+
+// NewProgress starts counting towards total rows.
+func NewProgress(total int64) *Progress {
+	return &Progress{total: total, started: time.Now()}
+}
+
+// SetTotal sets the number of rows expected.
+func (p *Progress) SetTotal(n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
+// Add records n more rows loaded.
+func (p *Progress) Add(n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.done += n
+	p.mu.Unlock()
+}
+
+// Snapshot returns rows done, the total and the time since the start.
+func (p *Progress) Snapshot() (done, total int64, elapsed time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done, p.total, time.Since(p.started)
+}
+
+// Registry holds the known workloads by name.
+type Registry struct {
+	specs map[string]Spec
+}
+
+// NewRegistry returns a registry holding specs; a duplicate name is a programming error.
+func NewRegistry(specs ...Spec) *Registry {
+	r := &Registry{specs: make(map[string]Spec, len(specs))}
+	for _, s := range specs {
+		if _, dup := r.specs[s.Name]; dup {
+			panic("workload registered twice: " + s.Name)
+		}
+		r.specs[s.Name] = s
+	}
+	return r
+}
+
+// Lookup returns the spec called name, or an error listing the known names.
+func (r *Registry) Lookup(name string) (Spec, error) {
+	s, ok := r.specs[name]
+	if !ok {
+		return Spec{}, fmt.Errorf("unknown workload %q: run 'fairbench list' to see the workloads (%v)", name, r.Names())
+	}
+	return s, nil
+}
+
+// Names returns the registered names in order.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.specs))
+	for n := range r.specs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
