@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +123,13 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 
 	header(human, a.Version, inv.spec.Name, s, rcfg, rng.Config().Seed)
+	if inv.run.cpuProfile != "" {
+		stop, err := startCPUProfile(inv.run.cpuProfile)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		defer stop()
+	}
 	out := runner.Run(ctx, rcfg, runner.Deps{
 		Driver:   s.drv,
 		Workload: inv.wl,
@@ -143,6 +152,19 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))
 	}
 	return nil
+}
+
+// startCPUProfile profiles the client until the returned stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // emit writes the result file and/or the JSON document to stdout.

@@ -38,6 +38,7 @@ type runFlags struct {
 	percentiles    string
 	output         string
 	format         string
+	cpuProfile     string
 }
 
 // prepareFlags are the options of `prepare`.
@@ -159,6 +160,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
 	case phasePrepare:
 		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)

@@ -76,6 +76,9 @@ type Dialect interface {
 	InsertOmitsAutoIncrement() bool
 	// Begin, Commit and Rollback are the transaction statements sent as text.
 	Begin() string
+	// BeginWrite starts a transaction that will write (where the target needs to
+	// know up front, as SQLite does; elsewhere the same as Begin).
+	BeginWrite() string
 	Commit() string
 	Rollback() string
 	// QuoteString returns s as a SQL string literal.

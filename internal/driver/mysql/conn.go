@@ -52,6 +52,10 @@ func (c *conn) callError(ctx context.Context, err error) error {
 			return fmt.Errorf("mysql: call cancelled, connection closed: %w", cerr)
 		}
 	}
+	if errors.Is(err, sqldriver.ErrSkip) {
+		// go-sql-driver's way of saying that interpolation failed.
+		return fmt.Errorf("mysql: the arguments do not match the statement's ? placeholders: %w", err)
+	}
 	return err
 }
 

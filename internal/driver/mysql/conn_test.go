@@ -217,3 +217,25 @@ func TestTransactions(t *testing.T) {
 		t.Errorf("DropTable twice: %v", err)
 	}
 }
+
+func TestArgumentErrorsExplain(t *testing.T) {
+	ctx := context.Background()
+	d := openDriver(t, mysqlTarget(t, false))
+	c := connect(t, d, 0)
+	cases := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"too few arguments", func() error { _, err := c.Query(ctx, "SELECT ?, ?", 1); return err }, "do not match the statement's ? placeholders"},
+		{"unsupported type", func() error { _, err := c.Exec(ctx, "DO ?", struct{}{}); return err }, "unsupported type struct {}"},
+	}
+	for _, tc := range cases {
+		if err := tc.run(); err == nil || !contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
+	if n, err := c.Query(ctx, "SELECT 1"); err != nil || n != 1 {
+		t.Fatalf("connection unusable after argument errors: %d, %v", n, err)
+	}
+}

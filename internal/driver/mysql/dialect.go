@@ -134,6 +134,9 @@ func (Dialect) InsertOmitsAutoIncrement() bool { return false }
 // Begin returns "BEGIN".
 func (Dialect) Begin() string { return "BEGIN" }
 
+// BeginWrite returns "BEGIN": InnoDB locks rows as statements touch them.
+func (Dialect) BeginWrite() string { return "BEGIN" }
+
 // Commit returns "COMMIT".
 func (Dialect) Commit() string { return "COMMIT" }
 

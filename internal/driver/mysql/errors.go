@@ -82,5 +82,8 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("mysql: connect to %s: %w", where, err)
 	}
+	if errors.Is(err, mysqldrv.ErrNoTLS) {
+		return fmt.Errorf("mysql: the server at %s does not offer TLS, which --mysql-ssl=%s requires: %w (enable TLS on the server, or use --mysql-ssl=on or off)", where, cfg.SSL, err)
+	}
 	return fmt.Errorf("mysql: cannot reach the server at %s: %w (is it running, and are --mysql-host/--mysql-port or --mysql-socket right?)", where, err)
 }

@@ -12,7 +12,6 @@ package mysql
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
@@ -87,8 +86,3 @@ func (d *Driver) DefaultIgnorable() []string { return []string{"1213", "1020", "
 
 // Close releases nothing: every connection is owned and closed by its worker.
 func (d *Driver) Close() error { return nil }
-
-// String describes the target without credentials.
-func (d *Driver) String() string {
-	return fmt.Sprintf("mysql %s", d.endpoints[0].addr)
-}

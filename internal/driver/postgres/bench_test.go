@@ -28,12 +28,14 @@ func BenchmarkPointSelect(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := selfCPU()
 			for i := 0; i < b.N; i++ {
 				n, err := stmt.Query(ctx, int64(i%benchRows+1))
 				if err != nil || n != 1 {
 					b.Fatalf("Query: %d rows, %v", n, err)
 				}
 			}
+			b.ReportMetric(float64((selfCPU()-cpu0).Nanoseconds())/float64(b.N), "client-cpu-ns/op")
 		})
 	}
 }

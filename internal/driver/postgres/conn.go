@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"unsafe"
@@ -25,6 +26,7 @@ type Conn struct {
 	broken          bool // an earlier call closed or interrupted the connection
 	stmtSeq         int  // names prepared statements uniquely on this connection
 
+	wire wire   // the measured path's protocol state
 	args params // encodes the arguments of Exec and Query
 	text []byte // holds Exec and Query statements with interpolated arguments
 }
@@ -38,7 +40,8 @@ func newConn(pg *pgconn.PgConn, prepared bool) *Conn {
 		prepared:        prepared,
 		escapeBackslash: pg.ParameterStatus("standard_conforming_strings") == "off",
 	}
-	c.in.sock = pg.Conn()
+	c.in.pg, c.in.sock = pg, pg.Conn()
+	c.wire.fe = pg.Frontend()
 	return c
 }
 
@@ -55,18 +58,20 @@ func (c *Conn) enter(ctx context.Context) error {
 // the statement, marked when the connection was lost, and replaced by the
 // context's error when the context interrupted the call.
 func (c *Conn) leave(ctx context.Context, query string, err error) error {
-	if c.in.leave(c.pg) && err != nil {
-		if c.pg.IsClosed() {
-			c.broken = true
-		}
+	if c.pg.IsClosed() {
+		c.broken = true
+	}
+	if c.in.leave(c.broken) && err != nil {
 		return fmt.Errorf("postgres: %q interrupted: %w (%w)", query, ctx.Err(), err)
 	}
 	if err == nil {
 		return nil
 	}
-	if c.pg.IsClosed() {
-		c.broken = true
-		err = &lostError{err}
+	if c.broken {
+		var lost *lostError
+		if !errors.As(err, &lost) {
+			err = &lostError{err}
+		}
 	}
 	return fmt.Errorf("postgres: %q: %w", query, err)
 }
@@ -148,16 +153,7 @@ func (c *Conn) runSimple(ctx context.Context, sql, query string) (rows int, affe
 	if err := c.enter(ctx); err != nil {
 		return 0, 0, contextError(query, err)
 	}
-	mrr := c.pg.Exec(context.Background(), sql)
-	for mrr.NextResult() {
-		rr := mrr.ResultReader()
-		for rr.NextRow() {
-			rows++
-		}
-		tag, _ := rr.Close()
-		affected = tag.RowsAffected()
-	}
-	err = mrr.Close()
+	rows, affected, err = c.execSimple(sql)
 	return rows, affected, c.leave(ctx, query, err)
 }
 

@@ -168,6 +168,9 @@ func (Dialect) InsertOmitsAutoIncrement() bool { return true }
 // Begin returns "BEGIN".
 func (Dialect) Begin() string { return "BEGIN" }
 
+// BeginWrite returns "BEGIN": PostgreSQL locks rows as statements touch them.
+func (Dialect) BeginWrite() string { return "BEGIN" }
+
 // Commit returns "COMMIT".
 func (Dialect) Commit() string { return "COMMIT" }
 

@@ -70,6 +70,7 @@ func TestDialectStatements(t *testing.T) {
 		{"unique index", d.CreateIndex("t", driver.Index{Name: "u", Columns: []string{"a", "b"}, Unique: true}), "CREATE UNIQUE INDEX u ON t (a, b)"},
 		{"drop", d.DropTable("sbtest1"), "DROP TABLE IF EXISTS sbtest1 CASCADE"},
 		{"begin", d.Begin(), "BEGIN"},
+		{"begin write", d.BeginWrite(), "BEGIN"},
 		{"commit", d.Commit(), "COMMIT"},
 		{"rollback", d.Rollback(), "ROLLBACK"},
 		{"quote", d.QuoteString(`it's a \ test`), `'it''s a \ test'`},

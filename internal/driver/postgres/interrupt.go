@@ -31,6 +31,7 @@ const cancelRequestTimeout = 2 * time.Second
 // connection and a cancel request asks the server to stop the statement. An idle
 // connection is left alone and stays usable under another context.
 type interrupter struct {
+	pg   *pgconn.PgConn
 	sock net.Conn
 	// state is stateIdle, stateInterrupted, or the generation of the context
 	// of the call in flight.
@@ -90,14 +91,14 @@ func (in *interrupter) enter(ctx context.Context) error {
 
 // leave marks the end of a call and reports whether its context interrupted it.
 // A call that was interrupted but got its answer anyway leaves the connection
-// usable; one that lost the connection has a cancel request sent after it.
-func (in *interrupter) leave(pg *pgconn.PgConn) (interrupted bool) {
+// usable; after one that lost the connection, a cancel request is sent.
+func (in *interrupter) leave(lost bool) (interrupted bool) {
 	if in.state.CompareAndSwap(in.gen, stateIdle) {
 		return false
 	}
 	in.undo()
-	if pg.IsClosed() {
-		go cancelOnServer(pg)
+	if lost {
+		go cancelOnServer(in.pg)
 	}
 	return true
 }

@@ -38,8 +38,7 @@ func (s *preparedStmt) exec(ctx context.Context, args []any) (rows int, affected
 	if err := s.c.enter(ctx); err != nil {
 		return 0, 0, contextError(s.query, err)
 	}
-	rr := s.c.pg.ExecStatement(context.Background(), s.sd, values, nil, nil)
-	rows, affected, err = drain(rr)
+	rows, affected, err = s.c.execPrepared(s.sd.Name, values)
 	return rows, affected, s.c.leave(ctx, s.query, err)
 }
 

@@ -11,7 +11,7 @@ import (
 
 // maxBulkRows is the most rows one INSERT of a bulk load carries; fewer when
 // the columns would pass SQLite's limit of 32766 parameters.
-const maxBulkRows = 256
+const maxBulkRows = 1024
 
 // maxParams is SQLITE_MAX_VARIABLE_NUMBER of SQLite 3.32 and later.
 const maxParams = 32766

@@ -12,7 +12,7 @@ import (
 func TestBulkInsert10k(t *testing.T) {
 	d := openDriver(t, sqliteTarget(t, true))
 	c := connect(t, d, 0)
-	loadSbtest(t, d, c, "sbtest1", 10_000) // 39 full batches and a short one
+	loadSbtest(t, d, c, "sbtest1", 10_000) // 9 full batches of 1024 rows and a short one
 	if got := count(t, c, "sbtest1"); got != 10_000 {
 		t.Fatalf("%d rows, want 10000", got)
 	}

@@ -6,19 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
 )
 
 // conn is one connection to the database file, used by one goroutine at a time.
 type conn struct {
-	raw           sqldriver.Conn
-	execer        sqldriver.ExecerContext
-	queryer       sqldriver.QueryerContext
-	preparer      sqldriver.ConnPrepareContext
-	prepared      bool
-	args          []sqldriver.NamedValue // reused by Exec and Query
-	closed        bool
+	raw      sqldriver.Conn
+	execer   sqldriver.ExecerContext
+	queryer  sqldriver.QueryerContext
+	preparer sqldriver.ConnPrepareContext
+	prepared bool
+	args     []sqldriver.NamedValue // reused by Exec and Query
+	closed   bool
 }
 
 var _ driver.Conn = (*conn)(nil)
@@ -69,7 +70,25 @@ func (c *conn) Exec(ctx context.Context, query string, args ...any) (int64, erro
 	if err != nil {
 		return 0, err
 	}
+	if !isDML(query) {
+		// sqlite3_changes() keeps the count of the last INSERT/UPDATE/DELETE, so
+		// BEGIN, COMMIT or DDL would report it again.
+		return 0, nil
+	}
 	return res.RowsAffected()
+}
+
+// isDML reports whether query starts with a statement that changes rows.
+func isDML(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	if len(q) < 6 {
+		return false
+	}
+	switch strings.ToUpper(q[:6]) {
+	case "INSERT", "UPDATE", "DELETE", "REPLAC":
+		return true
+	}
+	return strings.EqualFold(q[:4], "WITH")
 }
 
 // Query runs query, reads every row and returns how many there were.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 func TestConnectCreatesDirectoryAndSetsPragmas(t *testing.T) {
@@ -162,5 +163,42 @@ func TestTransactionsAndAutoIncrement(t *testing.T) {
 	}
 	if _, err := c.Exec(ctx, dl.DropTable("sbtest1")); err != nil {
 		t.Errorf("DropTable twice: %v", err)
+	}
+}
+
+func TestTransactionStatementsChangeNoRows(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	c, err := d.Connect(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, q := range []string{"CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO t (v) VALUES (1), (2), (3)"} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		query string
+		want  int64
+	}{
+		{"BEGIN", 0},
+		{"UPDATE t SET v = v + 1", 3},
+		{"COMMIT", 0},
+		{"  delete FROM t WHERE v = 2", 1},
+		{"SAVEPOINT s", 0},
+		{"RELEASE s", 0},
+	}
+	for _, tc := range cases {
+		got, err := c.Exec(ctx, tc.query)
+		if err != nil || got != tc.want {
+			t.Errorf("Exec(%q) = %d, %v; want %d", tc.query, got, err, tc.want)
+		}
 	}
 }

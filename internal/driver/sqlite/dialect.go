@@ -115,6 +115,11 @@ func (Dialect) InsertOmitsAutoIncrement() bool { return true }
 // like a deadlock on a server.
 func (Dialect) Begin() string { return "BEGIN" }
 
+// BeginWrite returns "BEGIN IMMEDIATE": the write lock is taken up front, so
+// concurrent writers wait (busy_timeout) instead of failing with SQLITE_BUSY when a
+// deferred transaction tries to upgrade its read lock.
+func (Dialect) BeginWrite() string { return "BEGIN IMMEDIATE" }
+
 // Commit returns "COMMIT".
 func (Dialect) Commit() string { return "COMMIT" }
 

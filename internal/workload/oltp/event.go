@@ -21,7 +21,7 @@ func (wk *worker) Event(ctx context.Context, c *workload.Counts) error {
 		return wk.deleteOne(ctx, c)
 	}
 	if p.trx {
-		if err := wk.exec(ctx, c, wk.begin); err != nil {
+		if err := wk.control(ctx, c, wk.begin); err != nil {
 			return err
 		}
 		wk.inTrx = true
@@ -54,7 +54,7 @@ func (wk *worker) Event(ctx context.Context, c *workload.Counts) error {
 		}
 	}
 	if p.trx {
-		if err := wk.exec(ctx, c, wk.commit); err != nil {
+		if err := wk.control(ctx, c, wk.commit); err != nil {
 			return err
 		}
 		wk.inTrx = false
@@ -202,7 +202,17 @@ func (wk *worker) execStmt(ctx context.Context, c *workload.Counts, st driver.St
 	return nil
 }
 
-// exec runs a text statement (BEGIN, COMMIT, oltp_insert's INSERT).
+// control runs BEGIN or COMMIT: always other, whatever row count the driver
+// reports (SQLite repeats the count of the last DML for them).
+func (wk *worker) control(ctx context.Context, c *workload.Counts, query string) error {
+	if _, err := wk.conn.Exec(ctx, query); err != nil {
+		return err
+	}
+	c.Others++
+	return nil
+}
+
+// exec runs a text DML statement (oltp_insert's INSERT).
 func (wk *worker) exec(ctx context.Context, c *workload.Counts, query string) error {
 	n, err := wk.conn.Exec(ctx, query)
 	if err != nil {

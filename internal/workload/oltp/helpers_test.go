@@ -3,14 +3,14 @@ package oltp
 import (
 	"bytes"
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/mysql"
-	"github.com/fairbench/fairbench/internal/driver/postgres"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -25,16 +25,7 @@ func testCtx(t testing.TB) context.Context {
 // openTarget opens the driver of cfg, closed when the test ends.
 func openTarget(t testing.TB, cfg driver.Config) driver.Driver {
 	t.Helper()
-	var d driver.Driver
-	var err error
-	switch cfg.Kind {
-	case driver.KindMySQL:
-		d, err = mysql.New(cfg)
-	case driver.KindPgSQL:
-		d, err = postgres.New(cfg)
-	default:
-		t.Skip("sqlite not yet")
-	}
+	d, err := open.Driver(cfg)
 	if err != nil {
 		t.Fatalf("open %s: %v", cfg.Kind, err)
 	}
@@ -58,7 +49,7 @@ func connect(t testing.TB, db driver.Driver) driver.Conn {
 func prepareWith(t testing.TB, w *oltp, db driver.Driver, threads int, replace bool) (string, int64, error) {
 	t.Helper()
 	var log bytes.Buffer
-	prog := workload.NewProgress(w.TotalRows())
+	prog := workload.NewProgress(0)
 	err := w.Prepare(testCtx(t), workload.PrepareEnv{
 		Driver: db, Threads: threads, Rand: testFactory(t, 7), Replace: replace, Log: &log, Progress: prog,
 	})
@@ -121,6 +112,19 @@ func indexExists(t testing.TB, c driver.Conn, kind, table, name string) bool {
 		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = '" + table + "' AND name = '" + name + "'"
 	}
 	return queryInts(t, c, q)[0] > 0
+}
+
+// dropAtEnd drops w's tables when the test ends, so that a failed subtest does
+// not leave tables behind for the next one.
+func dropAtEnd(t testing.TB, w *oltp, db driver.Driver) {
+	t.Helper()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := w.Cleanup(ctx, db, io.Discard); err != nil {
+			t.Errorf("drop tables at the end: %v", err)
+		}
+	})
 }
 
 // runEvents runs n events on a fresh worker and checks that each one did exactly

@@ -45,6 +45,7 @@ func TestWorkloadsOnEveryTarget(t *testing.T) {
 					if err := w.Validate(); err != nil {
 						t.Fatal(err)
 					}
+					dropAtEnd(t, w, db)
 					log, loaded, err := prepareWith(t, w, db, 2, false)
 					if err != nil {
 						t.Fatalf("prepare: %v", err)

@@ -49,11 +49,6 @@ func (w *oltp) rowsPerTable() int64 {
 	return int64(w.opts.TableSize)
 }
 
-// TotalRows is the number of rows Prepare loads, for a progress bar's total.
-func (w *oltp) TotalRows() int64 {
-	return int64(w.opts.Tables) * w.rowsPerTable()
-}
-
 // Missing returns the names of sbtest1..sbtestN that the database lacks.
 func (w *oltp) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error) {
 	present, err := listTables(ctx, conn, d)

@@ -48,6 +48,7 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	}
 
 	rows := w.rowsPerTable()
+	env.Progress.SetTotal(rows * int64(w.opts.Tables)) // for the ETA
 	batches := planBatches(w.opts.Tables, rows)
 	loaders := max(1, min(env.Threads, len(batches)))
 	for i := len(conns); i < loaders; i++ {

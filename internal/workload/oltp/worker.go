@@ -63,7 +63,7 @@ func (w *oltp) NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect
 		rangeSize: int64(w.opts.RangeSize),
 		autoInc:   w.opts.AutoInc,
 		ids:       &w.ids,
-		begin:     d.Begin(),
+		begin:     beginFor(p, d),
 		commit:    d.Commit(),
 		rollback:  d.Rollback(),
 		c:         make([]byte, len(cTemplate)),
@@ -169,4 +169,13 @@ func (wk *worker) Close() error {
 		return fmt.Errorf("close statements: %w", err)
 	}
 	return nil
+}
+
+// beginFor picks the statement that opens an event's transaction: the dialect's
+// write form when the event writes (SQLite takes its write lock up front then).
+func beginFor(p plan, d driver.Dialect) string {
+	if p.indexUpdates > 0 || p.nonIndexUpdates > 0 || p.deleteInserts > 0 {
+		return d.BeginWrite()
+	}
+	return d.Begin()
 }
