@@ -80,4 +80,4 @@ log "go vet"
 go vet ./...
 log "go test"
 if [ $# -eq 0 ]; then set -- ./...; fi
-go test -count=1 -timeout 15m "$@"
+go test -race -count=1 -timeout 15m "$@"

@@ -197,6 +197,13 @@ func TestEveryWorkloadOnEveryTarget(t *testing.T) {
 					t.Fatalf("%s: server not fingerprinted: %+v", wl, res.Server)
 				}
 			}
+			plain := filepath.Join(t.TempDir(), "plain.json")
+			if r := runCLI(context.Background(), nil, join([]string{"run", "oltp_read_write", "--db-ps-mode=disable", "--events=20", "--output=" + plain}, data, tgt)...); r.code != ExitOK {
+				t.Fatalf("--db-ps-mode=disable: exit %d\n%s", r.code, r.stderr)
+			}
+			if res := readResult(t, plain); res.Target.PSMode != "disable" || res.Totals.Counts.Reads != 14*20 {
+				t.Fatalf("--db-ps-mode=disable: ps_mode %q reads %d", res.Target.PSMode, res.Totals.Counts.Reads)
+			}
 			if r := runCLI(context.Background(), nil, join([]string{"cleanup", "oltp_read_write"}, data, tgt)...); r.code != ExitOK || !strings.Contains(r.stdout, "sbtest2") {
 				t.Fatalf("cleanup: %d\n%s%s", r.code, r.stdout, r.stderr)
 			}

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"time"
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
@@ -35,14 +34,10 @@ type netConnSlotKey struct{}
 // dialNetConn dials like go-sql-driver does (with TCP keep-alive) and records
 // the connection in the slot carried by ctx.
 func dialNetConn(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
-	nc, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
 	// Blocking reads wake the worker's thread directly instead of through the
 	// network poller: less client CPU per query (see package netconn).
-	if nc, err = netconn.Blocking(nc); err != nil {
+	nc, err := netconn.Dial(ctx, network, addr)
+	if err != nil {
 		return nil, err
 	}
 	if slot, ok := ctx.Value(netConnSlotKey{}).(*netConnSlot); ok {

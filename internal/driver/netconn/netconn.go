@@ -3,12 +3,17 @@
 //
 // A benchmark worker owns one connection and waits for every reply. Through the
 // poller each reply costs a failed read, a park, an epoll wake-up and a hand-off
-// between OS threads; on a small machine where the client shares CPUs with the
-// server it measures, that overhead lowers the throughput the client can drive.
-// A blocking read lets the kernel wake the waiting thread directly, as a C client
-// such as sysbench does. Deadlines are not supported (the drivers do not set them
-// on the measured path); Close shuts the socket down, which also wakes a blocked
-// read, so context cancellation in the drivers still ends a call promptly.
+// between OS threads; on a small machine where the client shares its CPUs with
+// the server it measures, that overhead lowers the throughput the client can
+// drive. A blocking read lets the kernel wake the waiting thread directly, as a C
+// client such as sysbench does. The socket is created here and never registered
+// with the poller (a socket dialled by package net stays registered as long as any
+// duplicate of it is open, and keeps waking the poller).
+//
+// Deadlines: the zero time clears nothing and a time in the past shuts the
+// connection down (drivers use that to abort a call); other deadlines are not
+// supported. Close shuts the socket down first, which wakes a blocked Read, so a
+// driver's context cancellation still ends a call promptly.
 package netconn
 
 import (
@@ -17,123 +22,214 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// Dial connects like net.Dialer.DialContext and returns a blocking connection
-// for TCP and Unix sockets.
+// DefaultConnectTimeout bounds a connect when the context has no deadline.
+const DefaultConnectTimeout = 10 * time.Second
+
+// Dial connects to addr on network "tcp", "tcp4", "tcp6" or "unix" with a
+// blocking socket. Host names are resolved with net.DefaultResolver and each
+// address is tried in turn.
 func Dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, network, addr)
+	switch network {
+	case "unix":
+		c, err := dialSockaddr(ctx, syscall.AF_UNIX, &syscall.SockaddrUnix{Name: addr}, &net.UnixAddr{Name: addr, Net: "unix"})
+		if err != nil {
+			return nil, &net.OpError{Op: "dial", Net: network, Addr: &net.UnixAddr{Name: addr, Net: "unix"}, Err: err}
+		}
+		return c, nil
+	case "tcp", "tcp4", "tcp6":
+	default:
+		return nil, fmt.Errorf("netconn: unsupported network %q", network)
+	}
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("netconn: address %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 1 || port > 65535 {
+		return nil, fmt.Errorf("netconn: address %q: bad port", addr)
+	}
+	ips, err := resolve(ctx, network, host)
+	if err != nil {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: err}
+	}
+	var errs []error
+	for _, ip := range ips {
+		remote := &net.TCPAddr{IP: ip.AsSlice(), Port: port}
+		family, sa := syscall.AF_INET6, syscall.Sockaddr(nil)
+		if ip.Is4() {
+			family, sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: port, Addr: ip.As4()}
+		} else {
+			sa = &syscall.SockaddrInet6{Port: port, Addr: ip.As16()}
+		}
+		c, err := dialSockaddr(ctx, family, sa, remote)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, &net.OpError{Op: "dial", Net: network, Addr: remote, Err: err})
+	}
+	return nil, errors.Join(errs...)
+}
+
+// resolve returns the addresses of host for network.
+func resolve(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{ip.Unmap()}, nil
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
 		return nil, err
 	}
-	return Blocking(c)
+	var out []netip.Addr
+	for _, a := range addrs {
+		a = a.Unmap()
+		if (network == "tcp4" && !a.Is4()) || (network == "tcp6" && a.Is4()) {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no %s address for %s", network, host)
+	}
+	return out, nil
 }
 
-// fileConn is a connection that can hand out a duplicate of its descriptor.
-type fileConn interface {
-	net.Conn
-	File() (*os.File, error)
-}
-
-// Blocking converts a TCP or Unix connection into a blocking one; the original is
-// closed. Other connections are returned unchanged.
-func Blocking(c net.Conn) (net.Conn, error) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetNoDelay(true)
-		_ = tc.SetKeepAlive(true)
+// dialSockaddr creates a blocking socket and connects it within the context's
+// deadline (or DefaultConnectTimeout).
+func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote net.Addr) (net.Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	fc, ok := c.(fileConn)
-	if !ok {
-		return c, nil
-	}
-	f, err := fc.File()
+	fd, err := syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return c, nil // not fatal: keep the poller-based connection
+		return nil, os.NewSyscallError("socket", err)
 	}
-	local, remote := c.LocalAddr(), c.RemoteAddr()
-	c.Close() // the duplicate keeps the socket open
-	fd := int(f.Fd())
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("netconn: make socket blocking: %w", err)
+	timeout := DefaultConnectTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = time.Until(dl)
+		if timeout <= 0 {
+			syscall.Close(fd)
+			return nil, context.DeadlineExceeded
+		}
 	}
+	// A blocking connect honours SO_SNDTIMEO and fails with EINPROGRESS when it expires.
+	tv := syscall.NsecToTimeval(timeout.Nanoseconds())
+	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
+	for {
+		err = syscall.Connect(fd, sa)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		syscall.Close(fd)
+		if err == syscall.EINPROGRESS || err == syscall.EAGAIN {
+			return nil, fmt.Errorf("connect timed out after %v", timeout.Round(time.Millisecond))
+		}
+		return nil, os.NewSyscallError("connect", err)
+	}
+	var zero syscall.Timeval
+	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &zero)
+	if family != syscall.AF_UNIX {
+		_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+		_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_KEEPALIVE, 1)
+	}
+	local := remote
+	if lsa, err := syscall.Getsockname(fd); err == nil {
+		local = sockaddrToAddr(lsa, remote)
+	}
+	// os.File gives reference-counted, EINTR-safe reads and writes; the descriptor
+	// is blocking, so the file is not registered with the poller.
+	f := os.NewFile(uintptr(fd), "socket")
 	return &conn{f: f, fd: fd, local: local, remote: remote}, nil
+}
+
+func sockaddrToAddr(sa syscall.Sockaddr, fallback net.Addr) net.Addr {
+	switch a := sa.(type) {
+	case *syscall.SockaddrInet4:
+		return &net.TCPAddr{IP: net.IP(a.Addr[:]), Port: a.Port}
+	case *syscall.SockaddrInet6:
+		return &net.TCPAddr{IP: net.IP(a.Addr[:]), Port: a.Port}
+	case *syscall.SockaddrUnix:
+		return &net.UnixAddr{Name: a.Name, Net: "unix"}
+	}
+	return fallback
 }
 
 type conn struct {
 	f             *os.File
 	fd            int
 	local, remote net.Addr
-	closeOnce     sync.Once
+	// mu orders Close against a shutting deadline, so that a descriptor number
+	// reused after Close is never shut down.
+	mu     sync.Mutex
+	closed bool
 }
 
 func (c *conn) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
+	n, err := c.f.Read(p)
+	if err != nil && err != io.EOF {
+		return n, c.wrap("read", err)
 	}
-	for {
-		n, err := syscall.Read(c.fd, p)
-		switch {
-		case err == syscall.EINTR:
-			continue
-		case err != nil:
-			return 0, c.wrap("read", err)
-		case n == 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
+	return n, err
 }
 
 func (c *conn) Write(p []byte) (int, error) {
-	written := 0
-	for written < len(p) {
-		n, err := syscall.Write(c.fd, p[written:])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return written, c.wrap("write", err)
-		}
-		written += n
+	n, err := c.f.Write(p)
+	if err != nil {
+		return n, c.wrap("write", err)
 	}
-	return written, nil
+	return n, nil
 }
 
 // wrap reports errors as *net.OpError so that drivers classify them as network errors.
 func (c *conn) wrap(op string, err error) error {
-	if errors.Is(err, syscall.EBADF) {
+	if errors.Is(err, os.ErrClosed) {
 		err = net.ErrClosed
 	}
 	return &net.OpError{Op: op, Net: c.remote.Network(), Source: c.local, Addr: c.remote, Err: err}
 }
 
-// Close shuts the socket down (waking a blocked Read) and releases it.
+// Close shuts the socket down (waking a blocked Read) and releases it once no
+// Read or Write uses it any more.
 func (c *conn) Close() error {
-	var err error
-	c.closeOnce.Do(func() {
-		_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
-		err = c.f.Close()
-	})
-	return err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
+	return c.f.Close()
 }
 
 func (c *conn) LocalAddr() net.Addr  { return c.local }
 func (c *conn) RemoteAddr() net.Addr { return c.remote }
 
-// SetDeadline and its kin accept only the zero time (no deadline), or a time in
-// the past, which drivers use to abort a call: the connection is shut down.
-func (c *conn) SetDeadline(t time.Time) error      { return c.deadline(t) }
-func (c *conn) SetReadDeadline(t time.Time) error  { return c.deadline(t) }
+// SetDeadline with a time in the past shuts the connection down; the zero time
+// and future times are accepted and ignored.
+func (c *conn) SetDeadline(t time.Time) error { return c.deadline(t) }
+
+// SetReadDeadline behaves as SetDeadline.
+func (c *conn) SetReadDeadline(t time.Time) error { return c.deadline(t) }
+
+// SetWriteDeadline behaves as SetDeadline.
 func (c *conn) SetWriteDeadline(t time.Time) error { return c.deadline(t) }
 
 func (c *conn) deadline(t time.Time) error {
-	if !t.IsZero() && !t.After(time.Now()) {
+	if t.IsZero() || t.After(time.Now()) {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
 		_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
 	}
 	return nil

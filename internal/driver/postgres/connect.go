@@ -127,14 +127,7 @@ func pgConfig(cfg *driver.Config, ep endpoint) (*pgconn.Config, error) {
 	pc.ConnectTimeout = connectTimeout
 	// Blocking reads wake the worker's thread directly instead of through the
 	// network poller: less client CPU per query (see package netconn).
-	dial := pc.DialFunc
-	pc.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dial(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return netconn.Blocking(c)
-	}
+	pc.DialFunc = netconn.Dial
 	return pc, nil
 }
 

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run 'go test ./internal/cli -run %s -update' to create it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func fixedResult(rate float64) *result.Result {
+	lat := func(scale float64) result.Latency {
+		return result.Latency{MinMs: 0.41 * scale, AvgMs: 2.5 * scale, MaxMs: 48.2 * scale, SumMs: 50123.4 * scale,
+			Percentiles: map[string]float64{"50": 2.1 * scale, "95": 6.09 * scale, "99": 11.2 * scale, "99.9": 30.5 * scale}}
+	}
+	r := &result.Result{
+		Status:  result.StatusComplete,
+		Threads: 4,
+		Rate:    rate,
+		Warmup:  &result.Phase{Seconds: 5, TPS: 1000, QPS: 20000, Counts: result.Counters{Events: 5000}},
+		Totals: result.Phase{
+			Seconds: 10.0012,
+			Counts: result.Counters{Events: 20000, Queries: 400000, Reads: 280000, Writes: 80000, Others: 40000,
+				Reconnects: 1, Errors: map[string]int64{"1213": 3, "1205": 1}},
+			TPS: 1999.76, QPS: 39995.2,
+			Latency:  lat(1),
+			Service:  lat(0.5),
+			Fairness: result.Fairness{EventsAvg: 5000, EventsStddev: 12.5, ExecSecAvg: 9.98, ExecSecStddev: 0.01},
+		},
+		Start: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC),
+	}
+	return r
+}
+
+func TestSummaryGolden(t *testing.T) {
+	pcts := []float64{50, 95, 99, 99.9}
+	for _, tc := range []struct {
+		name string
+		rate float64
+	}{{"summary.golden", 0}, {"summary_rate.golden", 2000}} {
+		var b bytes.Buffer
+		summary(&b, fixedResult(tc.rate), pcts)
+		golden(t, tc.name, b.Bytes())
+	}
+}
+
+func TestIntervalLineGolden(t *testing.T) {
+	var b bytes.Buffer
+	pcts := []float64{50, 95, 99}
+	intervalLine(&b, result.Interval{At: 1.0004, Seconds: 1, Warmup: true, Threads: 16, TPS: 1234.56, QPS: 24691.2,
+		Counts:    result.Counters{Events: 1234, Reads: 17284, Writes: 4938, Others: 2469, Queries: 24691, Errors: map[string]int64{"1213": 2}},
+		LatencyMs: map[string]float64{"50": 9.1, "95": 21.89, "99": 40.1}}, pcts)
+	intervalLine(&b, result.Interval{At: 10, Seconds: 1, Threads: 16, TPS: 1300, QPS: 26000,
+		Counts:    result.Counters{Events: 1300, Reads: 18200, Writes: 5200, Others: 2600, Queries: 26000, Reconnects: 1},
+		LatencyMs: map[string]float64{"50": 8, "95": 20, "99": 38}}, pcts)
+	intervalLine(&b, result.Interval{At: 11, Seconds: 1, Threads: 1, TPS: 10, QPS: 10,
+		Counts:    result.Counters{Events: 10, Reads: 10, Queries: 10},
+		LatencyMs: map[string]float64{"99.9": 1.5}}, []float64{99.9})
+	golden(t, "interval.golden", b.Bytes())
+}
