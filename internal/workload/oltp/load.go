@@ -2,6 +2,7 @@ package oltp
 
 import (
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Batch sizes of the loader. A table is cut into about targetBatches batches so
@@ -95,3 +96,76 @@ func (r *rowSource) Values() ([]any, error) { return r.values, nil }
 
 // Err is always nil: generating rows cannot fail.
 func (r *rowSource) Err() error { return nil }
+
+// planJobs groups the batches into the loaders' jobs: each job is a run of
+// consecutive batches of one table, loaded as one stream. Tables are split into
+// just enough jobs to keep every loader busy, and jobs alternate between tables,
+// so that loaders append to different tables in id order instead of splitting
+// the same B-tree. The batches, and so the data, do not depend on loaders.
+func planJobs(batches []batch, tables, loaders int) [][]batch {
+	if len(batches) == 0 {
+		return nil
+	}
+	perTable := make([][]batch, tables)
+	for _, b := range batches {
+		perTable[b.table-1] = append(perTable[b.table-1], b)
+	}
+	split := max(1, (loaders+tables-1)/tables)
+	chunks := make([][][]batch, tables)
+	for t, bs := range perTable {
+		n := min(split, len(bs))
+		for i := range n {
+			chunks[t] = append(chunks[t], bs[i*len(bs)/n:(i+1)*len(bs)/n])
+		}
+	}
+	var jobs [][]batch
+	for i := range split {
+		for t := range chunks {
+			if i < len(chunks[t]) {
+				jobs = append(jobs, chunks[t][i])
+			}
+		}
+	}
+	return jobs
+}
+
+// jobSource yields the rows of a job's batches one after the other, each batch
+// drawn from its own stream.
+type jobSource struct {
+	batches   []batch
+	rand      func(stream uint64) *randgen.Source
+	tableSize int64
+	progress  *workload.Progress
+	cur       *rowSource
+	rows      int64 // rows yielded so far
+	reported  int64 // rows already added to progress
+}
+
+// progressStep is how many rows a job generates between progress updates.
+const progressStep = 4096
+
+// Next moves to the next row, opening the next batch when one is used up.
+func (j *jobSource) Next() bool {
+	for {
+		if j.cur != nil && j.cur.Next() {
+			j.rows++
+			if j.rows-j.reported >= progressStep {
+				j.progress.Add(j.rows - j.reported)
+				j.reported = j.rows
+			}
+			return true
+		}
+		if len(j.batches) == 0 {
+			return false
+		}
+		b := j.batches[0]
+		j.batches = j.batches[1:]
+		j.cur = newRowSource(j.rand(b.stream()), b.first, b.last, j.tableSize)
+	}
+}
+
+// Values returns the current row; the slice is reused by the next call to Next.
+func (j *jobSource) Values() ([]any, error) { return j.cur.Values() }
+
+// Err is always nil: generating rows cannot fail.
+func (j *jobSource) Err() error { return nil }

@@ -135,3 +135,45 @@ func TestUniqueIDsDoNotRepeat(t *testing.T) {
 		out[y] = x
 	}
 }
+
+func TestPlanJobs(t *testing.T) {
+	cases := []struct {
+		tables  int
+		rows    int64
+		loaders int
+		jobs    int
+	}{
+		{tables: 4, rows: 100000, loaders: 4, jobs: 4}, // a stream per table
+		{tables: 4, rows: 100000, loaders: 1, jobs: 4}, // one loader, still per table
+		{tables: 1, rows: 100000, loaders: 4, jobs: 4}, // one table split four ways
+		{tables: 3, rows: 100000, loaders: 4, jobs: 6}, // split in two to keep four busy
+		{tables: 2, rows: 500, loaders: 8, jobs: 2},    // too few batches to split
+		{tables: 16, rows: 1000, loaders: 2, jobs: 16}, // more tables than loaders
+	}
+	for _, tc := range cases {
+		batches := planBatches(tc.tables, tc.rows)
+		jobs := planJobs(batches, tc.tables, tc.loaders)
+		if len(jobs) != tc.jobs {
+			t.Errorf("%+v: %d jobs, want %d", tc, len(jobs), tc.jobs)
+		}
+		seen := map[batch]bool{}
+		for i, job := range jobs {
+			for k, b := range job {
+				if b.table != job[0].table || (k > 0 && b.first != job[k-1].last+1) {
+					t.Fatalf("%+v: job %d is not a contiguous run of one table: %v", tc, i, job)
+				}
+				if seen[b] {
+					t.Fatalf("%+v: batch %v in two jobs", tc, b)
+				}
+				seen[b] = true
+			}
+			// Neighbouring jobs load different tables whenever there are several.
+			if i > 0 && tc.tables > 1 && jobs[i-1][0].table == job[0].table {
+				t.Errorf("%+v: jobs %d and %d both load table %d", tc, i-1, i, job[0].table)
+			}
+		}
+		if len(seen) != len(batches) {
+			t.Errorf("%+v: jobs cover %d of %d batches", tc, len(seen), len(batches))
+		}
+	}
+}

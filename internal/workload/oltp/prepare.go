@@ -50,7 +50,8 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	rows := w.rowsPerTable()
 	env.Progress.SetTotal(rows * int64(w.opts.Tables)) // for the ETA
 	batches := planBatches(w.opts.Tables, rows)
-	loaders := max(1, min(env.Threads, len(batches)))
+	jobs := planJobs(batches, w.opts.Tables, env.Threads)
+	loaders := max(1, min(env.Threads, len(jobs)))
 	for i := len(conns); i < loaders; i++ {
 		c, err := env.Driver.Connect(ctx, i)
 		if err != nil {
@@ -63,14 +64,14 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 			fmt.Fprintf(log, "Inserting %d records into '%s'\n", rows, tableName(n))
 		}
 	}
-	err = runParallel(ctx, conns, len(batches), func(ctx context.Context, c driver.Conn, i int) error {
-		b := batches[i]
-		src := newRowSource(env.Rand.Source(b.stream()), b.first, b.last, int64(w.opts.TableSize))
-		n, err := c.BulkInsert(ctx, tableName(b.table), loadColumns(), src)
+	err = runParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
+		job := jobs[i]
+		src := &jobSource{batches: job, rand: env.Rand.Source, tableSize: int64(w.opts.TableSize), progress: env.Progress}
+		n, err := c.BulkInsert(ctx, tableName(job[0].table), loadColumns(), src)
 		if err != nil {
-			return fmt.Errorf("load %s rows %d..%d: %w", tableName(b.table), b.first, b.last, err)
+			return fmt.Errorf("load %s rows %d..%d: %w", tableName(job[0].table), job[0].first, job[len(job)-1].last, err)
 		}
-		env.Progress.Add(n)
+		env.Progress.Add(n - src.reported)
 		return nil
 	})
 	if err != nil {
