@@ -147,7 +147,7 @@ func TestPlanJobs(t *testing.T) {
 		{tables: 4, rows: 100000, loaders: 1, jobs: 4}, // one loader, still per table
 		{tables: 1, rows: 100000, loaders: 4, jobs: 4}, // one table split four ways
 		{tables: 3, rows: 100000, loaders: 4, jobs: 6}, // split in two to keep four busy
-		{tables: 2, rows: 500, loaders: 8, jobs: 2},    // too few batches to split
+		{tables: 2, rows: 500, loaders: 8, jobs: 4},    // split no finer than the batches
 		{tables: 16, rows: 1000, loaders: 2, jobs: 16}, // more tables than loaders
 	}
 	for _, tc := range cases {
