@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 var bulkModes = []struct {
@@ -26,32 +28,11 @@ func TestBulkInsert10k(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			d := openDriver(t, cfg)
 			d.bulk = m.mode
-			c := connect(t, d, 0)
-			table := fmt.Sprintf("sbtest%d", i+1)
-			loadSbtest(t, d, c, table, 10_000)
-			if got := count(t, c, table); got != 10_000 {
-				t.Fatalf("%d rows in %s, want 10000", got, table)
-			}
-			rows, err := c.QueryStrings(context.Background(), "SELECT MIN(id), MAX(id), MIN(LENGTH(c)), MIN(LENGTH(pad)) FROM "+table)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := []string{"1", "10000", "119", "59"}; fmt.Sprint(rows[0]) != fmt.Sprint(want) {
-				t.Errorf("id range and lengths = %v, want %v", rows[0], want)
-			}
+			c := drivertest.Connect(t, d, 0)
+			drivertest.BulkInsert10k(t, d, c, fmt.Sprintf("sbtest%d", i+1))
 		})
 	}
 }
-
-// fixedRows is a RowSource over literal rows.
-type fixedRows struct {
-	rows [][]any
-	i    int
-}
-
-func (f *fixedRows) Next() bool             { f.i++; return f.i <= len(f.rows) }
-func (f *fixedRows) Values() ([]any, error) { return f.rows[f.i-1], nil }
-func (f *fixedRows) Err() error             { return nil }
 
 func TestBulkInsertValuesRoundTrip(t *testing.T) {
 	cfg := mysqlTarget(t, true)
@@ -79,13 +60,13 @@ func TestBulkInsertValuesRoundTrip(t *testing.T) {
 			ctx := context.Background()
 			d := openDriver(t, cfg)
 			d.bulk = m.mode
-			c := connect(t, d, 0)
+			c := drivertest.Connect(t, d, 0)
 			for _, q := range append([]string{d.Dialect().DropTable("t")}, d.Dialect().CreateTable(table)...) {
 				if _, err := c.Exec(ctx, q); err != nil {
 					t.Fatal(err)
 				}
 			}
-			n, err := c.BulkInsert(ctx, "t", []string{"id", "s", "d", "ts"}, &fixedRows{rows: tricky})
+			n, err := c.BulkInsert(ctx, "t", []string{"id", "s", "d", "ts"}, drivertest.NewFixedRows(tricky))
 			if err != nil || n != int64(len(tricky)) {
 				t.Fatalf("BulkInsert = %d, %v", n, err)
 			}
@@ -102,11 +83,11 @@ func TestBulkInsertValuesRoundTrip(t *testing.T) {
 
 func TestBulkInsertReportsSkippedRows(t *testing.T) {
 	d := openDriver(t, mysqlTarget(t, true))
-	c := connect(t, d, 0)
-	loadSbtest(t, d, c, "sbtest1", 10)
+	c := drivertest.Connect(t, d, 0)
+	drivertest.LoadSbtest(t, d, c, "sbtest1", 10)
 	// LOAD DATA LOCAL turns duplicate keys into warnings; the count must not lie.
-	_, err := c.BulkInsert(context.Background(), "sbtest1", sbColumns, newSBRows(20))
-	if err == nil || !contains(err.Error(), "stored 10 of 20 rows") {
+	_, err := c.BulkInsert(context.Background(), "sbtest1", drivertest.SbtestColumns(), drivertest.NewSBRows(20))
+	if err == nil || !strings.Contains(err.Error(), "stored 10 of 20 rows") {
 		t.Fatalf("err = %v, want a report of 10 skipped rows", err)
 	}
 }
@@ -132,34 +113,12 @@ func TestLocalInfileRefusedIsRecognised(t *testing.T) {
 // BenchmarkBulkInsert loads 200k sysbench rows per iteration with each method
 // and reports rows/s.
 func BenchmarkBulkInsert(b *testing.B) {
-	const rows = 200_000
 	cfg := mysqlTarget(b, true)
 	for _, m := range bulkModes {
 		b.Run(m.name, func(b *testing.B) {
 			d := openDriver(b, cfg)
 			d.bulk = m.mode
-			c := connect(b, d, 0)
-			var elapsed time.Duration
-			for i := 0; i < b.N; i++ {
-				table := fmt.Sprintf("bulk%d", i)
-				b.StopTimer()
-				for _, q := range d.Dialect().CreateTable(sbtest(table)) {
-					if _, err := c.Exec(context.Background(), q); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.StartTimer()
-				start := time.Now()
-				n, err := c.BulkInsert(context.Background(), table, sbColumns, newSBRows(rows))
-				elapsed += time.Since(start)
-				if err != nil || n != rows {
-					b.Fatalf("BulkInsert = %d, %v", n, err)
-				}
-				b.StopTimer()
-				c.Exec(context.Background(), "DROP TABLE "+table)
-				b.StartTimer()
-			}
-			b.ReportMetric(float64(rows*b.N)/elapsed.Seconds(), "rows/s")
+			drivertest.BenchBulkInsert(b, d, drivertest.Connect(b, d, 0))
 		})
 	}
 }

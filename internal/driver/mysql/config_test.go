@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -38,7 +40,7 @@ func TestTLSConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tlsConfig(tc.cfg)
 			if tc.wantErr != "" {
-				if err == nil || !contains(err.Error(), tc.wantErr) {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want one saying %q", err, tc.wantErr)
 				}
 				return
@@ -64,7 +66,7 @@ func TestTLSAgainstServer(t *testing.T) {
 	cfg := testdb.MySQL(t)
 	cfg.SSL = driver.SSLOn
 	d := openDriver(t, cfg)
-	c := connect(t, d, 0)
+	c := drivertest.Connect(t, d, 0)
 	rows, err := c.QueryStrings(ctx, "SHOW VARIABLES LIKE 'have_ssl'")
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func TestTLSAgainstServer(t *testing.T) {
 	d = openDriver(t, cfg)
 	c, err = d.Connect(ctx, 0)
 	if !serverTLS {
-		if err == nil || !contains(err.Error(), "does not offer TLS") {
+		if err == nil || !strings.Contains(err.Error(), "does not offer TLS") {
 			t.Fatalf("required TLS against a server without it: %v, want an error that says so", err)
 		}
 		return

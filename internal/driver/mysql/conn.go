@@ -112,7 +112,7 @@ func (c *conn) Query(ctx context.Context, query string, args ...any) (int, error
 		c.dl.leave()
 		return 0, c.callError(ctx, err)
 	}
-	n, err := countRows(rows, make([]sqldriver.Value, len(rows.Columns())))
+	n, err := driver.CountRows(rows, make([]sqldriver.Value, len(rows.Columns())))
 	c.dl.leave()
 	if err != nil {
 		return n, c.callError(ctx, err)
@@ -144,7 +144,7 @@ func (c *conn) QueryStrings(ctx context.Context, query string, args ...any) ([][
 			}
 			return out, fmt.Errorf("mysql: %s: read row: %w", query, c.callError(ctx, err))
 		}
-		out = append(out, valuesToStrings(dest))
+		out = append(out, driver.ValuesToStrings(dest))
 	}
 	if err := rows.Close(); err != nil {
 		return out, fmt.Errorf("mysql: %s: %w", query, c.callError(ctx, err))
@@ -163,22 +163,4 @@ func (c *conn) Close() error {
 		return fmt.Errorf("mysql: close connection: %w", err)
 	}
 	return nil
-}
-
-// countRows reads every row of rows into dest and closes rows.
-func countRows(rows sqldriver.Rows, dest []sqldriver.Value) (int, error) {
-	n := 0
-	for {
-		err := rows.Next(dest)
-		if err == nil {
-			n++
-			continue
-		}
-		if err == io.EOF {
-			break
-		}
-		rows.Close()
-		return n, err
-	}
-	return n, rows.Close()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 // TestDeadlineInterruptsHangingCall runs SELECT SLEEP(30) and cancels the
@@ -33,7 +34,7 @@ func TestDeadlineInterruptsHangingCall(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg.Prepared = tc.prepared
 			d := openDriver(t, cfg)
-			c := connect(t, d, 0)
+			c := drivertest.Connect(t, d, 0)
 			ctx, cancel := context.WithCancel(context.Background())
 			// A first call with the same context starts the watcher, as a worker's does.
 			if _, err := c.Query(ctx, "SELECT 1"); err != nil {
@@ -71,7 +72,7 @@ func stmtQuery(ctx context.Context, c driver.Conn) error {
 // connection is idle fails the calls made with it, not the connection.
 func TestDeadlineBetweenCallsKeepsConnection(t *testing.T) {
 	d := openDriver(t, mysqlTarget(t, true))
-	c := connect(t, d, 0)
+	c := drivertest.Connect(t, d, 0)
 	s, err := c.Prepare(context.Background(), "SELECT 1")
 	if err != nil {
 		t.Fatal(err)

@@ -71,13 +71,7 @@ func partitionColumn(t driver.Table) string {
 // columnDef spells one column as sysbench does: name, type, DEFAULT, NOT NULL,
 // AUTO_INCREMENT.
 func columnDef(c driver.Column) string {
-	s := c.Name + " " + columnType(c)
-	if c.Default != "" {
-		s += " DEFAULT " + c.Default
-	}
-	if c.NotNull {
-		s += " NOT NULL"
-	}
+	s := driver.ColumnDefinition(c, columnType(c))
 	if c.AutoIncrement {
 		s += " AUTO_INCREMENT"
 	}
@@ -86,19 +80,10 @@ func columnDef(c driver.Column) string {
 
 // columnType spells a portable column type for MySQL.
 func columnType(c driver.Column) string {
+	if s, ok := driver.StandardType(c); ok {
+		return s
+	}
 	switch c.Type {
-	case driver.Integer:
-		return "INTEGER"
-	case driver.SmallInt:
-		return "SMALLINT"
-	case driver.BigInt:
-		return "BIGINT"
-	case driver.Char:
-		return "CHAR(" + strconv.Itoa(c.Size) + ")"
-	case driver.Varchar:
-		return "VARCHAR(" + strconv.Itoa(c.Size) + ")"
-	case driver.Decimal:
-		return "DECIMAL(" + strconv.Itoa(c.Size) + "," + strconv.Itoa(c.Scale) + ")"
 	case driver.Float:
 		return "DOUBLE"
 	case driver.Timestamp:

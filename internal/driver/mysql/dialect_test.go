@@ -4,53 +4,28 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
-// sbtest returns the sysbench table as the OLTP workload describes it.
-func sbtest(name string) driver.Table {
-	return driver.Table{
-		Name: name,
-		Columns: []driver.Column{
-			{Name: "id", Type: driver.Integer, NotNull: true, AutoIncrement: true},
-			{Name: "k", Type: driver.Integer, NotNull: true, Default: "'0'"},
-			{Name: "c", Type: driver.Char, Size: 120, NotNull: true, Default: "''"},
-			{Name: "pad", Type: driver.Char, Size: 60, NotNull: true, Default: "''"},
-		},
-		PrimaryKey: []string{"id"},
-		Engine:     "innodb",
-	}
-}
-
 func TestCreateTable(t *testing.T) {
-	secondary := sbtest("sbtest2")
+	secondary := drivertest.Sbtest("sbtest2")
 	secondary.PrimaryKey = nil
 	secondary.IDKey = &driver.Index{Name: "xid", Columns: []string{"id"}}
 
-	options := sbtest("sbtest3")
+	options := drivertest.Sbtest("sbtest3")
 	options.Options = "ROW_FORMAT=COMPRESSED"
 	options.PartitionByHash = 4
 	options.Engine = ""
 
-	types := driver.Table{
-		Name: "t",
-		Columns: []driver.Column{
-			{Name: "a", Type: driver.SmallInt},
-			{Name: "b", Type: driver.BigInt, NotNull: true},
-			{Name: "c", Type: driver.Varchar, Size: 24},
-			{Name: "d", Type: driver.Decimal, Size: 12, Scale: 2, Default: "0.00"},
-			{Name: "e", Type: driver.Float},
-			{Name: "f", Type: driver.Timestamp},
-		},
-		PrimaryKey: []string{"a", "b"},
-		Engine:     "myisam",
-	}
+	types := drivertest.MixedTypes()
+	types.Engine = "myisam"
 
 	cases := []struct {
 		name  string
 		table driver.Table
 		want  string
 	}{
-		{"sysbench default", sbtest("sbtest1"), "CREATE TABLE sbtest1(\n" +
+		{"sysbench default", drivertest.Sbtest("sbtest1"), "CREATE TABLE sbtest1(\n" +
 			"  id INTEGER NOT NULL AUTO_INCREMENT,\n" +
 			"  k INTEGER DEFAULT '0' NOT NULL,\n" +
 			"  c CHAR(120) DEFAULT '' NOT NULL,\n" +
@@ -93,15 +68,9 @@ func TestCreateTable(t *testing.T) {
 
 func TestDialectStatements(t *testing.T) {
 	d := Dialect{}
+	drivertest.SysbenchStatements(t, d)
 	cases := []struct{ got, want string }{
 		{d.Name(), "mysql"},
-		{d.CreateIndex("sbtest1", driver.Index{Name: "k_1", Columns: []string{"k"}}), "CREATE INDEX k_1 ON sbtest1(k)"},
-		{d.CreateIndex("t", driver.Index{Name: "u", Columns: []string{"a", "b"}, Unique: true}), "CREATE UNIQUE INDEX u ON t(a, b)"},
-		{d.DropTable("sbtest1"), "DROP TABLE IF EXISTS sbtest1"},
-		{d.Begin(), "BEGIN"},
-		{d.Commit(), "COMMIT"},
-		{d.Rollback(), "ROLLBACK"},
-		{d.QuoteString("plain"), "'plain'"},
 		{d.QuoteString(`it's a \ back`), `'it\'s a \\ back'`},
 		{d.QuoteString(""), "''"},
 	}
@@ -112,8 +81,5 @@ func TestDialectStatements(t *testing.T) {
 	}
 	if d.InsertOmitsAutoIncrement() {
 		t.Error("InsertOmitsAutoIncrement = true, want false (sysbench passes 0)")
-	}
-	if d.AfterLoad(sbtest("sbtest1")) != nil {
-		t.Error("AfterLoad should be nil on MySQL")
 	}
 }

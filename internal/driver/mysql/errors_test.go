@@ -14,6 +14,7 @@ import (
 	mysqldrv "github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 func TestDescribeClassifies(t *testing.T) {
@@ -61,9 +62,9 @@ func TestDefaultIgnorableIsSysbenchs(t *testing.T) {
 func TestDescribeRealErrors(t *testing.T) {
 	ctx := context.Background()
 	d := openDriver(t, mysqlTarget(t, true))
-	a := connect(t, d, 0)
-	b := connect(t, d, 1)
-	loadSbtest(t, d, a, "sbtest1", 10)
+	a := drivertest.Connect(t, d, 0)
+	b := drivertest.Connect(t, d, 1)
+	drivertest.LoadSbtest(t, d, a, "sbtest1", 10)
 
 	t.Run("duplicate key", func(t *testing.T) {
 		ins, err := a.Prepare(ctx, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)")
@@ -103,7 +104,7 @@ func TestDescribeRealErrors(t *testing.T) {
 	})
 
 	t.Run("killed connection", func(t *testing.T) {
-		victim := connect(t, d, 2)
+		victim := drivertest.Connect(t, d, 2)
 		rows, err := victim.QueryStrings(ctx, "SELECT CONNECTION_ID()")
 		if err != nil {
 			t.Fatal(err)

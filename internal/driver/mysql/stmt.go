@@ -72,7 +72,7 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 		s.dest = make([]sqldriver.Value, len(rows.Columns()))
 		s.cols = true
 	}
-	n, err := countRows(rows, s.dest)
+	n, err := driver.CountRows(rows, s.dest)
 	c.dl.leave()
 	if err != nil {
 		return n, c.callError(ctx, err)

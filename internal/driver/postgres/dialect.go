@@ -29,19 +29,10 @@ func columnType(c driver.Column) string {
 			return "SERIAL"
 		}
 	}
+	if s, ok := driver.StandardType(c); ok {
+		return s
+	}
 	switch c.Type {
-	case driver.Integer:
-		return "INTEGER"
-	case driver.SmallInt:
-		return "SMALLINT"
-	case driver.BigInt:
-		return "BIGINT"
-	case driver.Char:
-		return "CHAR(" + strconv.Itoa(c.Size) + ")"
-	case driver.Varchar:
-		return "VARCHAR(" + strconv.Itoa(c.Size) + ")"
-	case driver.Decimal:
-		return "DECIMAL(" + strconv.Itoa(c.Size) + "," + strconv.Itoa(c.Scale) + ")"
 	case driver.Float:
 		return "DOUBLE PRECISION"
 	case driver.Timestamp:
@@ -53,17 +44,10 @@ func columnType(c driver.Column) string {
 // columnDef spells one column of CREATE TABLE. A serial column gets neither a
 // default nor NOT NULL, which it implies, as sysbench writes "id SERIAL".
 func columnDef(c driver.Column) string {
-	s := c.Name + " " + columnType(c)
 	if c.AutoIncrement {
-		return s
+		return c.Name + " " + columnType(c)
 	}
-	if c.Default != "" {
-		s += " DEFAULT " + c.Default
-	}
-	if c.NotNull {
-		s += " NOT NULL"
-	}
-	return s
+	return driver.ColumnDefinition(c, columnType(c))
 }
 
 // CreateTable returns CREATE TABLE for t, then CREATE INDEX for its IDKey and,

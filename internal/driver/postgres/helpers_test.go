@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -23,12 +24,7 @@ func testContext(t testing.TB) context.Context {
 // openDriver returns the driver for cfg.
 func openDriver(t testing.TB, cfg driver.Config) driver.Driver {
 	t.Helper()
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return drivertest.Open(t, New, cfg)
 }
 
 // connectTo opens connection 0 of cfg and closes it when the test ends.
@@ -50,19 +46,8 @@ func freshDB(t testing.TB, prepared bool) driver.Config {
 	return cfg
 }
 
-// sbtest describes a sysbench table named name.
-func sbtest(name string) driver.Table {
-	return driver.Table{
-		Name: name,
-		Columns: []driver.Column{
-			{Name: "id", Type: driver.Integer, NotNull: true, AutoIncrement: true},
-			{Name: "k", Type: driver.Integer, NotNull: true, Default: "'0'"},
-			{Name: "c", Type: driver.Char, Size: 120, NotNull: true, Default: "''"},
-			{Name: "pad", Type: driver.Char, Size: 60, NotNull: true, Default: "''"},
-		},
-		PrimaryKey: []string{"id"},
-	}
-}
+// sbtest describes a sysbench table named name; PostgreSQL ignores its Engine.
+func sbtest(name string) driver.Table { return drivertest.Sbtest(name) }
 
 // sbColumns are the columns sbRows yields.
 var sbColumns = []string{"id", "k", "c", "pad"}

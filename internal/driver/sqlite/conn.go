@@ -105,7 +105,7 @@ func (c *conn) Query(ctx context.Context, query string, args ...any) (int, error
 	if err != nil {
 		return 0, err
 	}
-	return countRows(rows, make([]sqldriver.Value, len(rows.Columns())))
+	return driver.CountRows(rows, make([]sqldriver.Value, len(rows.Columns())))
 }
 
 // QueryStrings runs query and returns its rows as text, NULL as "".
@@ -128,7 +128,7 @@ func (c *conn) QueryStrings(ctx context.Context, query string, args ...any) ([][
 			}
 			return out, fmt.Errorf("sqlite: %s: read row: %w", query, err)
 		}
-		out = append(out, valuesToStrings(dest))
+		out = append(out, driver.ValuesToStrings(dest))
 	}
 	return out, nil
 }
@@ -143,22 +143,4 @@ func (c *conn) Close() error {
 		return fmt.Errorf("sqlite: close connection: %w", err)
 	}
 	return nil
-}
-
-// countRows reads every row of rows into dest and closes rows.
-func countRows(rows sqldriver.Rows, dest []sqldriver.Value) (int, error) {
-	n := 0
-	for {
-		err := rows.Next(dest)
-		if err == nil {
-			n++
-			continue
-		}
-		if err == io.EOF {
-			break
-		}
-		rows.Close()
-		return n, err
-	}
-	return n, rows.Close()
 }

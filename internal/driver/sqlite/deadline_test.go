@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 func TestWaitsForLock(t *testing.T) {
@@ -36,9 +38,9 @@ func TestWaitsForLock(t *testing.T) {
 func TestDeadlineEndsLockWait(t *testing.T) {
 	ctx := context.Background()
 	d := openDriver(t, sqliteTarget(t, true))
-	holder := connect(t, d, 0)
-	waiter := connect(t, d, 1)
-	loadSbtest(t, d, holder, "sbtest1", 10)
+	holder := drivertest.Connect(t, d, 0)
+	waiter := drivertest.Connect(t, d, 1)
+	drivertest.LoadSbtest(t, d, holder, "sbtest1", 10)
 	if _, err := holder.Exec(ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}

@@ -59,14 +59,7 @@ func columnDef(c driver.Column, rowid bool) string {
 	if rowid {
 		return c.Name + " INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT"
 	}
-	s := c.Name + " " + affinity(c.Type)
-	if c.Default != "" {
-		s += " DEFAULT " + c.Default
-	}
-	if c.NotNull {
-		s += " NOT NULL"
-	}
-	return s
+	return driver.ColumnDefinition(c, affinity(c.Type))
 }
 
 // affinity maps a portable type to its SQLite type affinity. SQLite does not

@@ -5,42 +5,20 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
-// sbtest returns the sysbench table as the OLTP workload describes it.
-func sbtest(name string) driver.Table {
-	return driver.Table{
-		Name: name,
-		Columns: []driver.Column{
-			{Name: "id", Type: driver.Integer, NotNull: true, AutoIncrement: true},
-			{Name: "k", Type: driver.Integer, NotNull: true, Default: "'0'"},
-			{Name: "c", Type: driver.Char, Size: 120, NotNull: true, Default: "''"},
-			{Name: "pad", Type: driver.Char, Size: 60, NotNull: true, Default: "''"},
-		},
-		PrimaryKey: []string{"id"},
-		Engine:     "innodb",
-		Options:    "ROW_FORMAT=COMPRESSED",
-	}
-}
-
 func TestCreateTable(t *testing.T) {
-	secondary := sbtest("sbtest2")
+	// Engine and Options are MySQL's; SQLite ignores them.
+	sysbench := drivertest.Sbtest("sbtest1")
+	sysbench.Options = "ROW_FORMAT=COMPRESSED"
+	secondary := drivertest.Sbtest("sbtest2")
+	secondary.Options = "ROW_FORMAT=COMPRESSED"
 	secondary.PrimaryKey = nil
 	secondary.IDKey = &driver.Index{Name: "xid", Columns: []string{"id"}}
 
-	types := driver.Table{
-		Name: "t",
-		Columns: []driver.Column{
-			{Name: "a", Type: driver.SmallInt},
-			{Name: "b", Type: driver.BigInt, NotNull: true},
-			{Name: "c", Type: driver.Varchar, Size: 24},
-			{Name: "d", Type: driver.Decimal, Size: 12, Scale: 2, Default: "0.00"},
-			{Name: "e", Type: driver.Float},
-			{Name: "f", Type: driver.Timestamp},
-		},
-		PrimaryKey:      []string{"a", "b"},
-		PartitionByHash: 4,
-	}
+	types := drivertest.MixedTypes()
+	types.PartitionByHash = 4
 	sbBody := "  k INTEGER DEFAULT '0' NOT NULL,\n" +
 		"  c TEXT DEFAULT '' NOT NULL,\n" +
 		"  pad TEXT DEFAULT '' NOT NULL\n)"
@@ -49,7 +27,7 @@ func TestCreateTable(t *testing.T) {
 		table driver.Table
 		want  []string
 	}{
-		{"sysbench default", sbtest("sbtest1"), []string{"CREATE TABLE sbtest1(\n" +
+		{"sysbench default", sysbench, []string{"CREATE TABLE sbtest1(\n" +
 			"  id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,\n" + sbBody}},
 		{"secondary id key", secondary, []string{"CREATE TABLE sbtest2(\n" +
 			"  id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,\n" + sbBody,
@@ -75,15 +53,9 @@ func TestCreateTable(t *testing.T) {
 
 func TestDialectStatements(t *testing.T) {
 	d := Dialect{}
+	drivertest.SysbenchStatements(t, d)
 	cases := []struct{ got, want string }{
 		{d.Name(), "sqlite"},
-		{d.CreateIndex("sbtest1", driver.Index{Name: "k_1", Columns: []string{"k"}}), "CREATE INDEX k_1 ON sbtest1(k)"},
-		{d.CreateIndex("t", driver.Index{Name: "u", Columns: []string{"a", "b"}, Unique: true}), "CREATE UNIQUE INDEX u ON t(a, b)"},
-		{d.DropTable("sbtest1"), "DROP TABLE IF EXISTS sbtest1"},
-		{d.Begin(), "BEGIN"},
-		{d.Commit(), "COMMIT"},
-		{d.Rollback(), "ROLLBACK"},
-		{d.QuoteString("plain"), "'plain'"},
 		{d.QuoteString(`it's \ here`), `'it''s \ here'`},
 	}
 	for _, tc := range cases {
@@ -93,9 +65,6 @@ func TestDialectStatements(t *testing.T) {
 	}
 	if !d.InsertOmitsAutoIncrement() {
 		t.Error("InsertOmitsAutoIncrement = false, want true")
-	}
-	if d.AfterLoad(sbtest("sbtest1")) != nil {
-		t.Error("AfterLoad should be nil on SQLite")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 func TestDefaultIgnorable(t *testing.T) {
@@ -22,9 +23,9 @@ func TestDefaultIgnorable(t *testing.T) {
 func TestDescribeRealErrors(t *testing.T) {
 	ctx := context.Background()
 	d := openDriver(t, sqliteTarget(t, true))
-	a := connect(t, d, 0)
-	b := connect(t, d, 1)
-	loadSbtest(t, d, a, "sbtest1", 10)
+	a := drivertest.Connect(t, d, 0)
+	b := drivertest.Connect(t, d, 1)
+	drivertest.LoadSbtest(t, d, a, "sbtest1", 10)
 
 	t.Run("duplicate key", func(t *testing.T) {
 		_, err := a.Exec(ctx, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)", 1, 1, "c", "pad")

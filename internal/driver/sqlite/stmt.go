@@ -68,7 +68,7 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 		s.dest = make([]sqldriver.Value, len(rows.Columns()))
 		s.cols = true
 	}
-	return countRows(rows, s.dest)
+	return driver.CountRows(rows, s.dest)
 }
 
 // Close finalizes the prepared statement.

@@ -1,4 +1,4 @@
-package mysql
+package driver
 
 import (
 	sqldriver "database/sql/driver"
@@ -7,8 +7,12 @@ import (
 	"time"
 )
 
-// valuesToStrings renders one row of driver values as text, NULL as "".
-func valuesToStrings(vals []sqldriver.Value) []string {
+// ValuesToStrings renders one row of database/sql/driver values as text, NULL
+// as "": integers and floats in their shortest decimal form, booleans as
+// "true"/"false", times as "2006-01-02 15:04:05.999999" and anything else as
+// fmt.Sprint prints it. It serves Conn.QueryStrings of the drivers built on
+// database/sql/driver connections.
+func ValuesToStrings(vals []sqldriver.Value) []string {
 	out := make([]string, len(vals))
 	for i, v := range vals {
 		switch x := v.(type) {

@@ -1,0 +1,43 @@
+package drivertest
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/driver"
+)
+
+// BenchPointSelect measures Stmt.Query of sysbench's point select on a live
+// connection, with prepared statements and without; run with -benchmem to see
+// allocs/op. newDriver is the driver package's constructor and cfg a fresh
+// database, into which it loads sbtest1 with 1000 rows first.
+func BenchPointSelect[D driver.Driver](b *testing.B, newDriver func(driver.Config) (D, error), cfg driver.Config) {
+	setup := Open(b, newDriver, cfg)
+	LoadSbtest(b, setup, Connect(b, setup, 0), "sbtest1", 1000)
+	for _, prepared := range []bool{true, false} {
+		b.Run("prepared="+strconv.FormatBool(prepared), func(b *testing.B) {
+			cfg.Prepared = prepared
+			d := Open(b, newDriver, cfg)
+			c := Connect(b, d, 0)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s, err := c.Prepare(ctx, "SELECT c FROM sbtest1 WHERE id=?")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ids := make([]any, 1000)
+			for i := range ids {
+				ids[i] = int64(i + 1)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if n, err := s.Query(ctx, ids[i%len(ids)]); err != nil || n != 1 {
+					b.Fatalf("Query = %d, %v", n, err)
+				}
+			}
+		})
+	}
+}
