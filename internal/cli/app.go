@@ -135,6 +135,7 @@ named), and writes results that record the machine and server they came from.
 		a.workloadCommand(phasePrepare),
 		a.workloadCommand(phaseRun),
 		a.workloadCommand(phaseCleanup),
+		a.workloadCommand(phaseCheck),
 		a.listCommand(),
 		a.versionCommand(),
 	)

@@ -67,6 +67,23 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
+func TestSummaryWithKindsGolden(t *testing.T) {
+	r := fixedResult(0)
+	r.Warmup = nil
+	r.Kinds = []string{"new_order", "payment"}
+	kl := func(avg, p95, max float64) result.Latency {
+		return result.Latency{AvgMs: avg, MaxMs: max, Percentiles: map[string]float64{"95": p95}}
+	}
+	r.Totals.Kinds = []result.KindPhase{
+		{Name: "new_order", Events: 10400, Rollbacks: 104, TPS: 1039.88, Latency: kl(3.1, 7.25, 40.5)},
+		{Name: "payment", Events: 9600, Errors: map[string]int64{"1213": 3}, TPS: 959.89, Latency: kl(1.9, 4.5, 30.1)},
+	}
+	r.Figures = []result.Figure{{Name: "tpmC", Value: 62392.5, Unit: "transactions/min"}, {Name: "efficiency", Value: 97.03, Unit: "%"}}
+	var b bytes.Buffer
+	summary(&b, r, []float64{95})
+	golden(t, "summary_kinds.golden", b.Bytes())
+}
+
 func TestIntervalLineGolden(t *testing.T) {
 	var b bytes.Buffer
 	pcts := []float64{50, 95, 99}

@@ -114,6 +114,13 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	} else {
 		latencyBlock(w, "Latency (ms):", t.Latency, pcts)
 	}
+	kindsBlock(w, t, pcts)
+	for _, f := range res.Figures {
+		fmt.Fprintf(w, "%-41s%.2f %s\n", f.Name+":", f.Value, f.Unit)
+	}
+	if len(res.Figures) > 0 {
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "Threads fairness:")
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "events (avg/stddev):", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
@@ -156,4 +163,23 @@ func ordinal(k string) string {
 		return k + "rd"
 	}
 	return k + "th"
+}
+
+// kindsBlock prints the per-kind breakdown of a multi-kind workload.
+func kindsBlock(w io.Writer, t result.Phase, pcts []float64) {
+	if len(t.Kinds) == 0 {
+		return
+	}
+	p := mainPercentile(pcts)
+	key := runner.PercentileKey(p)
+	fmt.Fprintf(w, "By kind:            events      per sec.  rollbacks  ign.errors   avg ms  %5s%% ms   max ms\n", key)
+	for _, k := range t.Kinds {
+		var errs int64
+		for _, n := range k.Errors {
+			errs += n
+		}
+		fmt.Fprintf(w, "    %-14s %10d  %12.2f  %9d  %10d %8.2f %9.2f %8.2f\n",
+			k.Name, k.Events, k.TPS, k.Rollbacks, errs, k.Latency.AvgMs, k.Latency.Percentiles[key], k.Latency.MaxMs)
+	}
+	fmt.Fprintln(w)
 }

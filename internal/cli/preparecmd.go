@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // prepare is `fairbench prepare WORKLOAD`.
@@ -36,4 +39,59 @@ func (inv *invocation) cleanup(cmd *cobra.Command) error {
 		return withCode(ExitTarget, fmt.Errorf("cleanup %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
 	}
 	return nil
+}
+
+// checkData is `fairbench check WORKLOAD`: every consistency condition, one line
+// each, exit 4 when any fails.
+func (inv *invocation) checkData(cmd *cobra.Command) error {
+	checker, ok := inv.wl.(workload.Checker)
+	if !ok {
+		return usageErrorf("%s has no consistency check (tpcc has one)", inv.spec.Name)
+	}
+	if inv.check.threads < 1 {
+		return usageErrorf("--threads must be at least 1, got %d", inv.check.threads)
+	}
+	s, err := inv.openSession(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	w := inv.app.Stdout
+	fmt.Fprintf(w, "Checking %s on %s (%s %s)\n\n", inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	start := time.Now()
+	results, err := checker.Check(cmd.Context(), s.drv, workload.CheckOptions{All: inv.check.all, Threads: inv.check.threads})
+	if err != nil {
+		if isInterrupted(cmd.Context(), err) {
+			return withCode(ExitInterrupted, fmt.Errorf("check interrupted"))
+		}
+		return withCode(ExitTarget, fmt.Errorf("check %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
+	}
+	failed := printCheck(w, results)
+	fmt.Fprintf(w, "\n%d conditions checked in %.2fs: ", len(results), time.Since(start).Seconds())
+	if failed > 0 {
+		fmt.Fprintf(w, "%d FAILED\n", failed)
+		return withCode(ExitConsistency, fmt.Errorf("%d consistency condition(s) failed", failed))
+	}
+	fmt.Fprintln(w, "all passed")
+	return nil
+}
+
+// printCheck prints one line per condition (and its first offending rows) and
+// returns how many failed.
+func printCheck(w io.Writer, results []workload.CheckResult) (failed int) {
+	for _, r := range results {
+		switch {
+		case r.Skipped != "":
+			fmt.Fprintf(w, "[%2d] %-52s skipped: %s\n", r.ID, r.Name, r.Skipped)
+		case r.Passed:
+			fmt.Fprintf(w, "[%2d] %-52s passed (%.2fs)\n", r.ID, r.Name, r.Duration.Seconds())
+		default:
+			failed++
+			fmt.Fprintf(w, "[%2d] %-52s FAILED: %d violation(s) (%.2fs)\n", r.ID, r.Name, r.Violations, r.Duration.Seconds())
+			for _, ex := range r.Examples {
+				fmt.Fprintf(w, "       %s\n", ex)
+			}
+		}
+	}
+	return failed
 }

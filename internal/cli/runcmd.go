@@ -210,6 +210,10 @@ func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, 
 		Intervals: out.Intervals,
 	}
 	res.Options["ignore-errors"] = rcfg.Ignore.String()
+	res.Kinds = out.Kinds
+	if sum, ok := inv.wl.(workload.Summarizer); ok {
+		res.Figures = sum.Figures(&res.Totals)
+	}
 	if out.Err != nil && out.Status == result.StatusFailed {
 		res.Error = out.Err.Error()
 	}

@@ -19,12 +19,14 @@ const (
 	phasePrepare phase = "prepare"
 	phaseRun     phase = "run"
 	phaseCleanup phase = "cleanup"
+	phaseCheck   phase = "check"
 )
 
 var phaseShort = map[phase]string{
 	phasePrepare: "Create and load the tables a workload needs",
 	phaseRun:     "Run a workload and report throughput and latency",
 	phaseCleanup: "Drop the tables a workload's prepare created",
+	phaseCheck:   "Verify the consistency of a workload's data (TPC-C clause 3.3.2)",
 }
 
 // runFlags are the options of `run` (sysbench's names and defaults).
@@ -39,6 +41,12 @@ type runFlags struct {
 	output         string
 	format         string
 	cpuProfile     string
+}
+
+// checkFlags are the options of `check`.
+type checkFlags struct {
+	threads int
+	all     bool
 }
 
 // prepareFlags are the options of `prepare`.
@@ -92,6 +100,7 @@ type invocation struct {
 	rnd     randFlags
 	run     runFlags
 	prep    prepareFlags
+	check   checkFlags
 	groups  []flagGroup
 	command *cobra.Command
 }
@@ -139,6 +148,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 				return inv.prepare(cmd)
 			case phaseRun:
 				return inv.execute(cmd)
+			case phaseCheck:
+				return inv.checkData(cmd)
 			default:
 				return inv.cleanup(cmd)
 			}
@@ -167,8 +178,13 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		pfs.IntVar(&inv.prep.threads, "threads", 1, "tables (or parts of tables) loaded in parallel")
 		pfs.BoolVar(&inv.prep.replace, "replace", false, "drop and recreate tables that already exist")
 		inv.groups = append(inv.groups, flagGroup{"Prepare options", pfs})
+	case phaseCheck:
+		kfs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+		kfs.IntVar(&inv.check.threads, "threads", 4, "conditions checked in parallel")
+		kfs.BoolVar(&inv.check.all, "check-all", false, "also check the conditions that hold only right after loading (TPC-C condition 11)")
+		inv.groups = append(inv.groups, flagGroup{"Check options", kfs})
 	}
-	if p != phaseCleanup {
+	if p != phaseCleanup && p != phaseCheck {
 		rfs := pflag.NewFlagSet("rand", pflag.ContinueOnError)
 		inv.rnd.register(rfs)
 		inv.groups = append(inv.groups, flagGroup{"Random numbers", rfs})

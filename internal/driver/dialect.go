@@ -81,6 +81,10 @@ type Dialect interface {
 	BeginWrite() string
 	Commit() string
 	Rollback() string
+	// ForUpdate returns the clause appended to a SELECT that locks the rows it
+	// reads (" FOR UPDATE"), or "" where the target locks otherwise (SQLite locks
+	// the database when a write transaction begins).
+	ForUpdate() string
 	// QuoteString returns s as a SQL string literal.
 	QuoteString(s string) string
 }

@@ -127,12 +127,7 @@ func (c *Counters) Add(o *Counters) {
 	c.Writes += o.Writes
 	c.Others += o.Others
 	c.Reconnects += o.Reconnects
-	for code, n := range o.Errors {
-		if c.Errors == nil {
-			c.Errors = make(map[string]int64, len(o.Errors))
-		}
-		c.Errors[code] += n
-	}
+	c.Errors = addErrors(c.Errors, o.Errors)
 }
 
 // ErrorCount is the sum of the ignored errors.
@@ -145,11 +140,8 @@ func (c *Counters) ErrorCount() int64 {
 }
 
 func (c *Counters) reset() {
-	errs := c.Errors
-	for k := range errs {
-		delete(errs, k)
-	}
-	*c = Counters{Errors: errs}
+	clear(c.Errors)
+	*c = Counters{Errors: c.Errors}
 }
 
 // Window is what happened during one span of time: counters and latencies.
@@ -161,13 +153,38 @@ type Window struct {
 	Latency    Latency
 	Service    Latency
 	HasService bool
+	// Kinds holds one entry per kind of event for multi-kind workloads (TPC-C's
+	// transactions); nil otherwise.
+	Kinds []Kind
 }
 
-// NewWindow returns an empty window; withService keeps a separate service-time histogram.
-func NewWindow(withService bool) *Window {
-	w := &Window{Latency: newLatency(), HasService: withService}
-	if withService {
+// Kind is what the events of one kind did within a window.
+type Kind struct {
+	Events, Rollbacks int64
+	// Errors counts ignored errors of this kind's events by code; nil until the first.
+	Errors  map[string]int64
+	Latency Latency // from the intended start, as Window.Latency
+}
+
+// Shape says which histograms a window keeps.
+type Shape struct {
+	// WithService keeps a service-time histogram apart from latency (needed with --rate).
+	WithService bool
+	// Kinds is the number of event kinds; 0 or 1 keeps no per-kind figures.
+	Kinds int
+}
+
+// NewWindow returns an empty window of the given shape.
+func NewWindow(shape Shape) *Window {
+	w := &Window{Latency: newLatency(), HasService: shape.WithService}
+	if shape.WithService {
 		w.Service = newLatency()
+	}
+	if shape.Kinds > 1 {
+		w.Kinds = make([]Kind, shape.Kinds)
+		for i := range w.Kinds {
+			w.Kinds[i].Latency = newLatency()
+		}
 	}
 	return w
 }
@@ -179,6 +196,27 @@ func (w *Window) Merge(o *Window) {
 	if w.HasService && o.HasService {
 		w.Service.Merge(&o.Service)
 	}
+	for i := range w.Kinds {
+		if i >= len(o.Kinds) {
+			break
+		}
+		to, from := &w.Kinds[i], &o.Kinds[i]
+		to.Events += from.Events
+		to.Rollbacks += from.Rollbacks
+		to.Latency.Merge(&from.Latency)
+		to.Errors = addErrors(to.Errors, from.Errors)
+	}
+}
+
+// addErrors adds the counts of from into to, allocating to when needed.
+func addErrors(to, from map[string]int64) map[string]int64 {
+	for code, n := range from {
+		if to == nil {
+			to = make(map[string]int64, len(from))
+		}
+		to[code] += n
+	}
+	return to
 }
 
 // ServiceLatency returns the service-time latency: Service when kept separately,
@@ -197,6 +235,12 @@ func (w *Window) Reset() {
 	if w.HasService {
 		w.Service.reset()
 	}
+	for i := range w.Kinds {
+		k := &w.Kinds[i]
+		clear(k.Errors)
+		k.Events, k.Rollbacks = 0, 0
+		k.Latency.reset()
+	}
 }
 
 // Recorder is one worker's handle. Its methods are called by that worker only; the
@@ -208,19 +252,36 @@ type Recorder struct {
 	busy time.Duration
 }
 
+// Event is one completed event as a worker saw it.
+type Event struct {
+	// Latency is measured from the intended start, Service from the actual start.
+	Latency, Service      time.Duration
+	Reads, Writes, Others int64
+	Kind                  int  // index of the event's kind (0 for single-kind workloads)
+	Rollback              bool // ended in an expected rollback
+}
+
 // Event records one completed event.
-func (r *Recorder) Event(latency, service time.Duration, reads, writes, others int64) {
+func (r *Recorder) Event(e *Event) {
 	r.mu.Lock()
 	w := r.cur
 	w.Events++
-	w.Reads += reads
-	w.Writes += writes
-	w.Others += others
-	w.Latency.record(latency)
+	w.Reads += e.Reads
+	w.Writes += e.Writes
+	w.Others += e.Others
+	w.Latency.record(e.Latency)
 	if w.HasService {
-		w.Service.record(service)
+		w.Service.record(e.Service)
 	}
-	r.busy += service
+	if e.Kind < len(w.Kinds) {
+		k := &w.Kinds[e.Kind]
+		k.Events++
+		if e.Rollback {
+			k.Rollbacks++
+		}
+		k.Latency.record(e.Latency)
+	}
+	r.busy += e.Service
 	r.mu.Unlock()
 }
 
@@ -234,13 +295,21 @@ func (r *Recorder) Queries(reads, writes, others int64) {
 	r.mu.Unlock()
 }
 
-// Error records an ignored error by code.
-func (r *Recorder) Error(code string) {
+// Error records an ignored error by code, for an event of the given kind.
+func (r *Recorder) Error(kind int, code string) {
 	r.mu.Lock()
-	if r.cur.Errors == nil {
-		r.cur.Errors = make(map[string]int64, 2)
+	w := r.cur
+	if w.Errors == nil {
+		w.Errors = make(map[string]int64, 2)
 	}
-	r.cur.Errors[code]++
+	w.Errors[code]++
+	if kind < len(w.Kinds) {
+		k := &w.Kinds[kind]
+		if k.Errors == nil {
+			k.Errors = make(map[string]int64, 2)
+		}
+		k.Errors[code]++
+	}
 	r.mu.Unlock()
 }
 
@@ -253,16 +322,15 @@ func (r *Recorder) Reconnect() {
 
 // Collector owns the Recorders of a run and drains them.
 type Collector struct {
-	withService bool
-	recs        []*Recorder
+	shape Shape
+	recs  []*Recorder
 }
 
-// NewCollector makes n Recorders; withService keeps service time apart from latency
-// (needed with --rate).
-func NewCollector(n int, withService bool) *Collector {
-	c := &Collector{withService: withService, recs: make([]*Recorder, n)}
+// NewCollector makes n Recorders whose windows have the given shape.
+func NewCollector(n int, shape Shape) *Collector {
+	c := &Collector{shape: shape, recs: make([]*Recorder, n)}
 	for i := range c.recs {
-		c.recs[i] = &Recorder{cur: NewWindow(withService)}
+		c.recs[i] = &Recorder{cur: NewWindow(shape)}
 	}
 	return c
 }
@@ -271,7 +339,7 @@ func NewCollector(n int, withService bool) *Collector {
 func (c *Collector) Recorder(i int) *Recorder { return c.recs[i] }
 
 // NewWindow returns an empty window of this collector's shape.
-func (c *Collector) NewWindow() *Window { return NewWindow(c.withService) }
+func (c *Collector) NewWindow() *Window { return NewWindow(c.shape) }
 
 // Drain moves everything recorded since the last drain into into, and adds each
 // worker's events and busy time to perThread (len = workers) when it is not nil.

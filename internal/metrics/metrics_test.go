@@ -8,7 +8,7 @@ import (
 )
 
 func TestDrainMergesWorkersExactly(t *testing.T) {
-	c := NewCollector(3, false)
+	c := NewCollector(3, Shape{})
 	var wg sync.WaitGroup
 	for w := 0; w < 3; w++ {
 		wg.Add(1)
@@ -17,9 +17,9 @@ func TestDrainMergesWorkersExactly(t *testing.T) {
 			r := c.Recorder(w)
 			for i := 1; i <= 1000; i++ {
 				d := time.Duration(i*(w+1)) * time.Microsecond
-				r.Event(d, d, 2, 1, 1)
+				r.Event(&Event{Latency: d, Service: d, Reads: 2, Writes: 1, Others: 1})
 			}
-			r.Error("1213")
+			r.Error(0, "1213")
 			r.Reconnect()
 		}(w)
 	}
@@ -64,7 +64,7 @@ func TestQuantileHasThreeSignificantDigits(t *testing.T) {
 		{[]time.Duration{59 * time.Minute}, 0.95, 59 * time.Minute},
 	}
 	for _, tc := range cases {
-		w := NewWindow(false)
+		w := NewWindow(Shape{})
 		for _, v := range tc.values {
 			w.Latency.record(v)
 		}
@@ -76,8 +76,8 @@ func TestQuantileHasThreeSignificantDigits(t *testing.T) {
 }
 
 func TestServiceKeptApartWithRate(t *testing.T) {
-	c := NewCollector(1, true)
-	c.Recorder(0).Event(10*time.Millisecond, 2*time.Millisecond, 1, 0, 0)
+	c := NewCollector(1, Shape{WithService: true})
+	c.Recorder(0).Event(&Event{Latency: 10 * time.Millisecond, Service: 2 * time.Millisecond, Reads: 1})
 	w := c.NewWindow()
 	c.Drain(w, nil)
 	if w.Latency.Max != 10*time.Millisecond || w.ServiceLatency().Max != 2*time.Millisecond {
@@ -93,10 +93,34 @@ func TestFairness(t *testing.T) {
 }
 
 func BenchmarkRecorderEvent(b *testing.B) {
-	c := NewCollector(1, false)
+	c := NewCollector(1, Shape{})
 	r := c.Recorder(0)
 	b.ReportAllocs()
+	e := Event{Reads: 1}
 	for i := 0; i < b.N; i++ {
-		r.Event(time.Duration(i%5000)*time.Microsecond, 0, 1, 0, 0)
+		e.Latency = time.Duration(i%5000) * time.Microsecond
+		r.Event(&e)
+	}
+}
+
+func TestKindsAreKeptApart(t *testing.T) {
+	c := NewCollector(2, Shape{Kinds: 3})
+	c.Recorder(0).Event(&Event{Latency: time.Millisecond, Kind: 0})
+	c.Recorder(1).Event(&Event{Latency: 3 * time.Millisecond, Kind: 2, Rollback: true})
+	c.Recorder(1).Event(&Event{Latency: 5 * time.Millisecond, Kind: 2})
+	c.Recorder(0).Error(2, "40001")
+	w := c.NewWindow()
+	c.Drain(w, nil)
+	k0, k1, k2 := w.Kinds[0], w.Kinds[1], w.Kinds[2]
+	if k0.Events != 1 || k1.Events != 0 || k2.Events != 2 || k2.Rollbacks != 1 || k2.Errors["40001"] != 1 {
+		t.Fatalf("kinds: %+v %+v %+v", k0, k1, k2)
+	}
+	if k2.Latency.Min != 3*time.Millisecond || k2.Latency.Max != 5*time.Millisecond || w.Events != 3 || w.Errors["40001"] != 1 {
+		t.Fatalf("kind 2 latency %v..%v, events %d", k2.Latency.Min, k2.Latency.Max, w.Events)
+	}
+	again := c.NewWindow()
+	c.Drain(again, nil)
+	if again.Kinds[2].Events != 0 || len(again.Kinds[2].Errors) != 0 {
+		t.Fatalf("drain did not reset kinds: %+v", again.Kinds[2])
 	}
 }

@@ -45,6 +45,30 @@ type Result struct {
 	Warmup    *Phase     `json:"warmup,omitempty"` // the warm-up phase, when there was one
 	Totals    Phase      `json:"totals"`           // the measured phase
 	Intervals []Interval `json:"intervals"`        // the series, warm-up included and marked
+
+	// Kinds names the kinds of events of a multi-kind workload (TPC-C's
+	// transactions), in the order of Phase.Kinds and Interval.KindEvents.
+	Kinds []string `json:"kinds,omitempty"`
+	// Figures are the workload's headline figures over the measured phase
+	// (TPC-C: tpmC, tpmTotal, efficiency).
+	Figures []Figure `json:"figures,omitempty"`
+}
+
+// Figure is one named headline figure.
+type Figure struct {
+	Name  string  `json:"name"`  // "tpmC"
+	Value float64 `json:"value"` // 12345.6
+	Unit  string  `json:"unit"`  // "transactions/min", "%"
+}
+
+// KindPhase is what the events of one kind did during a phase.
+type KindPhase struct {
+	Name      string           `json:"name"`
+	Events    int64            `json:"events"`    // completed, rollbacks included
+	Rollbacks int64            `json:"rollbacks"` // expected rollbacks (TPC-C's 1% New-Order)
+	Errors    map[string]int64 `json:"errors,omitempty"`
+	TPS       float64          `json:"tps"`
+	Latency   Latency          `json:"latency"`
 }
 
 // Tool names the program and version that wrote a result.
@@ -123,6 +147,9 @@ type Phase struct {
 	Service Latency `json:"service"`
 	// Fairness is the per-thread spread (sysbench's "Threads fairness").
 	Fairness Fairness `json:"fairness"`
+	// Kinds breaks the phase down by kind of event (Result.Kinds); empty for
+	// single-kind workloads.
+	Kinds []KindPhase `json:"kinds,omitempty"`
 }
 
 // Fairness is the mean and standard deviation of events and of busy time per thread.
@@ -147,4 +174,6 @@ type Interval struct {
 	// LatencyMs holds the interval's percentiles from the intended start, keyed as in Latency.
 	LatencyMs map[string]float64 `json:"latency_ms"`
 	MaxMs     float64            `json:"max_ms"`
+	// KindEvents counts the interval's events per kind (Result.Kinds order).
+	KindEvents []int64 `json:"kind_events,omitempty"`
 }

@@ -127,6 +127,12 @@ func (rep *reporter) toInterval(w *metrics.Window, now time.Time, secs float64, 
 	for i, q := range rep.quantiles {
 		iv.LatencyMs[rep.keyedPercentiles[i]] = ms(w.Latency.Quantile(q))
 	}
+	if len(w.Kinds) > 0 {
+		iv.KindEvents = make([]int64, len(w.Kinds))
+		for i := range w.Kinds {
+			iv.KindEvents[i] = w.Kinds[i].Events
+		}
+	}
 	return iv
 }
 
@@ -137,6 +143,7 @@ func (rep *reporter) fill(out *Outcome) {
 		out.End = out.Start
 	}
 	out.Intervals = rep.intervals
+	out.Kinds = rep.r.kinds
 	out.Totals = rep.phase(rep.meas, out.End.Sub(out.Start).Seconds(), rep.perThread)
 	out.Latency, out.Service = &rep.meas.Latency, rep.meas.ServiceLatency()
 	if rep.warm != nil {
@@ -159,6 +166,15 @@ func (rep *reporter) phase(w *metrics.Window, secs float64, per []metrics.Thread
 	if secs > 0 {
 		p.TPS = float64(w.Events) / secs
 		p.QPS = float64(p.Counts.Queries) / secs
+	}
+	for i := range w.Kinds {
+		k := &w.Kinds[i]
+		kp := result.KindPhase{Name: rep.r.kinds[i], Events: k.Events, Rollbacks: k.Rollbacks,
+			Errors: copyErrors(k.Errors), Latency: rep.latency(&k.Latency)}
+		if secs > 0 {
+			kp.TPS = float64(k.Events) / secs
+		}
+		p.Kinds = append(p.Kinds, kp)
 	}
 	if per != nil {
 		p.Fairness.EventsAvg, p.Fairness.EventsStddev, p.Fairness.ExecSecAvg, p.Fairness.ExecSecStddev = metrics.Fairness(per)
@@ -185,11 +201,18 @@ func toCounters(c *metrics.Counters) result.Counters {
 		Events: c.Events, Reads: c.Reads, Writes: c.Writes, Others: c.Others,
 		Queries: c.Reads + c.Writes + c.Others, Reconnects: c.Reconnects,
 	}
-	if len(c.Errors) > 0 {
-		out.Errors = make(map[string]int64, len(c.Errors))
-		for k, v := range c.Errors {
-			out.Errors[k] = v
-		}
+	out.Errors = copyErrors(c.Errors)
+	return out
+}
+
+// copyErrors returns a copy of m, nil when it is empty.
+func copyErrors(m map[string]int64) map[string]int64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
 	}
 	return out
 }

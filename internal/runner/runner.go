@@ -87,6 +87,9 @@ type Outcome struct {
 	Intervals []result.Interval
 	// Histograms of the measured phase, for callers that keep them.
 	Latency, Service *metrics.Latency
+	// Kinds names the event kinds of a multi-kind workload, in the order of
+	// Phase.Kinds and Interval.KindEvents.
+	Kinds []string
 }
 
 // PercentileKey renders a percentile the way result maps key it ("95", "99.9").
@@ -102,14 +105,21 @@ func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 	if cfg.ConnectParallel <= 0 {
 		cfg.ConnectParallel = 16
 	}
-	r := &run{cfg: cfg, deps: deps, col: metrics.NewCollector(cfg.Threads, cfg.Rate > 0)}
+	shape := metrics.Shape{WithService: cfg.Rate > 0}
+	var kinds []string
+	if k, ok := deps.Workload.(workload.Kinded); ok && len(k.Kinds()) > 1 {
+		kinds = k.Kinds()
+		shape.Kinds = len(kinds)
+	}
+	r := &run{cfg: cfg, deps: deps, kinds: kinds, col: metrics.NewCollector(cfg.Threads, shape)}
 	return r.execute(ctx)
 }
 
 type run struct {
-	cfg  Config
-	deps Deps
-	col  *metrics.Collector
+	cfg   Config
+	deps  Deps
+	kinds []string // names of the event kinds of a multi-kind workload
+	col   *metrics.Collector
 
 	warmEnd  time.Time
 	end      time.Time // zero without --time
@@ -257,6 +267,7 @@ type worker struct {
 	wl   workload.Worker
 	rec  *metrics.Recorder
 	rng  *randgen.Source
+	done metrics.Event // the last completed event, reused to keep it off the heap
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -364,7 +375,9 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 		err := w.wl.Event(ctx, &c)
 		if err == nil {
 			fin := time.Now()
-			w.rec.Event(fin.Sub(intended), fin.Sub(start), c.Reads, c.Writes, c.Others)
+			w.done = metrics.Event{Latency: fin.Sub(intended), Service: fin.Sub(start),
+				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
+			w.rec.Event(&w.done)
 			return true
 		}
 		if ctx.Err() != nil {
@@ -382,7 +395,7 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 			if code == "" {
 				code = "client"
 			}
-			w.rec.Error(code)
+			w.rec.Error(c.Kind, code)
 			if rbErr := w.wl.Rollback(ctx); rbErr != nil {
 				if ctx.Err() != nil {
 					return false

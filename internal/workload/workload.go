@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // Spec describes a workload before its options are known.
@@ -61,6 +62,54 @@ type PrepareEnv struct {
 // changed nothing are other.
 type Counts struct {
 	Reads, Writes, Others int64
+	// Kind is the index of the event's kind in Kinded.Kinds() (TPC-C: which of the
+	// five transactions); 0 for workloads with one kind of event.
+	Kind int
+	// Rollback marks an event that ended in an expected rollback (TPC-C's 1% of
+	// New-Order transactions): it counts as an event of its kind and as a
+	// rollback, never as an error.
+	Rollback bool
+}
+
+// Kinded is implemented by workloads whose events are of several kinds; the
+// runner then keeps counts and latencies per kind, named by Kinds().
+type Kinded interface {
+	Kinds() []string
+}
+
+// Summarizer is implemented by workloads with headline figures of their own
+// (TPC-C: tpmC, tpmTotal, efficiency), computed from the measured phase.
+type Summarizer interface {
+	Figures(p *result.Phase) []result.Figure
+}
+
+// Checker is implemented by workloads that can verify the consistency of their
+// data (TPC-C's clause 3.3.2 conditions).
+type Checker interface {
+	Check(ctx context.Context, db driver.Driver, opts CheckOptions) ([]CheckResult, error)
+}
+
+// CheckOptions tune a consistency check.
+type CheckOptions struct {
+	// All includes the conditions that hold only right after loading.
+	All bool
+	// Threads bounds the queries run in parallel.
+	Threads int
+	// Log receives one line per condition as it finishes.
+	Log io.Writer
+}
+
+// CheckResult is the outcome of one consistency condition.
+type CheckResult struct {
+	ID      int    // the condition's number (TPC-C: 1..12)
+	Name    string // what it checks, e.g. "W_YTD = sum(D_YTD)"
+	Skipped string // why it did not run (empty when it ran)
+	Passed  bool
+	// Violations counts the offending rows; Examples names the first few
+	// ("warehouse 3 district 7: d_ytd 30000.00, sum(h_amount) 29990.00").
+	Violations int64
+	Examples   []string
+	Duration   time.Duration
 }
 
 // Worker runs events on one connection. It is used by one goroutine only.

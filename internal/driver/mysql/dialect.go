@@ -158,3 +158,6 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	return append(b, '\'')
 }
+
+// ForUpdate returns " FOR UPDATE".
+func (Dialect) ForUpdate() string { return " FOR UPDATE" }

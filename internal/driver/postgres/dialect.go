@@ -167,3 +167,6 @@ func (Dialect) Rollback() string { return "ROLLBACK" }
 func (Dialect) QuoteString(s string) string {
 	return string(appendQuoted(make([]byte, 0, len(s)+2), s, false))
 }
+
+// ForUpdate returns " FOR UPDATE".
+func (Dialect) ForUpdate() string { return " FOR UPDATE" }

@@ -123,3 +123,6 @@ func (Dialect) Rollback() string { return "ROLLBACK" }
 func (Dialect) QuoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
+
+// ForUpdate returns "": SQLite has no row locks; BeginWrite takes the write lock up front.
+func (Dialect) ForUpdate() string { return "" }
