@@ -2,6 +2,8 @@ package mysql
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	sqldriver "database/sql/driver"
 	"errors"
 	"fmt"
@@ -73,7 +75,7 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	if errors.As(err, &me) {
 		switch me.Number {
 		case erAccessDenied:
-			return fmt.Errorf("mysql: authentication failed for user %q at %s: %w (check --mysql-user and --mysql-password)", cfg.User, where, err)
+			return fmt.Errorf("mysql: authentication failed for user %q at %s: %w (check --mysql-user and --mysql-password%s)", cfg.User, where, err, tlsAccountHint(cfg))
 		case erBadDB:
 			return fmt.Errorf("mysql: database %q does not exist at %s: %w (create it with CREATE DATABASE %s, or set --mysql-db)", cfg.Database, where, err, cfg.Database)
 		}
@@ -85,5 +87,36 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	if errors.Is(err, mysqldrv.ErrNoTLS) {
 		return fmt.Errorf("mysql: the server at %s does not offer TLS, which --mysql-ssl=%s requires: %w (enable TLS on the server, or use --mysql-ssl=on or off)", where, cfg.SSL, err)
 	}
+	if isTLSFailure(err) {
+		return fmt.Errorf("mysql: TLS handshake with the server at %s failed (--mysql-ssl=%s): %w (check --mysql-ssl-ca and that the server's certificate names the host you connect to, or use a weaker --mysql-ssl)", where, cfg.SSL, err)
+	}
 	return fmt.Errorf("mysql: cannot reach the server at %s: %w (is it running, and are --mysql-host/--mysql-port or --mysql-socket right?)", where, err)
+}
+
+// tlsAccountHint points at the TLS flags when authentication may have failed
+// because the account requires TLS (REQUIRE SSL) or a client certificate
+// (REQUIRE X509) that the connection lacks.
+func tlsAccountHint(cfg driver.Config) string {
+	switch {
+	case cfg.SSL == "" || cfg.SSL == driver.SSLOff:
+		return "; an account created with REQUIRE SSL also needs --mysql-ssl=required or stricter"
+	case cfg.SSLCert == "":
+		return "; an account created with REQUIRE X509 also needs --mysql-ssl-cert and --mysql-ssl-key"
+	}
+	return ""
+}
+
+// isTLSFailure reports whether err comes from a failed TLS handshake: a server
+// certificate that does not verify, or an alert or garbage from the server.
+func isTLSFailure(err error) bool {
+	var (
+		verifyErr *tls.CertificateVerificationError
+		alertErr  tls.AlertError
+		recordErr tls.RecordHeaderError
+		authErr   x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+		invalid   x509.CertificateInvalidError
+	)
+	return errors.As(err, &verifyErr) || errors.As(err, &alertErr) || errors.As(err, &recordErr) ||
+		errors.As(err, &authErr) || errors.As(err, &hostErr) || errors.As(err, &invalid)
 }

@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -154,14 +156,32 @@ func connectHint(err error) string {
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "3D000":
 		return " (create the database or fix --pgsql-db)"
+	case errors.As(err, &pgErr) && pgErr.Code == "28000" && strings.Contains(pgErr.Message, "no encryption"):
+		return " (the server accepts only TLS connections from here: use --pgsql-ssl=required or stricter)"
+	case errors.As(err, &pgErr) && pgErr.Code == "28000" && strings.Contains(pgErr.Message, "client certificate"):
+		return " (the server wants a client certificate: set --pgsql-ssl-cert and --pgsql-ssl-key)"
 	case errors.As(err, &pgErr) && (pgErr.Code == "28000" || pgErr.Code == "28P01"):
 		return " (check --pgsql-user and --pgsql-password, and pg_hba.conf on the server)"
 	case errors.As(err, &pgErr):
 		return ""
+	case isTLSFailure(err):
+		return " (check --pgsql-ssl-ca and that the server's certificate names the host you connect to, or use a weaker --pgsql-ssl)"
 	case errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT):
 		return " (is PostgreSQL running and listening there? check --pgsql-host, --pgsql-port and --pgsql-socket)"
 	case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded):
 		return " (the server did not answer in time: check the address and any firewall)"
 	}
 	return ""
+}
+
+// isTLSFailure reports whether err comes from a server certificate that does
+// not verify.
+func isTLSFailure(err error) bool {
+	var (
+		verifyErr *tls.CertificateVerificationError
+		authErr   x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+		invalid   x509.CertificateInvalidError
+	)
+	return errors.As(err, &verifyErr) || errors.As(err, &authErr) || errors.As(err, &hostErr) || errors.As(err, &invalid)
 }
