@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/tpcc"
 )
 
 // Exit codes. They say how a command ended so that scripts can tell a bad flag
@@ -67,7 +68,7 @@ type App struct {
 
 // DefaultWorkloads returns the registry of built-in workloads.
 func DefaultWorkloads() *workload.Registry {
-	return workload.NewRegistry(oltp.Specs()...)
+	return workload.NewRegistry(append(oltp.Specs(), tpcc.Specs()...)...)
 }
 
 // Execute runs the command line args (without the program name) and returns the

@@ -17,8 +17,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a run.
@@ -169,7 +171,10 @@ func TestListAndVersion(t *testing.T) {
 // TestEveryWorkloadOnEveryTarget prepares, runs and cleans up each workload through
 // the CLI on MariaDB, PostgreSQL and SQLite.
 func TestEveryWorkloadOnEveryTarget(t *testing.T) {
-	workloads := DefaultWorkloads().Names()
+	var workloads []string
+	for _, s := range oltp.Specs() {
+		workloads = append(workloads, s.Name)
+	}
 	for kind, cfg := range testdb.All(t) {
 		t.Run(kind, func(t *testing.T) {
 			tgt := targetArgs(cfg)
@@ -448,5 +453,67 @@ func TestInterruptWritesPartialResult(t *testing.T) {
 	res := readResult(t, out)
 	if res.Status != result.StatusInterrupted || res.Totals.Counts.Events == 0 {
 		t.Fatalf("status %s events %d", res.Status, res.Totals.Counts.Events)
+	}
+}
+
+// TestTPCCThroughTheCLI prepares one warehouse, runs a few hundred transactions,
+// checks the result's per-transaction figures, and runs check: all conditions pass
+// (exit 0), then a corrupted district makes check exit 4 naming the condition.
+func TestTPCCThroughTheCLI(t *testing.T) {
+	for kind, cfg := range map[string]driver.Config{driver.KindSQLite: testdb.SQLite(t), driver.KindMySQL: testdb.MySQL(t)} {
+		t.Run(kind, func(t *testing.T) {
+			tgt := targetArgs(cfg)
+			if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
+				t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			out := filepath.Join(t.TempDir(), "tpcc.json")
+			r := runCLI(context.Background(), nil, join([]string{"run", "tpcc", "--threads=2", "--events=300", "--time=120", "--output=" + out}, tgt)...)
+			if r.code != ExitOK {
+				t.Fatalf("run: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			res := readResult(t, out)
+			if len(res.Kinds) != 5 || len(res.Totals.Kinds) != 5 || res.Totals.Counts.Events != 300 {
+				t.Fatalf("kinds %v, %d kind phases, %d events", res.Kinds, len(res.Totals.Kinds), res.Totals.Counts.Events)
+			}
+			var sum int64
+			for _, k := range res.Totals.Kinds {
+				sum += k.Events
+			}
+			if sum != 300 || res.Totals.Kinds[0].Events == 0 || len(res.Figures) == 0 || res.Figures[0].Name != "tpmC" || res.Figures[0].Value <= 0 {
+				t.Fatalf("per-kind events sum %d, figures %+v", sum, res.Figures)
+			}
+			if !strings.Contains(r.stdout, "By kind:") || !strings.Contains(r.stdout, "tpmC:") {
+				t.Fatalf("summary lacks the per-kind block or tpmC:\n%s", r.stdout)
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"check", "tpcc"}, tgt)...); r.code != ExitOK || !strings.Contains(r.stdout, "all passed") {
+				t.Fatalf("check after run: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			corrupt(t, kind, cfg, "UPDATE district SET d_ytd = d_ytd + 10 WHERE d_w_id = 1 AND d_id = 4")
+			r = runCLI(context.Background(), nil, join([]string{"check", "tpcc"}, tgt)...)
+			if r.code != ExitConsistency || !strings.Contains(r.stdout, "district 4") || !strings.Contains(r.stdout, "FAILED") {
+				t.Fatalf("check of a corrupted district: exit %d (want %d)\n%s%s", r.code, ExitConsistency, r.stdout, r.stderr)
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"cleanup", "tpcc"}, tgt)...); r.code != ExitOK {
+				t.Fatalf("cleanup: %d\n%s", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// corrupt runs one statement on the test database through fairbench's own driver.
+func corrupt(t *testing.T, kind string, cfg driver.Config, stmt string) {
+	t.Helper()
+	d, err := open.Driver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c, err := d.Connect(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Exec(context.Background(), stmt); err != nil {
+		t.Fatalf("%s: %v", kind, err)
 	}
 }

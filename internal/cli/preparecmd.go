@@ -82,12 +82,12 @@ func printCheck(w io.Writer, results []workload.CheckResult) (failed int) {
 	for _, r := range results {
 		switch {
 		case r.Skipped != "":
-			fmt.Fprintf(w, "[%2d] %-52s skipped: %s\n", r.ID, r.Name, r.Skipped)
+			fmt.Fprintf(w, "[%2d] %-58s skipped: %s\n", r.ID, r.Name, r.Skipped)
 		case r.Passed:
-			fmt.Fprintf(w, "[%2d] %-52s passed (%.2fs)\n", r.ID, r.Name, r.Duration.Seconds())
+			fmt.Fprintf(w, "[%2d] %-58s passed (%.2fs)\n", r.ID, r.Name, r.Duration.Seconds())
 		default:
 			failed++
-			fmt.Fprintf(w, "[%2d] %-52s FAILED: %d violation(s) (%.2fs)\n", r.ID, r.Name, r.Violations, r.Duration.Seconds())
+			fmt.Fprintf(w, "[%2d] %-58s FAILED: %d violation(s) (%.2fs)\n", r.ID, r.Name, r.Violations, r.Duration.Seconds())
 			for _, ex := range r.Examples {
 				fmt.Fprintf(w, "       %s\n", ex)
 			}

@@ -145,6 +145,12 @@ type Stmt interface {
 	Exec(ctx context.Context, args ...any) (int64, error)
 	// Query runs the statement, reads every row and reports how many.
 	Query(ctx context.Context, args ...any) (int, error)
+	// QueryRow runs the statement and scans the first row's columns into dest
+	// (*int64, *float64, *string, *[]byte, *time.Time, *bool; NULL leaves zero values)
+	// and reports whether there was a row; remaining rows are read and discarded.
+	QueryRow(ctx context.Context, dest []any, args ...any) (bool, error)
+	// QueryRows runs the statement and calls fn for every row with the columns scanned into dest as QueryRow does.
+	QueryRows(ctx context.Context, dest []any, fn func() error, args ...any) (int, error)
 	// Close releases the statement.
 	Close() error
 }

@@ -18,6 +18,7 @@ type preparedStmt struct {
 	query string // as the caller wrote it, for errors
 	sd    *pgconn.StatementDescription
 	args  params
+	sink  rowSink // the rows of QueryRow and QueryRows
 }
 
 var _ driver.Stmt = (*preparedStmt)(nil)
@@ -75,6 +76,7 @@ type textStmt struct {
 	query string
 	parts []string // query cut at its placeholders
 	buf   []byte
+	sink  rowSink // the rows of QueryRow and QueryRows
 }
 
 var _ driver.Stmt = (*textStmt)(nil)

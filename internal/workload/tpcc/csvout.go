@@ -1,0 +1,171 @@
+package tpcc
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// csvFile names the CSV file of table for warehouse n (0: a table not per warehouse).
+func csvFile(table string, n int) string {
+	if n == 0 {
+		return table + ".csv"
+	}
+	return table + "." + strconv.Itoa(n) + ".csv"
+}
+
+// writeCSV writes the population as CSV files into --output-dir instead of
+// loading it: item.csv, <table>.<warehouse>.csv for every warehouse table,
+// tpcc_meta.csv (so that a run finds C_LOAD) and schema.sql with the target's
+// CREATE TABLE and CREATE INDEX statements. Each file starts with a header line
+// of column names; NULL is an empty field. Warehouses are written in parallel
+// by env.Threads writers.
+func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Writer) error {
+	dir := w.opts.OutputDir
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--output-dir=%s: %w", dir, err)
+	}
+	m := &loadMeta{warehouses: w.opts.Warehouses, cLoad: chooseCLoad(env.Rand), seed: env.Rand.Config().Seed,
+		item: true, indexes: true, loaded: map[int]bool{}}
+	pop := newPopulation(env.Rand, m.cLoad)
+	total := int64(items)
+	for n := 1; n <= m.warehouses; n++ {
+		m.loaded[n] = true
+		total += pop.warehouseRowCount(n)
+	}
+	env.Progress.SetTotal(total)
+	start := time.Now()
+	if err := writeSchema(filepath.Join(dir, "schema.sql"), env.Driver, w.opts.Parts); err != nil {
+		return err
+	}
+	if err := writeMetaCSV(filepath.Join(dir, csvFile(tMeta, 0)), m); err != nil {
+		return err
+	}
+	// Writers need no connection; runParallel only uses conns to count them.
+	writers := make([]driver.Conn, max(1, min(env.Threads, m.warehouses+1)))
+	err := runParallel(ctx, writers, m.warehouses+1, func(ctx context.Context, _ driver.Conn, i int) error {
+		if i == 0 {
+			fmt.Fprintf(log, "Writing %d items...\n", items)
+			return writeTableCSV(ctx, dir, pop, tItem, 0, env.Progress)
+		}
+		fmt.Fprintf(log, "Writing warehouse %d...\n", i)
+		for _, t := range warehouseTables() {
+			if err := writeTableCSV(ctx, dir, pop, t.name, i, env.Progress); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "Wrote %d rows as CSV into %s in %.1fs\n", total, dir, time.Since(start).Seconds())
+	return nil
+}
+
+// writeTableCSV writes the generated rows of table for warehouse n to its file.
+func writeTableCSV(ctx context.Context, dir string, pop *population, table string, n int, progress *workload.Progress) (err error) {
+	path := filepath.Join(dir, csvFile(table, n))
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write %s: %w", path, cerr)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	bw.WriteString(strings.Join(columnNames(tableDef(table)), ",") + "\n")
+	src := pop.source(table, n, progress)
+	var line []byte
+	for src.Next() {
+		if src.row%progressChunk == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		vals, _ := src.Values()
+		line = appendCSVRow(line[:0], vals)
+		if _, err := bw.Write(line); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// appendCSVRow appends one CSV line (RFC 4180 quoting where needed).
+func appendCSVRow(b []byte, vals []any) []byte {
+	for i, v := range vals {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch v := v.(type) {
+		case nil:
+		case int64:
+			b = strconv.AppendInt(b, v, 10)
+		case float64:
+			b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		case time.Time:
+			b = v.AppendFormat(b, "2006-01-02 15:04:05")
+		case string:
+			if strings.ContainsAny(v, ",\"\n\r") {
+				b = append(b, '"')
+				b = append(b, strings.ReplaceAll(v, `"`, `""`)...)
+				b = append(b, '"')
+			} else {
+				b = append(b, v...)
+			}
+		default:
+			b = append(b, fmt.Sprint(v)...)
+		}
+	}
+	return append(b, '\n')
+}
+
+// writeMetaCSV writes tpcc_meta.csv, marking every part loaded.
+func writeMetaCSV(path string, m *loadMeta) error {
+	var b strings.Builder
+	b.WriteString("name,value\n")
+	for _, r := range m.rows() {
+		b.WriteString(r[0] + "," + r[1] + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeSchema writes the statements that create the tables and indexes for the
+// target's dialect (load the CSV files between the two parts).
+func writeSchema(path string, db driver.Driver, parts int) error {
+	if db == nil {
+		return nil
+	}
+	d := db.Dialect()
+	var b strings.Builder
+	fmt.Fprintf(&b, "-- fairbench tpcc schema for %s: create the tables, load the CSV files, then create the indexes.\n", d.Name())
+	for _, t := range tableDefs(parts) {
+		for _, q := range d.CreateTable(t) {
+			b.WriteString(q + ";\n")
+		}
+	}
+	b.WriteString("-- after loading:\n")
+	for _, ix := range secondaryIndexes() {
+		b.WriteString(d.CreateIndex(ix.table, ix.index) + ";\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

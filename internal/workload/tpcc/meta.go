@@ -1,0 +1,160 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/driver"
+)
+
+// Rows of tpcc_meta.
+const (
+	metaWarehouses = "warehouses"  // warehouse count of the load
+	metaCLoad      = "c_load"      // C of NURand(255, …) for C_LAST at load time
+	metaSeed       = "seed"        // the load's random seed
+	metaItem       = "loaded_item" // present once item is loaded
+	metaIndexes    = "indexes"     // present once the secondary indexes exist
+	metaWPrefix    = "loaded_w_"   // loaded_w_<n>: present once warehouse n is loaded
+)
+
+// loadMeta is what tpcc_meta says about a load.
+type loadMeta struct {
+	warehouses int
+	cLoad      int64
+	seed       uint64
+	item       bool
+	indexes    bool
+	loaded     map[int]bool
+}
+
+// complete reports whether every part of the load finished.
+func (m *loadMeta) complete() bool {
+	return m.item && m.indexes && len(m.unloaded()) == 0
+}
+
+// unloaded lists the warehouses not marked loaded, in order.
+func (m *loadMeta) unloaded() []int {
+	var ws []int
+	for w := 1; w <= m.warehouses; w++ {
+		if !m.loaded[w] {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// rows returns the meta rows of m, sorted by name.
+func (m *loadMeta) rows() [][2]string {
+	rows := [][2]string{
+		{metaWarehouses, strconv.Itoa(m.warehouses)},
+		{metaCLoad, strconv.FormatInt(m.cLoad, 10)},
+		{metaSeed, strconv.FormatUint(m.seed, 10)},
+	}
+	if m.item {
+		rows = append(rows, [2]string{metaItem, "1"})
+	}
+	if m.indexes {
+		rows = append(rows, [2]string{metaIndexes, "1"})
+	}
+	for w := range m.loaded {
+		rows = append(rows, [2]string{metaWPrefix + strconv.Itoa(w), "1"})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+	return rows
+}
+
+// readMeta reads tpcc_meta; an error means it is missing or incomplete.
+func readMeta(ctx context.Context, conn driver.Conn) (*loadMeta, error) {
+	rows, err := conn.QueryStrings(ctx, "SELECT name, value FROM "+tMeta)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", tMeta, err)
+	}
+	m := &loadMeta{loaded: map[int]bool{}}
+	var have int
+	for _, r := range rows {
+		if len(r) < 2 {
+			continue
+		}
+		name, value := r[0], r[1]
+		switch {
+		case name == metaWarehouses:
+			m.warehouses, err = strconv.Atoi(value)
+			have++
+		case name == metaCLoad:
+			m.cLoad, err = strconv.ParseInt(value, 10, 64)
+			have++
+		case name == metaSeed:
+			m.seed, err = strconv.ParseUint(value, 10, 64)
+			have++
+		case name == metaItem:
+			m.item = true
+		case name == metaIndexes:
+			m.indexes = true
+		case strings.HasPrefix(name, metaWPrefix):
+			var w int
+			if w, err = strconv.Atoi(strings.TrimPrefix(name, metaWPrefix)); err == nil {
+				m.loaded[w] = true
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s row %s=%q: %w", tMeta, name, value, err)
+		}
+	}
+	if have < 3 {
+		return nil, fmt.Errorf("%s lacks the %s, %s and %s rows", tMeta, metaWarehouses, metaCLoad, metaSeed)
+	}
+	return m, nil
+}
+
+// setMeta records name=value in tpcc_meta (delete then insert: portable upsert).
+func setMeta(ctx context.Context, conn driver.Conn, name, value string) error {
+	if _, err := conn.Exec(ctx, "DELETE FROM "+tMeta+" WHERE name = ?", name); err != nil {
+		return fmt.Errorf("record %s in %s: %w", name, tMeta, err)
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO "+tMeta+" (name, value) VALUES (?, ?)", name, value); err != nil {
+		return fmt.Errorf("record %s in %s: %w", name, tMeta, err)
+	}
+	return nil
+}
+
+// listTables returns the base tables of the connection's database as a set.
+func listTables(ctx context.Context, conn driver.Conn, d driver.Dialect) (map[string]bool, error) {
+	rows, err := conn.QueryStrings(ctx, d.ListTables())
+	if err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	present := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if len(r) > 0 {
+			present[strings.ToLower(r[0])] = true
+		}
+	}
+	return present, nil
+}
+
+// indexExists reports whether index name exists on table. Index catalogs differ
+// between servers and the Dialect has no query for them, so this switches on
+// the dialect's name; it only runs when a prepare resumes.
+func indexExists(ctx context.Context, conn driver.Conn, d driver.Dialect, table, name string) (bool, error) {
+	var q string
+	args := []any{name}
+	switch d.Name() {
+	case "mysql":
+		q = "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ? AND table_name = ?"
+		args = append(args, table)
+	case "postgres":
+		q = "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?"
+	case "sqlite":
+		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
+	default:
+		return false, nil
+	}
+	rows, err := conn.QueryStrings(ctx, q, args...)
+	if err != nil {
+		return false, fmt.Errorf("look for index %s: %w", name, err)
+	}
+	return len(rows) == 1 && len(rows[0]) == 1 && rows[0][0] != "0", nil
+}

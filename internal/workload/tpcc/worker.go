@@ -1,0 +1,81 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/tpcc/txn"
+)
+
+// runConfig is what a run learns from tpcc_meta once and shares between workers.
+type runConfig struct {
+	warehouses int
+	cLoad      int64
+}
+
+// NewWorker returns a worker running the transaction mix on conn. Its home
+// warehouse is assigned round-robin over the workers (a worker that reconnects
+// gets the next one). The warehouse count and C_LOAD come from tpcc_meta, read
+// once per workload.
+func (w *tpcc) NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *randgen.Source) (workload.Worker, error) {
+	rc, home, err := w.nextWorker(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	cfg := txn.Config{Warehouses: rc.warehouses, Mix: w.opts.mix, Wait: w.opts.Wait, CLoad: rc.cLoad}
+	tw, err := txn.NewWorker(ctx, conn, d, rng, cfg, home)
+	if err != nil {
+		return nil, err
+	}
+	return tw, nil
+}
+
+// nextWorker reads the run configuration (the first time) and hands out the
+// next home warehouse.
+func (w *tpcc) nextWorker(ctx context.Context, conn driver.Conn) (*runConfig, int, error) {
+	w.runMu.Lock()
+	defer w.runMu.Unlock()
+	if w.run == nil {
+		rc, err := w.readRunConfig(ctx, conn)
+		if err != nil {
+			return nil, 0, err
+		}
+		w.run = rc
+	}
+	home := w.nextHom%w.run.warehouses + 1
+	w.nextHom++
+	return w.run, home, nil
+}
+
+// readRunConfig reads tpcc_meta and refuses an incomplete load or a
+// --warehouses that differs from the database's.
+func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn) (*runConfig, error) {
+	m, err := readMeta(ctx, conn)
+	if err != nil {
+		return nil, fmt.Errorf("tpcc is not prepared in this database (%w): run 'fairbench prepare tpcc --warehouses=N' first", err)
+	}
+	if !m.complete() {
+		missing := m.unloaded()
+		ws := make([]string, len(missing))
+		for i, n := range missing {
+			ws[i] = strconv.Itoa(n)
+		}
+		what := "the indexes are missing"
+		if len(ws) > 0 {
+			what = "warehouses " + strings.Join(ws, ", ") + " are not loaded"
+		}
+		return nil, fmt.Errorf("the tpcc load is incomplete (%s): run 'fairbench prepare tpcc --warehouses=%d' again to finish it", what, m.warehouses)
+	}
+	if w.fs != nil && w.fs.Changed("warehouses") && w.opts.Warehouses != m.warehouses {
+		return nil, fmt.Errorf("--warehouses=%d, but the database holds %d warehouses: pass --warehouses=%d or leave the flag out", w.opts.Warehouses, m.warehouses, m.warehouses)
+	}
+	return &runConfig{warehouses: m.warehouses, cLoad: m.cLoad}, nil
+}
+
+// Kinds names the five transactions in Counts.Kind order.
+func (w *tpcc) Kinds() []string { return txn.Kinds }
