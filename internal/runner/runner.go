@@ -268,6 +268,8 @@ type worker struct {
 	rec  *metrics.Recorder
 	rng  *randgen.Source
 	done metrics.Event // the last completed event, reused to keep it off the heap
+	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
+	waiter workload.Waiter
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -281,6 +283,7 @@ func (w *worker) open(ctx context.Context, deps Deps) error {
 		return fmt.Errorf("prepare statements: %w", err)
 	}
 	w.conn, w.wl = conn, wl
+	w.waiter, _ = wl.(workload.Waiter)
 	return nil
 }
 
@@ -375,7 +378,11 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 		err := w.wl.Event(ctx, &c)
 		if err == nil {
 			fin := time.Now()
-			w.done = metrics.Event{Latency: fin.Sub(intended), Service: fin.Sub(start),
+			var slept time.Duration
+			if w.waiter != nil {
+				slept = w.waiter.Waited()
+			}
+			w.done = metrics.Event{Latency: fin.Sub(intended) - slept, Service: fin.Sub(start) - slept,
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)
 			return true

@@ -71,6 +71,13 @@ type Counts struct {
 	Rollback bool
 }
 
+// Waiter is implemented by workers that sleep inside Event on purpose (TPC-C's
+// keying and think times with --wait); the runner subtracts the sleep of the
+// last event from its latency, so that response times are the database's.
+type Waiter interface {
+	Waited() time.Duration
+}
+
 // Kinded is implemented by workloads whose events are of several kinds; the
 // runner then keeps counts and latencies per kind, named by Kinds().
 type Kinded interface {

@@ -3,7 +3,8 @@ package sqlite
 import (
 	"context"
 	sqldriver "database/sql/driver"
-	"io"
+
+	"github.com/fairbench/fairbench/internal/driver"
 )
 
 // QueryRow runs the statement, scans the first row into dest and reports
@@ -44,29 +45,5 @@ func (s *stmt) scan(ctx context.Context, dest []any, fn func() error, first bool
 		s.dest = make([]sqldriver.Value, len(rows.Columns()))
 		s.cols = true
 	}
-	return scanRows(rows, s.dest, dest, fn, first)
-}
-
-// scanRows reads rows into buf, scans the wanted ones into dest, closes rows
-// and returns how many rows there were (with first, at most 1 is counted:
-// the rest are discarded).
-func scanRows(rows sqldriver.Rows, buf []sqldriver.Value, dest []any, fn func() error, first bool) (int, error) {
-	n := 0
-	for {
-		err := rows.Next(buf)
-		if err == io.EOF {
-			break
-		}
-		if err == nil && (!first || n == 0) {
-			n++
-			if err = scanRow(dest, buf); err == nil && fn != nil {
-				err = fn()
-			}
-		}
-		if err != nil {
-			rows.Close()
-			return n, err
-		}
-	}
-	return n, rows.Close()
+	return driver.ScanRows(driver.KindSQLite, rows, s.dest, dest, fn, first)
 }

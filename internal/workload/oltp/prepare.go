@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -19,10 +18,7 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if env.Driver == nil || env.Rand == nil {
 		return errors.New("prepare: PrepareEnv needs a Driver and a Rand factory")
 	}
-	log := &syncWriter{w: env.Log}
-	if env.Log == nil {
-		log.w = io.Discard
-	}
+	log := workload.SyncWriter(env.Log)
 	d := env.Driver.Dialect()
 	conn, err := env.Driver.Connect(ctx, 0)
 	if err != nil {
@@ -64,7 +60,7 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 			fmt.Fprintf(log, "Inserting %d records into '%s'\n", rows, tableName(n))
 		}
 	}
-	err = runParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
+	err = workload.RunParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
 		job := jobs[i]
 		src := &jobSource{batches: job, rand: env.Rand.Source, tableSize: int64(w.opts.TableSize), progress: env.Progress}
 		n, err := c.BulkInsert(ctx, tableName(job[0].table), loadColumns(), src)
@@ -77,7 +73,7 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if err != nil {
 		return err
 	}
-	return runParallel(ctx, conns, w.opts.Tables, func(ctx context.Context, c driver.Conn, i int) error {
+	return workload.RunParallel(ctx, conns, w.opts.Tables, func(ctx context.Context, c driver.Conn, i int) error {
 		return w.finishTable(ctx, c, d, i+1, rows > 0, log)
 	})
 }
@@ -121,65 +117,4 @@ func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload
 		return dropTables(ctx, conn, env.Driver.Dialect(), w.opts.Tables, log)
 	}
 	return nil
-}
-
-// runParallel runs jobs 0..jobs-1, one goroutine per connection taking the next
-// job until none is left; the first error cancels the others and is returned.
-func runParallel(ctx context.Context, conns []driver.Conn, jobs int, fn func(context.Context, driver.Conn, int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		next     int
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	take := func() (int, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if next >= jobs || firstErr != nil {
-			return 0, false
-		}
-		next++
-		return next - 1, true
-	}
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-			cancel()
-		}
-	}
-	for _, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i, ok := take()
-				if !ok {
-					return
-				}
-				if err := fn(ctx, c, i); err != nil {
-					fail(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return firstErr
-}
-
-// syncWriter serialises writes from parallel loaders to one log.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// Write writes p whole, under the lock.
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }

@@ -15,11 +15,7 @@ import (
 // a time, each as one query. Condition 11 holds only right after loading and
 // runs only with opts.All. Results come back in condition order.
 func (w *tpcc) Check(ctx context.Context, db driver.Driver, opts workload.CheckOptions) ([]workload.CheckResult, error) {
-	log := opts.Log
-	if log == nil {
-		log = io.Discard
-	}
-	log = &syncWriter{w: log}
+	log := workload.SyncWriter(opts.Log) // a nil opts.Log discards
 	conds := conditions()
 	results := make([]workload.CheckResult, len(conds))
 	var run []int
@@ -45,7 +41,7 @@ func (w *tpcc) Check(ctx context.Context, db driver.Driver, opts workload.CheckO
 		}
 		conns = append(conns, c)
 	}
-	err := runParallel(ctx, conns, len(run), func(ctx context.Context, c driver.Conn, j int) error {
+	err := workload.RunParallel(ctx, conns, len(run), func(ctx context.Context, c driver.Conn, j int) error {
 		i := run[j]
 		r, err := runCondition(ctx, c, conds[i])
 		if err != nil {

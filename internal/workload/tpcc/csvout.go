@@ -50,9 +50,9 @@ func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Wri
 	if err := writeMetaCSV(filepath.Join(dir, csvFile(tMeta, 0)), m); err != nil {
 		return err
 	}
-	// Writers need no connection; runParallel only uses conns to count them.
+	// Writers need no connection; workload.RunParallel only uses conns to count them.
 	writers := make([]driver.Conn, max(1, min(env.Threads, m.warehouses+1)))
-	err := runParallel(ctx, writers, m.warehouses+1, func(ctx context.Context, _ driver.Conn, i int) error {
+	err := workload.RunParallel(ctx, writers, m.warehouses+1, func(ctx context.Context, _ driver.Conn, i int) error {
 		if i == 0 {
 			fmt.Fprintf(log, "Writing %d items...\n", items)
 			return writeTableCSV(ctx, dir, pop, tItem, 0, env.Progress)

@@ -32,10 +32,7 @@ func (w *tpcc) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if env.Driver == nil || env.Rand == nil {
 		return errors.New("prepare tpcc: PrepareEnv needs a Driver and a Rand factory")
 	}
-	log := &syncWriter{w: env.Log}
-	if env.Log == nil {
-		log.w = io.Discard
-	}
+	log := workload.SyncWriter(env.Log)
 	if w.opts.OutputDir != "" {
 		return w.writeCSV(ctx, env, log)
 	}
@@ -244,7 +241,7 @@ func (w *tpcc) load(ctx context.Context, conns []driver.Conn, plan *loadPlan, pr
 		total += plan.pop.warehouseRowCount(n)
 	}
 	progress.SetTotal(total)
-	return runParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
+	return workload.RunParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
 		if jobs[i] == 0 {
 			return loadItems(ctx, c, plan.pop, progress, log)
 		}
@@ -300,7 +297,7 @@ func bulkLoad(ctx context.Context, c driver.Conn, pop *population, table string,
 // refreshes the planner statistics and marks the load complete.
 func finishLoad(ctx context.Context, conns []driver.Conn, d driver.Dialect, plan *loadPlan, log io.Writer) error {
 	ixs := secondaryIndexes()
-	err := runParallel(ctx, conns, len(ixs), func(ctx context.Context, c driver.Conn, i int) error {
+	err := workload.RunParallel(ctx, conns, len(ixs), func(ctx context.Context, c driver.Conn, i int) error {
 		ix := ixs[i]
 		if plan.resumed {
 			exists, err := indexExists(ctx, c, d, ix.table, ix.index.Name)

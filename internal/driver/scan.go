@@ -1,33 +1,67 @@
-package mysql
+package driver
 
 import (
 	sqldriver "database/sql/driver"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 )
 
-// scanRow stores the first len(dest) values of row into dest, one
-// destination per column (see scanValue).
-func scanRow(dest []any, row []sqldriver.Value) error {
+// ScanRows reads rows into buf (one value per column, reused for each row),
+// scans the wanted rows into dest with ScanRow and calls fn, when not nil,
+// after each; then it closes rows. With first only the first row is scanned
+// and counted, the rest are read and discarded; otherwise every row is. It
+// returns how many rows were scanned; an error from reading, scanning or fn
+// stops the reading and is returned as it is. It is what Stmt.QueryRow and
+// Stmt.QueryRows of the drivers built on database/sql/driver connections do
+// with a result; kind (KindMySQL, KindSQLite) begins scan error messages.
+func ScanRows(kind string, rows sqldriver.Rows, buf []sqldriver.Value, dest []any, fn func() error, first bool) (int, error) {
+	n := 0
+	for {
+		err := rows.Next(buf)
+		if err == io.EOF {
+			break
+		}
+		if err == nil && (!first || n == 0) {
+			n++
+			if err = ScanRow(kind, dest, buf); err == nil && fn != nil {
+				err = fn()
+			}
+		}
+		if err != nil {
+			rows.Close()
+			return n, err
+		}
+	}
+	return n, rows.Close()
+}
+
+// ScanRow stores the first len(dest) values of row into dest, one destination
+// per column (see ScanValue). It serves Stmt.QueryRow and Stmt.QueryRows of the
+// drivers built on database/sql/driver connections; kind (KindMySQL,
+// KindSQLite) begins its error messages.
+func ScanRow(kind string, dest []any, row []sqldriver.Value) error {
 	if len(dest) > len(row) {
-		return fmt.Errorf("mysql: %d scan destinations for a row of %d columns", len(dest), len(row))
+		return fmt.Errorf("%s: %d scan destinations for a row of %d columns", kind, len(dest), len(row))
 	}
 	for i, d := range dest {
-		if err := scanValue(d, row[i]); err != nil {
-			return fmt.Errorf("mysql: column %d: %w", i+1, err)
+		if err := ScanValue(d, row[i]); err != nil {
+			return fmt.Errorf("%s: column %d: %w", kind, i+1, err)
 		}
 	}
 	return nil
 }
 
-// scanValue stores v, one column as go-sql-driver returns it (int64, uint64,
-// float32, float64, []byte, string, time.Time, bool or nil), into dest:
-// *int64, *float64, *string, *[]byte (the caller's buffer reused), *time.Time
-// or *bool. NULL stores the zero value (an empty slice for *[]byte). DECIMAL
-// arrives as text and is parsed; a text *string destination that already holds
-// the same text is left as it is, so it costs no allocation.
-func scanValue(dest any, v sqldriver.Value) error {
+// ScanValue stores v, one column as go-sql-driver/mysql or modernc.org/sqlite
+// returns it (int64, uint64, float32, float64, []byte, string, time.Time, bool
+// or nil), into dest: *int64, *float64, *string, *[]byte (the caller's buffer
+// reused), *time.Time or *bool. NULL stores the zero value (an empty slice for
+// *[]byte). Numbers convert between integer and real either way (a real into
+// *int64 is truncated), and text such as MySQL's DECIMAL is parsed; a *string
+// destination that already holds the same text is left as it is, so it costs
+// no allocation.
+func ScanValue(dest any, v sqldriver.Value) error {
 	switch d := dest.(type) {
 	case *int64:
 		return scanInt(d, v)
@@ -180,8 +214,10 @@ func scanTime(d *time.Time, v sqldriver.Value) error {
 	return nil
 }
 
-// parseTime reads DATETIME/DATE text as MySQL writes it ("2006-01-02
-// 15:04:05[.ffffff]" or "2006-01-02"), in UTC; the zero date becomes the zero time.
+// parseTime reads a timestamp written as text, as MySQL writes DATETIME and
+// DATE and as the SQLite driver stores timestamps ("2006-01-02
+// 15:04:05[.ffffff]" or "2006-01-02"), in UTC; MySQL's zero date becomes the
+// zero time.
 func parseTime(d *time.Time, b []byte) error {
 	s := string(b)
 	layout := "2006-01-02 15:04:05" // fractional seconds are accepted when parsing
