@@ -21,17 +21,16 @@ type paymentState struct {
 	cSince                                                                  time.Time
 	cCredit                                                                 string
 	cCreditLim, cDiscount, cBalance                                         float64
-	cData, newData, hData                                                   []byte
+	cData, newData, hData                                                   []byte // c_data is read for bad credit only
 
-	warehouseDest, districtDest, customerDest, dataDest []any
+	warehouseDest, districtDest, customerDest []any
 }
 
 func (s *paymentState) init() {
 	s.warehouseDest = []any{&s.wName, &s.wStreet1, &s.wStreet2, &s.wCity, &s.wState, &s.wZip}
 	s.districtDest = []any{&s.dName, &s.dStreet1, &s.dStreet2, &s.dCity, &s.dState, &s.dZip}
 	s.customerDest = []any{&s.cFirst, &s.cMiddle, &s.cLast, &s.cStreet1, &s.cStreet2, &s.cCity, &s.cState, &s.cZip,
-		&s.cPhone, &s.cSince, &s.cCredit, &s.cCreditLim, &s.cDiscount, &s.cBalance}
-	s.dataDest = []any{&s.cData}
+		&s.cPhone, &s.cSince, &s.cCredit, &s.cCreditLim, &s.cDiscount, &s.cBalance, &s.cData}
 	s.newData = make([]byte, 0, maxCData+64)
 	s.hData = make([]byte, 0, 24)
 }
@@ -89,9 +88,6 @@ func (w *Worker) payment(ctx context.Context, c *workload.Counts) error {
 		return err
 	}
 	if s.cCredit == "BC" {
-		if _, err := w.mustRow(ctx, c, "customer", w.st.payCustomerData, s.dataDest, w.argv(cwArg, cdArg, cIDArg)); err != nil {
-			return err
-		}
 		s.newData = appendCData(s.newData[:0], cID, cDID, cWID, dID, w.home, amount, s.cData)
 		if _, err := w.exec(ctx, c, w.st.payCustomerUpdateBC, w.argv(amountArg, amountArg, string(s.newData), cwArg, cdArg, cIDArg)); err != nil {
 			return err

@@ -11,23 +11,25 @@ import (
 
 // statements are a worker's prepared statements, named by what they do.
 type statements struct {
-	// New-Order (clause 2.4.2)
-	noWarehouse, noDistrict, noDistrictNext, noCustomer   driver.Stmt
-	noInsertOrder, noInsertNewOrder, noItem, noStockWrite driver.Stmt
-	noInsertLine                                          driver.Stmt
-	noStock                                               [districtsPerWarehouse]driver.Stmt // by district: s_dist_01..10
+	// New-Order (clause 2.4.2). noItems, noStock and noStockWrite take
+	// maxOrderLines item ids (an order's ids, the last one repeated);
+	// noInsertLines[n] inserts n order lines, prepared on first use.
+	noCustomer, noDistrict, noDistrictNext, noInsertOrder driver.Stmt
+	noInsertNewOrder, noItems, noStock, noStockWrite      driver.Stmt
+	noInsertLines                                         [maxOrderLines + 1]driver.Stmt
 
 	// Payment (clause 2.5.2)
 	payWarehouseYTD, payWarehouse, payDistrictYTD, payDistrict driver.Stmt
-	payCustomersByName, payCustomer, payCustomerData           driver.Stmt
+	payCustomersByName, payCustomer                            driver.Stmt
 	payCustomerUpdate, payCustomerUpdateBC, payHistory         driver.Stmt
 
 	// Order-Status (clause 2.6.2)
 	osCustomersByName, osCustomer, osLastOrder, osLines driver.Stmt
 
 	// Delivery (clause 2.7.4)
-	dlOldest, dlDeleteNewOrder, dlOrderCustomer, dlSetCarrier driver.Stmt
-	dlSetDelivered, dlSumAmount, dlCustomer                   driver.Stmt
+	// Every statement but dlOldest covers the 10 districts at once.
+	dlOldest, dlDeleteNewOrders, dlSetCarriers, dlSetDelivered driver.Stmt
+	dlOrderAmounts, dlCustomers                                driver.Stmt
 
 	// Stock-Level (clause 2.8.2)
 	slNextOrder, slLowStock driver.Stmt
@@ -43,23 +45,23 @@ type stmtText struct {
 // locking clause for rows read and then updated.
 func (s *statements) texts(forUpdate string) []stmtText {
 	list := []stmtText{
-		{&s.noWarehouse, "SELECT w_tax FROM warehouse WHERE w_id = ?"},
+		{&s.noCustomer, "SELECT c_discount, c_last, c_credit, w_tax FROM customer JOIN warehouse ON w_id = c_w_id WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
 		{&s.noDistrict, "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?" + forUpdate},
 		{&s.noDistrictNext, "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?"},
-		{&s.noCustomer, "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
 		{&s.noInsertOrder, "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)"},
 		{&s.noInsertNewOrder, "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)"},
-		{&s.noItem, "SELECT i_price, i_name, i_data FROM item WHERE i_id = ?"},
-		{&s.noStockWrite, "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?"},
-		{&s.noInsertLine, "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)"},
+		{&s.noItems, "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id IN (" + placeholders(maxOrderLines) + ")"},
+		{&s.noStock, "SELECT s_i_id, s_quantity, s_data, " + distInfoByDistrict() +
+			" FROM stock WHERE s_w_id = ? AND s_i_id IN (" + placeholders(maxOrderLines) + ")" + forUpdate},
+		{&s.noStockWrite, stockWriteText(maxOrderLines)},
 
 		{&s.payWarehouseYTD, "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?"},
 		{&s.payWarehouse, "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?"},
 		{&s.payDistrictYTD, "UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?"},
 		{&s.payDistrict, "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?"},
 		{&s.payCustomersByName, "SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first"},
-		{&s.payCustomer, "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?" + forUpdate},
-		{&s.payCustomerData, "SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
+		{&s.payCustomer, "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance," +
+			" CASE WHEN c_credit = 'BC' THEN c_data ELSE '' END FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?" + forUpdate},
 		{&s.payCustomerUpdate, "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
 		{&s.payCustomerUpdateBC, "UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1, c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
 		{&s.payHistory, "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
@@ -70,50 +72,77 @@ func (s *statements) texts(forUpdate string) []stmtText {
 		{&s.osLines, "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"},
 
 		{&s.dlOldest, "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1" + forUpdate},
-		{&s.dlDeleteNewOrder, "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?"},
-		{&s.dlOrderCustomer, "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?"},
-		{&s.dlSetCarrier, "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?"},
-		{&s.dlSetDelivered, "UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"},
-		{&s.dlSumAmount, "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"},
-		{&s.dlCustomer, "UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"},
+		{&s.dlDeleteNewOrders, "DELETE FROM new_order WHERE " + districtOrders("no_w_id", "no_d_id", "no_o_id")},
+		{&s.dlSetCarriers, "UPDATE orders SET o_carrier_id = ? WHERE " + districtOrders("o_w_id", "o_d_id", "o_id")},
+		{&s.dlSetDelivered, "UPDATE order_line SET ol_delivery_d = ? WHERE " + districtOrders("ol_w_id", "ol_d_id", "ol_o_id")},
+		{&s.dlOrderAmounts, "SELECT o_d_id, o_c_id, (SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id)" +
+			" FROM orders WHERE " + districtOrders("o_w_id", "o_d_id", "o_id")},
+		{&s.dlCustomers, "UPDATE customer SET c_balance = c_balance + CASE c_d_id" + districtCases() + " END, c_delivery_cnt = c_delivery_cnt + 1" +
+			" WHERE " + districtOrders("c_w_id", "c_d_id", "c_id")},
 
 		{&s.slNextOrder, "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?"},
 		{&s.slLowStock, "SELECT COUNT(DISTINCT s_i_id) FROM order_line JOIN stock ON s_w_id = ? AND s_i_id = ol_i_id" +
 			" WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_quantity < ?"},
 	}
-	for d := range s.noStock {
-		list = append(list, stmtText{&s.noStock[d], fmt.Sprintf(
-			"SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_i_id = ? AND s_w_id = ?%s", d+1, forUpdate)})
-	}
 	return list
 }
 
-// prepare prepares every statement on conn.
+// prepare prepares every statement on conn but those prepared on first use.
 func (s *statements) prepare(ctx context.Context, conn driver.Conn, forUpdate string) error {
 	for _, t := range s.texts(forUpdate) {
-		st, err := conn.Prepare(ctx, t.text)
+		st, err := prepareText(ctx, conn, t.text)
 		if err != nil {
-			if errors.Is(err, driver.ErrTableMissing) || strings.Contains(strings.ToLower(err.Error()), "exist") {
-				return fmt.Errorf("tpcc: prepare %q: %w (run 'fairbench prepare tpcc' first)", t.text, err)
-			}
-			return fmt.Errorf("tpcc: prepare %q: %w", t.text, err)
+			return err
 		}
 		*t.dst = st
 	}
 	return nil
 }
 
+// insertLines returns the statement that inserts n order lines, preparing it
+// on first use: there is one per line count, and most runs use all eleven.
+func (s *statements) insertLines(ctx context.Context, conn driver.Conn, n int) (driver.Stmt, error) {
+	if st := s.noInsertLines[n]; st != nil {
+		return st, nil
+	}
+	st, err := prepareText(ctx, conn, insertLinesText(n))
+	if err != nil {
+		return nil, err
+	}
+	s.noInsertLines[n] = st
+	return st, nil
+}
+
+// prepareText prepares text on conn, with a hint when the tables are missing.
+func prepareText(ctx context.Context, conn driver.Conn, text string) (driver.Stmt, error) {
+	st, err := conn.Prepare(ctx, text)
+	if err != nil {
+		if errors.Is(err, driver.ErrTableMissing) || strings.Contains(strings.ToLower(err.Error()), "exist") {
+			return nil, fmt.Errorf("tpcc: prepare %q: %w (run 'fairbench prepare tpcc' first)", text, err)
+		}
+		return nil, fmt.Errorf("tpcc: prepare %q: %w", text, err)
+	}
+	return st, nil
+}
+
 // close closes every prepared statement.
 func (s *statements) close() error {
 	var errs []error
+	dsts := make([]*driver.Stmt, 0, 64)
 	for _, t := range s.texts("") {
-		if *t.dst == nil {
+		dsts = append(dsts, t.dst)
+	}
+	for n := range s.noInsertLines {
+		dsts = append(dsts, &s.noInsertLines[n])
+	}
+	for _, dst := range dsts {
+		if *dst == nil {
 			continue
 		}
-		if err := (*t.dst).Close(); err != nil {
+		if err := (*dst).Close(); err != nil {
 			errs = append(errs, err)
 		}
-		*t.dst = nil
+		*dst = nil
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("tpcc: close statements: %w", err)

@@ -109,8 +109,23 @@ func testNewOrder(t *testing.T, f *fixtureDB) {
 		} else {
 			committed++
 		}
-		if c.Reads < 4 || c.Writes < 3 {
-			t.Fatalf("New-Order counted %+v: want reads of warehouse, district, customer, item and writes", c)
+		if c.Rollback {
+			// customer (with warehouse), district, items; district, orders, new_order
+			if c.Reads != 3 || c.Writes != 3 {
+				t.Fatalf("rolled-back New-Order counted %+v: want 3 reads and 3 writes", c)
+			}
+			continue
+		}
+		// one stock read and one stock write per supplying warehouse
+		suppliers := map[int64]bool{}
+		var n int64
+		for _, l := range w.no.ordered {
+			suppliers[l.supplyW] = true
+		}
+		n = int64(len(suppliers))
+		if c.Reads != 3+n || c.Writes != 4+n || c.Others != 2 {
+			t.Fatalf("New-Order with %d supplying warehouses counted %+v: want %d reads (customer, district, items, stock), %d writes (district, orders, new_order, stock, order_line), BEGIN and COMMIT",
+				n, c, 3+n, 4+n)
 		}
 	}
 	if rolledBack == 0 || committed == 0 {
@@ -265,8 +280,8 @@ func testDelivery(t *testing.T, f *fixtureDB) {
 	if w.dl.delivered != districtsPerWarehouse {
 		t.Fatalf("delivered %d districts, want 10", w.dl.delivered)
 	}
-	if c.Writes != 4*districtsPerWarehouse {
-		t.Fatalf("Delivery counted %d writes, want 4 per district (new_order, orders, order_line, customer)", c.Writes)
+	if c.Writes != 4 || c.Reads != districtsPerWarehouse+1 || c.Others != 2 {
+		t.Fatalf("Delivery counted %+v: want 4 writes (new_order, orders, order_line, customer for all districts), 11 reads (each district's oldest order, the amounts), BEGIN and COMMIT", c)
 	}
 	for d := int64(1); d <= districtsPerWarehouse; d++ {
 		b := before[d]
