@@ -28,7 +28,7 @@ func csvFile(table string, n int) string {
 // tpcc_meta.csv (so that a run finds C_LOAD) and schema.sql with the target's
 // CREATE TABLE and CREATE INDEX statements. Each file starts with a header line
 // of column names; NULL is an empty field. Warehouses are written in parallel
-// by env.Threads writers.
+// by env.Threads writers, in the parts a load uses.
 func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Writer) error {
 	dir := w.opts.OutputDir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -50,20 +50,33 @@ func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Wri
 	if err := writeMetaCSV(filepath.Join(dir, csvFile(tMeta, 0)), m); err != nil {
 		return err
 	}
+	var warehouses []int
+	for n := 1; n <= m.warehouses; n++ {
+		warehouses = append(warehouses, n)
+	}
+	jobs := planJobs(warehouses, everyPart, true, jobWindow(env.Threads))
+	tracker := newWarehouseTracker(jobs)
+	parts := warehouseParts()
 	// Writers need no connection; workload.RunParallel only uses conns to count them.
-	writers := make([]driver.Conn, max(1, min(env.Threads, m.warehouses+1)))
-	err := workload.RunParallel(ctx, writers, m.warehouses+1, func(ctx context.Context, _ driver.Conn, i int) error {
-		if i == 0 {
-			fmt.Fprintf(log, "Writing %d items...\n", items)
-			return writeTableCSV(ctx, dir, pop, tItem, 0, env.Progress)
-		}
-		fmt.Fprintf(log, "Writing warehouse %d...\n", i)
-		for _, t := range warehouseTables() {
-			if err := writeTableCSV(ctx, dir, pop, t.name, i, env.Progress); err != nil {
-				return err
+	writers := make([]driver.Conn, max(1, min(env.Threads, len(jobs))))
+	err := withGCBallast(func() error {
+		return workload.RunParallel(ctx, writers, len(jobs), func(ctx context.Context, _ driver.Conn, i int) error {
+			j := jobs[i]
+			if j.item() {
+				fmt.Fprintf(log, "Writing %d items...\n", items)
+				return writeTableCSV(ctx, dir, pop, tItem, 0, env.Progress)
 			}
-		}
-		return nil
+			if tracker.start(j.warehouse) {
+				fmt.Fprintf(log, "Writing warehouse %d...\n", j.warehouse)
+			}
+			for _, t := range parts[j.part].tables {
+				if err := writeTableCSV(ctx, dir, pop, t, j.warehouse, env.Progress); err != nil {
+					return err
+				}
+			}
+			tracker.finish(j.warehouse)
+			return nil
+		})
 	})
 	if err != nil {
 		return err

@@ -184,6 +184,7 @@ func (p *population) districtRows(w int) func([]any, int) bool {
 // customerRows yields warehouse w's 30,000 customers, district by district.
 func (p *population) customerRows(w int) func([]any, int) bool {
 	g := p.text(genCustomer, w)
+	wID, now := any(int64(w)), any(p.now)
 	return func(v []any, i int) bool {
 		if i >= districtsPerWH*customersPerDistrict {
 			return false
@@ -191,13 +192,13 @@ func (p *population) customerRows(w int) func([]any, int) bool {
 		cID := int64(i%customersPerDistrict + 1)
 		v[0] = cID
 		v[1] = int64(i/customersPerDistrict + 1)
-		v[2] = int64(w)
+		v[2] = wID
 		v[3] = g.aString(8, 16)
 		v[4] = "OE"
 		v[5] = g.lastNameFor(cID, p.cLoad)
 		g.fillAddress(v[6:11])
 		v[11] = g.nString(16, 16)
-		v[12] = p.now
+		v[12] = now
 		if g.rng.Uniform(1, 10) == 1 {
 			v[13] = "BC"
 		} else {
@@ -217,6 +218,7 @@ func (p *population) customerRows(w int) func([]any, int) bool {
 // historyRows yields one history row per customer of warehouse w.
 func (p *population) historyRows(w int) func([]any, int) bool {
 	g := p.text(genHistory, w)
+	wID, now := any(int64(w)), any(p.now)
 	return func(v []any, i int) bool {
 		if i >= districtsPerWH*customersPerDistrict {
 			return false
@@ -224,10 +226,10 @@ func (p *population) historyRows(w int) func([]any, int) bool {
 		d := int64(i/customersPerDistrict + 1)
 		v[0] = int64(i%customersPerDistrict + 1)
 		v[1] = d
-		v[2] = int64(w)
+		v[2] = wID
 		v[3] = d
-		v[4] = int64(w)
-		v[5] = p.now
+		v[4] = wID
+		v[5] = now
 		v[6] = 10.0
 		v[7] = g.aString(12, 24)
 		return true
@@ -283,6 +285,7 @@ func (o *orderPlan) next() bool {
 // orderRows yields warehouse w's 30,000 orders.
 func (p *population) orderRows(w int) func([]any, int) bool {
 	plan := p.newOrderPlan(w)
+	wID, now := any(int64(w)), any(p.now)
 	return func(v []any, _ int) bool {
 		if !plan.next() {
 			return false
@@ -290,9 +293,9 @@ func (p *population) orderRows(w int) func([]any, int) bool {
 		o := &plan.order
 		v[0] = o.id
 		v[1] = o.d
-		v[2] = int64(w)
+		v[2] = wID
 		v[3] = o.customer
-		v[4] = p.now
+		v[4] = now
 		if o.carrier > 0 {
 			v[5] = o.carrier
 		} else {
@@ -307,13 +310,14 @@ func (p *population) orderRows(w int) func([]any, int) bool {
 // newOrderRows yields the 900 undelivered orders (2101..3000) of each district.
 func newOrderRows(w int) func([]any, int) bool {
 	const perDistrict = ordersPerDistrict - firstNewOrder + 1
+	wID := any(int64(w))
 	return func(v []any, i int) bool {
 		if i >= districtsPerWH*perDistrict {
 			return false
 		}
 		v[0] = int64(firstNewOrder + i%perDistrict)
 		v[1] = int64(i/perDistrict + 1)
-		v[2] = int64(w)
+		v[2] = wID
 		return true
 	}
 }
@@ -322,6 +326,7 @@ func newOrderRows(w int) func([]any, int) bool {
 func (p *population) orderLineRows(w int) func([]any, int) bool {
 	plan := p.newOrderPlan(w)
 	g := p.text(genOrderLine, w)
+	wID, now := any(int64(w)), any(p.now)
 	var line int64 // lines of the current order already yielded
 	return func(v []any, _ int) bool {
 		if line == plan.order.lines { // also true before the first order (0 == 0)
@@ -334,12 +339,12 @@ func (p *population) orderLineRows(w int) func([]any, int) bool {
 		o := &plan.order
 		v[0] = o.id
 		v[1] = o.d
-		v[2] = int64(w)
+		v[2] = wID
 		v[3] = line
 		v[4] = g.rng.Uniform(1, items)
-		v[5] = int64(w)
+		v[5] = wID
 		if o.id < firstNewOrder {
-			v[6] = p.now
+			v[6] = now
 			v[8] = 0.0
 		} else {
 			v[6] = nil
@@ -354,16 +359,15 @@ func (p *population) orderLineRows(w int) func([]any, int) bool {
 // stockRows yields warehouse w's 100,000 stock rows.
 func (p *population) stockRows(w int) func([]any, int) bool {
 	g := p.text(genStock, w)
+	wID := any(int64(w))
 	return func(v []any, i int) bool {
 		if i >= stockPerWH {
 			return false
 		}
 		v[0] = int64(i + 1)
-		v[1] = int64(w)
+		v[1] = wID
 		v[2] = g.rng.Uniform(10, 100)
-		for d := 0; d < districtsPerWH; d++ {
-			v[3+d] = g.aString(24, 24)
-		}
+		g.fillDists(v[3 : 3+districtsPerWH])
 		v[13] = int64(0)
 		v[14] = int64(0)
 		v[15] = int64(0)
@@ -382,9 +386,34 @@ func (p *population) orderLineCount(w int) int64 {
 	return n
 }
 
+// tableRowCount returns the rows of table for warehouse w (item: all items).
+func (p *population) tableRowCount(table string, w int) int64 {
+	switch table {
+	case tItem:
+		return items
+	case tWarehouse:
+		return 1
+	case tDistrict:
+		return districtsPerWH
+	case tCustomer, tHistory:
+		return districtsPerWH * customersPerDistrict
+	case tOrders:
+		return districtsPerWH * ordersPerDistrict
+	case tNewOrder:
+		return districtsPerWH * (ordersPerDistrict - firstNewOrder + 1)
+	case tOrderLine:
+		return p.orderLineCount(w)
+	case tStock:
+		return stockPerWH
+	}
+	panic("tpcc: no row count for table " + table)
+}
+
 // warehouseRowCount returns the rows of warehouse w in every table but item.
 func (p *population) warehouseRowCount(w int) int64 {
-	const fixed = 1 + districtsPerWH + 2*districtsPerWH*customersPerDistrict + // warehouse, district, customer, history
-		districtsPerWH*ordersPerDistrict + districtsPerWH*(ordersPerDistrict-firstNewOrder+1) + stockPerWH
-	return fixed + p.orderLineCount(w)
+	var n int64
+	for _, t := range warehouseTables() {
+		n += p.tableRowCount(t.name, w)
+	}
+	return n
 }

@@ -293,3 +293,59 @@ func TestOutputDir(t *testing.T) {
 		t.Errorf("after --output-dir Missing = %v (%v), want every table", missing, err)
 	}
 }
+
+// TestResumeWarehouseParts resumes a warehouse of which two parts were loaded:
+// only order_line is loaded again, the rows of the others stay,
+// and the warehouse ends marked loaded without part markers.
+func TestResumeWarehouseParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a warehouse")
+	}
+	ctx := context.Background()
+	drv := openDriver(t, testdb.SQLite(t))
+	w := newWorkload(t, "--warehouses=1", "--no-check")
+	if err := w.Prepare(ctx, prepareEnv(t, drv, 2, &lockedBuffer{})); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, drv)
+	// The state of a load stopped while order_line was loading; the mark on
+	// stock shows whether the stock part is loaded again.
+	for _, q := range []string{
+		"DELETE FROM tpcc_meta WHERE name IN ('loaded_w_1', 'indexes')",
+		"INSERT INTO tpcc_meta (name, value) VALUES ('loaded_w_1.stock', '1'), ('loaded_w_1.customer', '1')",
+		"DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id > 3",
+		"UPDATE stock SET s_quantity = 1000 WHERE s_w_id = 1 AND s_i_id = 7",
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	log := &lockedBuffer{}
+	env := prepareEnv(t, drv, 2, log)
+	if err := w.Prepare(ctx, env); err != nil {
+		t.Fatalf("resumed prepare: %v\n%s", err, log)
+	}
+	if _, total, _ := env.Progress.Snapshot(); total != w.testOrderLines(t, c) {
+		t.Errorf("resumed prepare loaded %d rows, want the %d order lines only\n%s", total, w.testOrderLines(t, c), log)
+	}
+	if got := countRows(t, c, tStock, "s_quantity = 1000"); got != 1 {
+		t.Errorf("%d marked stock rows after the resume, want 1: stock was loaded again", got)
+	}
+	expectCounts(t, c, w, 1)
+	m, err := readMeta(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.loaded[1] || len(m.parts) != 0 || countRows(t, c, tMeta, "name LIKE 'loaded_w_1.%'") != 0 {
+		t.Errorf("tpcc_meta after the resume: loaded %v, parts %v: want warehouse 1 loaded, no part markers", m.loaded, m.parts)
+	}
+}
+
+// testOrderLines returns the order lines of warehouse 1 as the loaded meta constants make them.
+func (w *tpcc) testOrderLines(t *testing.T, c driver.Conn) int64 {
+	m, err := readMeta(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&population{rand: testFactory(t), cLoad: m.cLoad}).orderLineCount(1)
+}

@@ -18,6 +18,9 @@ const (
 	metaItem       = "loaded_item" // present once item is loaded
 	metaIndexes    = "indexes"     // present once the secondary indexes exist
 	metaWPrefix    = "loaded_w_"   // loaded_w_<n>: present once warehouse n is loaded
+	// loaded_w_<n>.<part>: part (warehouseParts) of warehouse n is loaded while
+	// the warehouse is not complete; removed once loaded_w_<n> is written.
+	metaPartSep = "."
 )
 
 // loadMeta is what tpcc_meta says about a load.
@@ -28,6 +31,8 @@ type loadMeta struct {
 	item       bool
 	indexes    bool
 	loaded     map[int]bool
+	// parts holds the loaded parts of the warehouses not marked loaded.
+	parts map[int]map[string]bool
 }
 
 // complete reports whether every part of the load finished.
@@ -46,6 +51,29 @@ func (m *loadMeta) unloaded() []int {
 	return ws
 }
 
+// pendingParts returns the indexes (into warehouseParts) of the parts of
+// warehouse w still to load: none when w is loaded.
+func (m *loadMeta) pendingParts(w int) []int {
+	if m.loaded[w] {
+		return nil
+	}
+	var ps []int
+	for i, p := range warehouseParts() {
+		if !m.parts[w][p.name] {
+			ps = append(ps, i)
+		}
+	}
+	return ps
+}
+
+// partMarker names the tpcc_meta row of a loaded part of warehouse w.
+func partMarker(w int, part string) string {
+	return metaWPrefix + strconv.Itoa(w) + metaPartSep + part
+}
+
+// warehouseMarker names the tpcc_meta row of a loaded warehouse w.
+func warehouseMarker(w int) string { return metaWPrefix + strconv.Itoa(w) }
+
 // rows returns the meta rows of m, sorted by name.
 func (m *loadMeta) rows() [][2]string {
 	rows := [][2]string{
@@ -60,7 +88,12 @@ func (m *loadMeta) rows() [][2]string {
 		rows = append(rows, [2]string{metaIndexes, "1"})
 	}
 	for w := range m.loaded {
-		rows = append(rows, [2]string{metaWPrefix + strconv.Itoa(w), "1"})
+		rows = append(rows, [2]string{warehouseMarker(w), "1"})
+	}
+	for w, parts := range m.parts {
+		for p := range parts {
+			rows = append(rows, [2]string{partMarker(w, p), "1"})
+		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
 	return rows
@@ -72,7 +105,7 @@ func readMeta(ctx context.Context, conn driver.Conn) (*loadMeta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", tMeta, err)
 	}
-	m := &loadMeta{loaded: map[int]bool{}}
+	m := &loadMeta{loaded: map[int]bool{}, parts: map[int]map[string]bool{}}
 	var have int
 	for _, r := range rows {
 		if len(r) < 2 {
@@ -94,14 +127,24 @@ func readMeta(ctx context.Context, conn driver.Conn) (*loadMeta, error) {
 		case name == metaIndexes:
 			m.indexes = true
 		case strings.HasPrefix(name, metaWPrefix):
+			num, part, isPart := strings.Cut(strings.TrimPrefix(name, metaWPrefix), metaPartSep)
 			var w int
-			if w, err = strconv.Atoi(strings.TrimPrefix(name, metaWPrefix)); err == nil {
-				m.loaded[w] = true
+			if w, err = strconv.Atoi(num); err == nil {
+				if !isPart {
+					m.loaded[w] = true
+				} else if m.parts[w] == nil {
+					m.parts[w] = map[string]bool{part: true}
+				} else {
+					m.parts[w][part] = true
+				}
 			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s row %s=%q: %w", tMeta, name, value, err)
 		}
+	}
+	for w := range m.loaded {
+		delete(m.parts, w) // left over if a prepare stopped right after marking the warehouse
 	}
 	if have < 3 {
 		return nil, fmt.Errorf("%s lacks the %s, %s and %s rows", tMeta, metaWarehouses, metaCLoad, metaSeed)

@@ -18,15 +18,17 @@ import (
 type loadPlan struct {
 	meta       *loadMeta
 	pop        *population
-	item       bool  // load the item table
-	warehouses []int // warehouses to load, in order
+	item       bool      // load the item table
+	warehouses []int     // warehouses to load (completely or in part), in order
+	jobs       []loadJob // the parts of warehouses and the item table, in start order
 	resumed    bool
+	indexed    bool // the secondary indexes were created with the tables
 }
 
 // Prepare creates the tables, loads item and the warehouses with env.Threads
-// loaders (one warehouse per job), creates the secondary indexes and, unless
-// --no-check, runs every consistency condition. A prepare that was interrupted
-// resumes with the warehouses not yet loaded. With --output-dir it writes CSV
+// loaders (each warehouse in three parts, one job each), creates the secondary
+// indexes and, unless --no-check, runs every consistency condition. A prepare
+// that was interrupted resumes with the warehouse parts not yet loaded. With --output-dir it writes CSV
 // files instead and touches no database.
 func (w *tpcc) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if env.Driver == nil || env.Rand == nil {
@@ -51,10 +53,7 @@ func (w *tpcc) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if err != nil {
 		return err
 	}
-	loaders := max(1, min(env.Threads, len(plan.warehouses)+1))
-	if d.Name() == "sqlite" {
-		loaders = 1 // SQLite has one writer at a time; parallel loaders would only wait for the lock
-	}
+	loaders := min(maxLoaders(env.Threads, d), max(1, len(plan.jobs)))
 	for i := len(conns); i < loaders; i++ {
 		c, err := env.Driver.Connect(ctx, i)
 		if err != nil {
@@ -74,6 +73,14 @@ func (w *tpcc) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 		return nil
 	}
 	return w.postLoadCheck(ctx, env, log)
+}
+
+// maxLoaders returns how many connections load in parallel with --threads=threads.
+func maxLoaders(threads int, d driver.Dialect) int {
+	if d.Name() == "sqlite" {
+		return 1 // SQLite has one writer at a time; parallel loaders would only wait for the lock
+	}
+	return max(1, threads)
 }
 
 // planLoad decides what to load: everything into new tables, or (after an
@@ -127,6 +134,7 @@ func (w *tpcc) planFresh(ctx context.Context, conn driver.Conn, d driver.Dialect
 		cLoad:      chooseCLoad(env.Rand),
 		seed:       env.Rand.Config().Seed,
 		loaded:     map[int]bool{},
+		parts:      map[int]map[string]bool{},
 	}
 	defs := tableDefs(w.opts.Parts)
 	meta := defs[len(defs)-1]
@@ -144,15 +152,24 @@ func (w *tpcc) planFresh(ctx context.Context, conn driver.Conn, d driver.Dialect
 		}
 	}
 	plan := &loadPlan{meta: m, pop: newPopulation(env.Rand, m.cLoad), item: true}
+	if indexesDuringLoad(d) {
+		for _, ix := range secondaryIndexes() {
+			if err := createIndex(ctx, conn, d, ix.table, ix.index, log); err != nil {
+				return nil, err
+			}
+		}
+		plan.indexed = true
+	}
 	for n := 1; n <= m.warehouses; n++ {
 		plan.warehouses = append(plan.warehouses, n)
 	}
+	plan.jobs = planJobs(plan.warehouses, m.pendingParts, plan.item, jobWindow(maxLoaders(env.Threads, d)))
 	return plan, nil
 }
 
 // planResume creates the tables that are missing, deletes the rows of the
-// warehouses that were not completely loaded and plans to load only those,
-// with the seed and C constant of the original load.
+// warehouse parts that were not completely loaded and plans to load only
+// those, with the seed and C constant of the original load.
 func (w *tpcc) planResume(ctx context.Context, conn driver.Conn, d driver.Dialect, env workload.PrepareEnv, m *loadMeta, present map[string]bool, log io.Writer) (*loadPlan, error) {
 	cfg := env.Rand.Config()
 	cfg.Seed = m.seed
@@ -161,6 +178,7 @@ func (w *tpcc) planResume(ctx context.Context, conn driver.Conn, d driver.Dialec
 		return nil, fmt.Errorf("resume tpcc load: %w", err)
 	}
 	plan := &loadPlan{meta: m, pop: newPopulation(f, m.cLoad), item: !m.item, warehouses: m.unloaded(), resumed: true}
+	plan.jobs = planJobs(plan.warehouses, m.pendingParts, plan.item, jobWindow(maxLoaders(env.Threads, d)))
 	fmt.Fprintln(log, resumeMessage(plan))
 	for _, t := range tableDefs(w.opts.Parts) {
 		if !present[t.Name] {
@@ -174,10 +192,14 @@ func (w *tpcc) planResume(ctx context.Context, conn driver.Conn, d driver.Dialec
 			return nil, fmt.Errorf("resume tpcc load: empty %s: %w", tItem, err)
 		}
 	}
-	for _, n := range plan.warehouses {
-		for _, t := range warehouseTables() {
-			if _, err := conn.Exec(ctx, "DELETE FROM "+t.name+" WHERE "+t.wCol+" = ?", n); err != nil {
-				return nil, fmt.Errorf("resume tpcc load: delete the partial rows of warehouse %d from %s: %w", n, t.name, err)
+	parts := warehouseParts()
+	for _, j := range plan.jobs {
+		if j.item() {
+			continue
+		}
+		for _, t := range parts[j.part].tables {
+			if _, err := conn.Exec(ctx, "DELETE FROM "+t+" WHERE "+warehouseColumn(t)+" = ?", j.warehouse); err != nil {
+				return nil, fmt.Errorf("resume tpcc load: delete the partial rows of warehouse %d from %s: %w", j.warehouse, t, err)
 			}
 		}
 	}
@@ -222,30 +244,45 @@ func createTable(ctx context.Context, conn driver.Conn, d driver.Dialect, t driv
 	return nil
 }
 
+// createIndex creates index ix on table.
+func createIndex(ctx context.Context, conn driver.Conn, d driver.Dialect, table string, ix driver.Index, log io.Writer) error {
+	fmt.Fprintf(log, "Creating index '%s' on '%s'...\n", ix.Name, table)
+	if _, err := conn.Exec(ctx, d.CreateIndex(table, ix)); err != nil {
+		return fmt.Errorf("create index %s on %s: %w", ix.Name, table, err)
+	}
+	return nil
+}
+
 // newPopulation returns the generators of a load with C constant cLoad.
 func newPopulation(f *randgen.Factory, cLoad int64) *population {
 	return &population{rand: f, cLoad: cLoad, now: time.Now().UTC().Truncate(time.Second)}
 }
 
-// load runs the jobs of plan (item, then one job per warehouse) on conns in
-// parallel; each job marks its part loaded in tpcc_meta when it is complete.
+// load runs the jobs of plan on conns in parallel; each job marks its part
+// loaded in tpcc_meta when it is complete, and the job that completes a
+// warehouse marks the warehouse loaded.
 func (w *tpcc) load(ctx context.Context, conns []driver.Conn, plan *loadPlan, progress *workload.Progress, log io.Writer) error {
-	jobs := make([]int, 0, len(plan.warehouses)+1) // 0 = item
+	parts := warehouseParts()
 	var total int64
-	if plan.item {
-		jobs = append(jobs, 0)
-		total += items
-	}
-	for _, n := range plan.warehouses {
-		jobs = append(jobs, n)
-		total += plan.pop.warehouseRowCount(n)
+	for _, j := range plan.jobs {
+		if j.item() {
+			total += items
+			continue
+		}
+		for _, t := range parts[j.part].tables {
+			total += plan.pop.tableRowCount(t, j.warehouse)
+		}
 	}
 	progress.SetTotal(total)
-	return workload.RunParallel(ctx, conns, len(jobs), func(ctx context.Context, c driver.Conn, i int) error {
-		if jobs[i] == 0 {
-			return loadItems(ctx, c, plan.pop, progress, log)
-		}
-		return loadWarehouse(ctx, c, plan.pop, jobs[i], progress, log)
+	tracker := newWarehouseTracker(plan.jobs)
+	return withGCBallast(func() error {
+		return workload.RunParallel(ctx, conns, len(plan.jobs), func(ctx context.Context, c driver.Conn, i int) error {
+			j := plan.jobs[i]
+			if j.item() {
+				return loadItems(ctx, c, plan.pop, progress, log)
+			}
+			return loadPart(ctx, c, plan.pop, j, tracker, progress, log)
+		})
 	})
 }
 
@@ -263,20 +300,37 @@ func loadItems(ctx context.Context, c driver.Conn, pop *population, progress *wo
 	return nil
 }
 
-// loadWarehouse loads every table's rows of warehouse n, one BulkInsert per
-// table, and marks it loaded.
-func loadWarehouse(ctx context.Context, c driver.Conn, pop *population, n int, progress *workload.Progress, log io.Writer) error {
-	start := time.Now()
-	fmt.Fprintf(log, "Loading warehouse %d...\n", n)
-	for _, t := range warehouseTables() {
-		if err := bulkLoad(ctx, c, pop, t.name, n, progress); err != nil {
+// loadPart loads the tables of one part of a warehouse, one BulkInsert per
+// table, and marks the part loaded; the loader of the warehouse's last part
+// then marks the warehouse loaded and removes the part markers.
+func loadPart(ctx context.Context, c driver.Conn, pop *population, j loadJob, tracker *warehouseTracker, progress *workload.Progress, log io.Writer) error {
+	n, part := j.warehouse, warehouseParts()[j.part]
+	if tracker.start(n) {
+		fmt.Fprintf(log, "Loading warehouse %d...\n", n)
+	}
+	for _, t := range part.tables {
+		if err := bulkLoad(ctx, c, pop, t, n, progress); err != nil {
 			return fmt.Errorf("load warehouse %d: %w", n, err)
 		}
 	}
-	if err := setMeta(ctx, c, metaWPrefix+strconv.Itoa(n), "1"); err != nil {
+	// The part marker is written before the tracker hears of the part, so the
+	// loader of the warehouse's last part removes it after it was written.
+	if err := setMeta(ctx, c, partMarker(n, part.name), "1"); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "Warehouse %d loaded in %.1fs\n", n, time.Since(start).Seconds())
+	last, took := tracker.finish(n)
+	if !last {
+		return nil
+	}
+	if err := setMeta(ctx, c, warehouseMarker(n), "1"); err != nil {
+		return err
+	}
+	for _, p := range warehouseParts() {
+		if _, err := c.Exec(ctx, "DELETE FROM "+tMeta+" WHERE name = ?", partMarker(n, p.name)); err != nil {
+			return fmt.Errorf("remove the part markers of warehouse %d from %s: %w", n, tMeta, err)
+		}
+	}
+	fmt.Fprintf(log, "Warehouse %d loaded in %.1fs\n", n, took.Seconds())
 	return nil
 }
 
@@ -293,10 +347,14 @@ func bulkLoad(ctx context.Context, c driver.Conn, pop *population, table string,
 	return nil
 }
 
-// finishLoad creates the secondary indexes (those missing, after a resume),
-// refreshes the planner statistics and marks the load complete.
+// finishLoad creates the secondary indexes (those missing, after a resume)
+// unless the tables got them before loading, refreshes the planner statistics
+// and marks the load complete.
 func finishLoad(ctx context.Context, conns []driver.Conn, d driver.Dialect, plan *loadPlan, log io.Writer) error {
 	ixs := secondaryIndexes()
+	if plan.indexed {
+		ixs = nil
+	}
 	err := workload.RunParallel(ctx, conns, len(ixs), func(ctx context.Context, c driver.Conn, i int) error {
 		ix := ixs[i]
 		if plan.resumed {
@@ -305,11 +363,7 @@ func finishLoad(ctx context.Context, conns []driver.Conn, d driver.Dialect, plan
 				return err
 			}
 		}
-		fmt.Fprintf(log, "Creating index '%s' on '%s'...\n", ix.index.Name, ix.table)
-		if _, err := c.Exec(ctx, d.CreateIndex(ix.table, ix.index)); err != nil {
-			return fmt.Errorf("create index %s on %s: %w", ix.index.Name, ix.table, err)
-		}
-		return nil
+		return createIndex(ctx, c, d, ix.table, ix.index, log)
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,10 @@
 package tpcc
 
-import "github.com/fairbench/fairbench/internal/randgen"
+import (
+	"slices"
+
+	"github.com/fairbench/fairbench/internal/randgen"
+)
 
 // syllables are the ten syllables of customer last names (clause 4.3.2.3).
 var syllables = [10]string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
@@ -42,14 +46,31 @@ func (g *textGen) aString(min, max int64) string {
 // bits per character, scaled to the 62 characters by multiplication).
 func (g *textGen) appendA(dst []byte, n int64) []byte {
 	const bitsPerChar, mask = 21, 1<<21 - 1
-	for i := int64(0); i < n; i += 3 {
+	start := len(dst)
+	dst = slices.Grow(dst, int(n))[:start+int(n)]
+	out := dst[start:]
+	for i := 0; i < len(out); i += 3 {
 		r := g.rng.Uint64()
-		for j := int64(0); j < 3 && i+j < n; j++ {
-			dst = append(dst, alphanumerics[(r&mask)*uint64(len(alphanumerics))>>bitsPerChar])
+		for j := i; j < i+3 && j < len(out); j++ {
+			out[j] = alphanumerics[(r&mask)*uint64(len(alphanumerics))>>bitsPerChar]
 			r >>= bitsPerChar
 		}
 	}
 	return dst
+}
+
+// fillDists fills S_DIST_01..10 with random 24-character a-strings: the same
+// draws as ten aString(24, 24) calls, in one string allocation.
+func (g *textGen) fillDists(v []any) {
+	const n = 24
+	g.buf = g.buf[:0]
+	for range v {
+		g.buf = g.appendA(g.buf, g.rng.Uniform(n, n))
+	}
+	all := string(g.buf)
+	for d := range v {
+		v[d] = all[d*n : (d+1)*n]
+	}
 }
 
 // nString returns a random numeric string of length min..max.
