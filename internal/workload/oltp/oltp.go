@@ -51,7 +51,7 @@ func (w *oltp) rowsPerTable() int64 {
 
 // Missing returns the names of sbtest1..sbtestN that the database lacks.
 func (w *oltp) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error) {
-	present, err := listTables(ctx, conn, d)
+	present, err := workload.ListTables(ctx, conn, d)
 	if err != nil {
 		return nil, err
 	}
@@ -84,21 +84,6 @@ func dropTables(ctx context.Context, conn driver.Conn, d driver.Dialect, tables 
 		}
 	}
 	return nil
-}
-
-// listTables returns the base tables of the connection's database as a set.
-func listTables(ctx context.Context, conn driver.Conn, d driver.Dialect) (map[string]bool, error) {
-	rows, err := conn.QueryStrings(ctx, d.ListTables())
-	if err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	present := make(map[string]bool, len(rows))
-	for _, r := range rows {
-		if len(r) > 0 {
-			present[r[0]] = true
-		}
-	}
-	return present, nil
 }
 
 // compile-time check that oltp is a workload.

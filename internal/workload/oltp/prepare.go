@@ -102,7 +102,7 @@ func (w *oltp) finishTable(ctx context.Context, c driver.Conn, d driver.Dialect,
 // checkExisting refuses to prepare over existing sbtest tables, or drops them
 // all when env.Replace.
 func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload.PrepareEnv, log io.Writer) error {
-	present, err := listTables(ctx, conn, env.Driver.Dialect())
+	present, err := workload.ListTables(ctx, conn, env.Driver.Dialect())
 	if err != nil {
 		return fmt.Errorf("prepare %s: %w", w.kind.name(), err)
 	}

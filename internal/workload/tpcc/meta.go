@@ -163,21 +163,6 @@ func setMeta(ctx context.Context, conn driver.Conn, name, value string) error {
 	return nil
 }
 
-// listTables returns the base tables of the connection's database as a set.
-func listTables(ctx context.Context, conn driver.Conn, d driver.Dialect) (map[string]bool, error) {
-	rows, err := conn.QueryStrings(ctx, d.ListTables())
-	if err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	present := make(map[string]bool, len(rows))
-	for _, r := range rows {
-		if len(r) > 0 {
-			present[strings.ToLower(r[0])] = true
-		}
-	}
-	return present, nil
-}
-
 // indexExists reports whether index name exists on table. Index catalogs differ
 // between servers and the Dialect has no query for them, so this switches on
 // the dialect's name; it only runs when a prepare resumes.

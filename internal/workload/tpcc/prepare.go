@@ -87,7 +87,7 @@ func maxLoaders(threads int, d driver.Dialect) int {
 // interrupted prepare) what tpcc_meta does not mark as loaded. It refuses to
 // touch a complete load or one of another size unless env.Replace.
 func (w *tpcc) planLoad(ctx context.Context, conn driver.Conn, d driver.Dialect, env workload.PrepareEnv, log io.Writer) (*loadPlan, error) {
-	present, err := listTables(ctx, conn, d)
+	present, err := workload.ListTables(ctx, conn, d)
 	if err != nil {
 		return nil, fmt.Errorf("prepare tpcc: %w", err)
 	}

@@ -52,7 +52,7 @@ func (w *tpcc) Validate() error {
 
 // Missing returns the tables tpcc needs that the database lacks.
 func (w *tpcc) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error) {
-	present, err := listTables(ctx, conn, d)
+	present, err := workload.ListTables(ctx, conn, d)
 	if err != nil {
 		return nil, err
 	}
