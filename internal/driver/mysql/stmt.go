@@ -49,14 +49,30 @@ func (s *stmt) Exec(ctx context.Context, args ...any) (int64, error) {
 
 // Query runs the statement, reads every row and returns how many there were.
 func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
-	vals, err := bindArgs(s.args, args)
-	s.args = vals[:0]
+	rows, err := s.rows(ctx, args)
 	if err != nil {
 		return 0, err
 	}
+	n, err := driver.CountRows(rows, s.dest)
+	s.c.dl.leave()
+	if err != nil {
+		return n, s.c.callError(ctx, err)
+	}
+	return n, nil
+}
+
+// rows binds args and runs the statement under ctx's deadline watch. On success
+// the call is still in flight: the caller reads the rows into s.dest (sized to
+// the result's columns) and then calls s.c.dl.leave().
+func (s *stmt) rows(ctx context.Context, args []any) (sqldriver.Rows, error) {
+	vals, err := bindArgs(s.args, args)
+	s.args = vals[:0]
+	if err != nil {
+		return nil, err
+	}
 	c := s.c
 	if err := c.dl.enter(ctx); err != nil {
-		return 0, err
+		return nil, err
 	}
 	var rows sqldriver.Rows
 	if s.ds != nil {
@@ -66,18 +82,13 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 	}
 	if err != nil {
 		c.dl.leave()
-		return 0, c.callError(ctx, err)
+		return nil, c.callError(ctx, err)
 	}
 	if !s.cols {
 		s.dest = make([]sqldriver.Value, len(rows.Columns()))
 		s.cols = true
 	}
-	n, err := driver.CountRows(rows, s.dest)
-	c.dl.leave()
-	if err != nil {
-		return n, c.callError(ctx, err)
-	}
-	return n, nil
+	return rows, nil
 }
 
 // Close releases the server-side statement (COM_STMT_CLOSE, no reply awaited).

@@ -47,13 +47,22 @@ func (s *stmt) Exec(ctx context.Context, args ...any) (int64, error) {
 
 // Query runs the statement, reads every row and returns how many there were.
 func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
-	named, err := bindArgs(s.args, args)
-	s.args = named[:0]
+	rows, err := s.rows(ctx, args)
 	if err != nil {
 		return 0, err
 	}
+	return driver.CountRows(rows, s.dest)
+}
+
+// rows binds args and runs the statement; s.dest is sized to the result's columns.
+func (s *stmt) rows(ctx context.Context, args []any) (sqldriver.Rows, error) {
+	named, err := bindArgs(s.args, args)
+	s.args = named[:0]
+	if err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
-		return 0, err
+		return nil, err
 	}
 	var rows sqldriver.Rows
 	if s.ds != nil {
@@ -62,13 +71,13 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 		rows, err = s.c.queryer.QueryContext(callContext(ctx, s.wait), s.query, named)
 	}
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if !s.cols {
 		s.dest = make([]sqldriver.Value, len(rows.Columns()))
 		s.cols = true
 	}
-	return driver.CountRows(rows, s.dest)
+	return rows, nil
 }
 
 // Close finalizes the prepared statement.

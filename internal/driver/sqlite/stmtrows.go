@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	sqldriver "database/sql/driver"
 
 	"github.com/fairbench/fairbench/internal/driver"
 )
@@ -24,26 +23,9 @@ func (s *stmt) QueryRows(ctx context.Context, dest []any, fn func() error, args 
 // scan runs the statement and scans its rows into dest: only the first when
 // first is set, every row (calling fn after each) otherwise.
 func (s *stmt) scan(ctx context.Context, dest []any, fn func() error, first bool, args []any) (int, error) {
-	named, err := bindArgs(s.args, args)
-	s.args = named[:0]
+	rows, err := s.rows(ctx, args)
 	if err != nil {
 		return 0, err
-	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	var rows sqldriver.Rows
-	if s.ds != nil {
-		rows, err = s.queryer.QueryContext(callContext(ctx, s.wait), named)
-	} else {
-		rows, err = s.c.queryer.QueryContext(callContext(ctx, s.wait), s.query, named)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if !s.cols {
-		s.dest = make([]sqldriver.Value, len(rows.Columns()))
-		s.cols = true
 	}
 	return driver.ScanRows(driver.KindSQLite, rows, s.dest, dest, fn, first)
 }
