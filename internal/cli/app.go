@@ -137,6 +137,9 @@ named), and writes results that record the machine and server they came from.
 		a.workloadCommand(phaseRun),
 		a.workloadCommand(phaseCleanup),
 		a.workloadCommand(phaseCheck),
+		a.workloadCommand(phaseWarmup),
+		a.suiteCommand(),
+		a.serverCommand(),
 		a.listCommand(),
 		a.versionCommand(),
 	)

@@ -62,7 +62,11 @@ func TestSummaryGolden(t *testing.T) {
 		rate float64
 	}{{"summary.golden", 0}, {"summary_rate.golden", 2000}} {
 		var b bytes.Buffer
-		summary(&b, fixedResult(tc.rate), pcts)
+		res := fixedResult(tc.rate)
+		if tc.rate > 0 {
+			res.Observed = &result.Observed{Bound: result.BoundCPU, Verdict: "CPU-bound: machine CPUs 97% busy, iowait 0.4%; the client used 21% of the machine"}
+		}
+		summary(&b, res, pcts)
 		golden(t, tc.name, b.Bytes())
 	}
 }

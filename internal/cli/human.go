@@ -124,6 +124,9 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	fmt.Fprintln(w, "Threads fairness:")
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "events (avg/stddev):", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
+	if o := res.Observed; o != nil && o.Verdict != "" {
+		fmt.Fprintf(w, "\nWhat limited the run: %s\n", o.Verdict)
+	}
 	if res.Status != result.StatusComplete {
 		fmt.Fprintf(w, "\nStatus: %s", res.Status)
 		if res.Error != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -130,6 +131,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		defer stop()
 	}
+	var probe *observe.Probe
 	out := runner.Run(ctx, rcfg, runner.Deps{
 		Driver:   s.drv,
 		Workload: inv.wl,
@@ -137,9 +139,15 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		OnInterval: func(iv result.Interval) {
 			intervalLine(human, iv, rcfg.Percentiles)
 		},
+		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
 	})
 
 	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
+	if probe != nil {
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		res.Observed = probe.End(octx)
+		cancel()
+	}
 	summary(human, res, rcfg.Percentiles)
 	if err := inv.emit(a.Stdout, res); err != nil {
 		return withCode(ExitFailed, err)
@@ -183,10 +191,6 @@ func (inv *invocation) emit(stdout io.Writer, res *result.Result) error {
 // buildResult assembles the result document from what the run measured.
 func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, out *runner.Outcome) *result.Result {
 	a := inv.app
-	psMode := "disable"
-	if s.cfg.Prepared {
-		psMode = "prepared"
-	}
 	res := &result.Result{
 		Schema:      result.SchemaVersion,
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
@@ -194,39 +198,12 @@ func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, 
 		Workload:    inv.spec.Name,
 		Options:     resolvedOptions(inv.command.Flags()),
 		Seed:        seed,
-		Target: result.Target{
-			Driver: s.cfg.Kind, Hosts: s.cfg.Hosts, Ports: s.cfg.Ports, Socket: s.cfg.Socket,
-			Database: s.cfg.Database, Path: s.cfg.Path, SSL: string(s.cfg.SSL), PSMode: psMode,
-		},
-		Machine:   sysinfo.LocalMachine(),
-		Server:    s.server,
-		Status:    out.Status,
-		Start:     out.Start.UTC(),
-		End:       out.End.UTC(),
-		Threads:   rcfg.Threads,
-		Rate:      rcfg.Rate,
-		Warmup:    out.Warmup,
-		Totals:    out.Totals,
-		Intervals: out.Intervals,
+		Target:      result.TargetOf(s.cfg),
+		Machine:     sysinfo.LocalMachine(),
+		Server:      s.server,
 	}
+	out.Fill(res, rcfg, inv.wl)
 	res.Options["ignore-errors"] = rcfg.Ignore.String()
-	res.Kinds = out.Kinds
-	if sum, ok := inv.wl.(workload.Summarizer); ok {
-		res.Figures = sum.Figures(&res.Totals)
-	}
-	if out.Err != nil && out.Status == result.StatusFailed {
-		res.Error = out.Err.Error()
-	}
-	if out.Latency != nil && out.Latency.Count > 0 {
-		if h, err := result.EncodeHistogram(out.Latency.Hist); err == nil {
-			res.Totals.Latency.Histogram = h
-		}
-		if rcfg.Rate > 0 {
-			if h, err := result.EncodeHistogram(out.Service.Hist); err == nil {
-				res.Totals.Service.Histogram = h
-			}
-		}
-	}
 	return res
 }
 

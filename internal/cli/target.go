@@ -154,22 +154,7 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 }
 
 // describeTarget names the target for messages, without credentials.
-func describeTarget(cfg driver.Config) string {
-	switch cfg.Kind {
-	case driver.KindSQLite:
-		return "sqlite:" + cfg.Path
-	}
-	where := cfg.Socket
-	if where == "" {
-		var parts []string
-		for i := range cfg.Hosts {
-			h, p := cfg.Endpoint(i)
-			parts = append(parts, fmt.Sprintf("%s:%d", h, p))
-		}
-		where = strings.Join(parts, ",")
-	}
-	return fmt.Sprintf("%s://%s@%s/%s", cfg.Kind, cfg.User, where, cfg.Database)
-}
+func describeTarget(cfg driver.Config) string { return cfg.Describe() }
 
 // redactArgs returns args with the values of secret flags replaced.
 func redactArgs(args []string) []string {

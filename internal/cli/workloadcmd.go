@@ -20,6 +20,7 @@ const (
 	phaseRun     phase = "run"
 	phaseCleanup phase = "cleanup"
 	phaseCheck   phase = "check"
+	phaseWarmup  phase = "warmup"
 )
 
 var phaseShort = map[phase]string{
@@ -27,6 +28,7 @@ var phaseShort = map[phase]string{
 	phaseRun:     "Run a workload and report throughput and latency",
 	phaseCleanup: "Drop the tables a workload's prepare created",
 	phaseCheck:   "Verify the consistency of a workload's data (TPC-C clause 3.3.2)",
+	phaseWarmup:  "Read a workload's tables into the server's cache (CHECKSUM TABLE, pg_prewarm or full scans)",
 }
 
 // runFlags are the options of `run` (sysbench's names and defaults).
@@ -47,6 +49,11 @@ type runFlags struct {
 type checkFlags struct {
 	threads int
 	all     bool
+}
+
+// warmupFlags are the options of `warmup`.
+type warmupFlags struct {
+	threads int
 }
 
 // prepareFlags are the options of `prepare`.
@@ -101,6 +108,7 @@ type invocation struct {
 	run     runFlags
 	prep    prepareFlags
 	check   checkFlags
+	warm    warmupFlags
 	groups  []flagGroup
 	command *cobra.Command
 }
@@ -150,6 +158,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 				return inv.execute(cmd)
 			case phaseCheck:
 				return inv.checkData(cmd)
+			case phaseWarmup:
+				return inv.warmData(cmd)
 			default:
 				return inv.cleanup(cmd)
 			}
@@ -183,8 +193,12 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		kfs.IntVar(&inv.check.threads, "threads", 4, "conditions checked in parallel")
 		kfs.BoolVar(&inv.check.all, "check-all", false, "also check the conditions that hold only right after loading (TPC-C condition 11)")
 		inv.groups = append(inv.groups, flagGroup{"Check options", kfs})
+	case phaseWarmup:
+		wfs := pflag.NewFlagSet("warmup", pflag.ContinueOnError)
+		wfs.IntVar(&inv.warm.threads, "threads", 4, "tables read in parallel")
+		inv.groups = append(inv.groups, flagGroup{"Warm-up options", wfs})
 	}
-	if p != phaseCleanup && p != phaseCheck {
+	if p != phaseCleanup && p != phaseCheck && p != phaseWarmup {
 		rfs := pflag.NewFlagSet("rand", pflag.ContinueOnError)
 		inv.rnd.register(rfs)
 		inv.groups = append(inv.groups, flagGroup{"Random numbers", rfs})

@@ -167,3 +167,21 @@ type RowSource interface {
 // ErrTableMissing is wrapped by errors that report a table the workload needs but
 // the database lacks.
 var ErrTableMissing = errors.New("table missing")
+
+// Describe names the target for messages, without credentials:
+// "mysql://sbtest@127.0.0.1:3306/sbtest" or "sqlite:fairbench-data/fairbench.db".
+func (cfg Config) Describe() string {
+	if cfg.Kind == KindSQLite {
+		return "sqlite:" + cfg.Path
+	}
+	where := cfg.Socket
+	if where == "" {
+		parts := make([]string, len(cfg.Hosts))
+		for i := range cfg.Hosts {
+			h, p := cfg.Endpoint(i)
+			parts[i] = fmt.Sprintf("%s:%d", h, p)
+		}
+		where = strings.Join(parts, ",")
+	}
+	return fmt.Sprintf("%s://%s@%s/%s", cfg.Kind, cfg.User, where, cfg.Database)
+}

@@ -101,20 +101,29 @@ func Read(path string) (*Result, error) {
 	return r, nil
 }
 
-// Write writes r to path atomically: into a temporary file in the same directory,
-// synced, then renamed over path, so that a reader sees the old file or the whole
-// new one and a crash never leaves half a result. Missing directories are created.
-func Write(path string, r *Result) (err error) {
+// Write writes r to path atomically (see WriteAtomic).
+func Write(path string, r *Result) error {
+	if err := WriteAtomic(path, func(w io.Writer) error { return Encode(w, r) }); err != nil {
+		return fmt.Errorf("write result: %w", err)
+	}
+	return nil
+}
+
+// WriteAtomic writes a file through write: into a temporary file in the same
+// directory, synced, then renamed over path, so that a reader sees the old file
+// or the whole new one and a crash never leaves half a file. Missing
+// directories are created.
+func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write result: create directory: %w", err)
+		return fmt.Errorf("create directory for %s: %w", path, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write result: %w", err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -122,20 +131,20 @@ func Write(path string, r *Result) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := Encode(tmp, r); err != nil {
-		return fmt.Errorf("write result %s: %w", path, err)
+	if err := write(tmp); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write result %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write result %s: sync: %w", path, err)
+		return fmt.Errorf("%s: sync: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write result %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write result %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	syncDir(dir)
 	return nil

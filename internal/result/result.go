@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // Status says how a run ended.
 type Status string
@@ -52,6 +52,15 @@ type Result struct {
 	// Figures are the workload's headline figures over the measured phase
 	// (TPC-C: tpmC, tpmTotal, efficiency).
 	Figures []Figure `json:"figures,omitempty"`
+
+	// Observed is what the server and the machines did during the measured phase
+	// (schema 1.1): server counter deltas, machine CPU use, the client's own CPU.
+	Observed *Observed `json:"observed,omitempty"`
+	// Suite places the run in a suite (schema 1.1): the plan and the cell.
+	Suite *SuiteCell `json:"suite,omitempty"`
+	// ManagedServer is the configuration of the server, when fairbench started it
+	// (schema 1.1).
+	ManagedServer *ManagedServer `json:"managed_server,omitempty"`
 }
 
 // Figure is one named headline figure.

@@ -103,6 +103,9 @@ func (rep *reporter) drain(now time.Time) {
 		if !now.Before(rep.r.warmEnd) {
 			rep.warmupDone = true
 			rep.measFrom = now
+			if rep.r.deps.OnMeasure != nil {
+				rep.r.deps.OnMeasure()
+			}
 		}
 	} else {
 		rep.meas.Merge(rep.interval)

@@ -37,6 +37,10 @@ type Config struct {
 	Ignore         ErrorPolicy
 	// ConnectParallel bounds how many connections are opened at once (default 16).
 	ConnectParallel int
+	// ReconnectTimeout bounds how long a worker tries to replace a lost
+	// connection before the run fails (default 30s): a server that died must
+	// fail the run, not leave it counting nothing until --time ends.
+	ReconnectTimeout time.Duration
 }
 
 // Validate checks the configuration and says what to change.
@@ -73,6 +77,9 @@ type Deps struct {
 	// OnInterval, when set, is called from the reporter goroutine after each
 	// interval (warm-up ones included, marked).
 	OnInterval func(result.Interval)
+	// OnMeasure, when set, is called once when the measured phase begins (after
+	// the warm-up), from the goroutine that keeps time; it should return quickly.
+	OnMeasure func()
 }
 
 // Outcome is what a run measured and how it ended. It is complete enough to be
@@ -104,6 +111,9 @@ func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 	}
 	if cfg.ConnectParallel <= 0 {
 		cfg.ConnectParallel = 16
+	}
+	if cfg.ReconnectTimeout <= 0 {
+		cfg.ReconnectTimeout = 30 * time.Second
 	}
 	shape := metrics.Shape{WithService: cfg.Rate > 0}
 	var kinds []string
@@ -164,6 +174,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 	}
 	defer cancel()
 
+	if r.cfg.Warmup <= 0 && r.deps.OnMeasure != nil {
+		r.deps.OnMeasure()
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, w := range workers {
@@ -299,14 +312,21 @@ func (w *worker) close() {
 }
 
 // reconnect replaces a lost connection, backing off from 10 ms to 1 s, until it
-// succeeds or ctx ends.
-func (w *worker) reconnect(ctx context.Context, deps Deps) bool {
+// succeeds or ctx ends; when that takes longer than Config.ReconnectTimeout the
+// run fails.
+func (w *worker) reconnect(ctx context.Context, r *run) bool {
 	w.close()
 	backoff := 10 * time.Millisecond
+	giveUp := time.Now().Add(r.cfg.ReconnectTimeout)
 	for {
-		if err := w.open(ctx, deps); err == nil {
+		err := w.open(ctx, r.deps)
+		if err == nil {
 			w.rec.Reconnect()
 			return true
+		}
+		if ctx.Err() == nil && time.Now().After(giveUp) {
+			r.fail(fmt.Errorf("thread %d lost its connection and could not reconnect within %s: %w", w.id, r.cfg.ReconnectTimeout, err))
+			return false
 		}
 		t := time.NewTimer(backoff)
 		select {
@@ -394,7 +414,7 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 		info := r.deps.Driver.Describe(err)
 		switch {
 		case info.ConnectionLost:
-			if !w.reconnect(ctx, r.deps) {
+			if !w.reconnect(ctx, r) {
 				return false
 			}
 		case r.cfg.Ignore.Ignores(info.Code):
@@ -407,7 +427,7 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 				if ctx.Err() != nil {
 					return false
 				}
-				if !r.deps.Driver.Describe(rbErr).ConnectionLost || !w.reconnect(ctx, r.deps) {
+				if !r.deps.Driver.Describe(rbErr).ConnectionLost || !w.reconnect(ctx, r) {
 					r.fail(fmt.Errorf("thread %d: rollback after ignored error %s: %w", w.id, code, rbErr))
 					return false
 				}

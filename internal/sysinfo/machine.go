@@ -43,7 +43,7 @@ func collectMachine(fsys fs.FS, goarch string) Machine {
 	readFrequencies(&m, fsys, info)
 	m.Features = notableFeatures(info.flags())
 
-	m.MemoryBytes = memTotal(readText(fsys, "proc/meminfo"))
+	m.MemoryBytes = MemTotal(readText(fsys, "proc/meminfo"))
 	m.Kernel = readText(fsys, "proc/sys/kernel/osrelease")
 	m.OS = prettyName(readText(fsys, "etc/os-release"))
 	m.Hostname = readText(fsys, "proc/sys/kernel/hostname")

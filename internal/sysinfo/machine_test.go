@@ -343,3 +343,18 @@ func TestLocalMachine(t *testing.T) {
 	}
 	t.Logf("%+v", m)
 }
+
+func TestMemTotal(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+	}{
+		{"MemFree: 1 kB\nMemTotal:       24684092 kB\n", 24684092 * 1024},
+		{"nothing", 0},
+		{"MemTotal:\n", 0},
+	} {
+		if got := MemTotal(tc.in); got != tc.want {
+			t.Errorf("MemTotal(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// memTotal returns MemTotal of /proc/meminfo in bytes, or 0.
-func memTotal(meminfo string) int64 {
+// MemTotal returns MemTotal of a /proc/meminfo text in bytes, or 0.
+func MemTotal(meminfo string) int64 {
 	for _, line := range strings.Split(meminfo, "\n") {
 		rest, ok := strings.CutPrefix(line, "MemTotal:")
 		if !ok {

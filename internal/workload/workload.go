@@ -205,3 +205,22 @@ func (r *Registry) Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Dataset is implemented by workloads that can describe their data set: the
+// tables they read and write, and an estimate of its size once loaded (what a
+// checksum warm-up reads and a server profile sizes its buffer pool for).
+type Dataset interface {
+	// Tables names the workload's tables, as Prepare creates them.
+	Tables() []string
+	// DataBytes estimates the loaded size in bytes, indexes included.
+	DataBytes() int64
+}
+
+// Reusable is implemented by workloads that can tell whether the data already
+// in the database is what their options would load, so that a suite loads once
+// and reuses it afterwards.
+type Reusable interface {
+	// Matches reports whether the loaded data fits the options; when it does
+	// not, why says how it differs ("sbtest1 has 5000 rows, not 10000").
+	Matches(ctx context.Context, conn driver.Conn, d driver.Dialect) (ok bool, why string, err error)
+}

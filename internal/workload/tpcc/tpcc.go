@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -96,3 +97,35 @@ var (
 	_ workload.Kinded     = (*tpcc)(nil)
 	_ workload.Summarizer = (*tpcc)(nil)
 )
+
+// bytesPerWarehouse is the loaded size of one warehouse with its indexes
+// (about 100 MB on InnoDB and PostgreSQL; go-tpc's 10 warehouses take ~1 GB).
+const bytesPerWarehouse = 100 << 20
+
+// Tables names the nine TPC-C tables and tpcc_meta.
+func (w *tpcc) Tables() []string { return allTables() }
+
+// DataBytes estimates the loaded size of --warehouses warehouses.
+func (w *tpcc) DataBytes() int64 { return int64(w.opts.Warehouses) * bytesPerWarehouse }
+
+// Matches reports whether a complete load of --warehouses warehouses is there.
+func (w *tpcc) Matches(ctx context.Context, conn driver.Conn, d driver.Dialect) (bool, string, error) {
+	missing, err := w.Missing(ctx, conn, d)
+	if err != nil {
+		return false, "", err
+	}
+	if len(missing) > 0 {
+		return false, fmt.Sprintf("%s missing", strings.Join(missing, ", ")), nil
+	}
+	m, err := readMeta(ctx, conn)
+	if err != nil {
+		return false, "", err
+	}
+	switch {
+	case m.warehouses != w.opts.Warehouses:
+		return false, fmt.Sprintf("it holds %d warehouses, not %d", m.warehouses, w.opts.Warehouses), nil
+	case !m.complete():
+		return false, "its load is not complete", nil
+	}
+	return true, "", nil
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suite"
+)
+
+// suiteFlags are the options of `suite run`.
+type suiteFlags struct {
+	out    string
+	resume bool
+	dryRun bool
+	scale  float64
+}
+
+// suiteCommand builds `fairbench suite run|status`.
+func (a *App) suiteCommand() *cobra.Command {
+	parent := &cobra.Command{
+		Use:   "suite",
+		Short: "Run a whole benchmark plan (workloads × distributions × threads × rounds) and resume it",
+		Long: `A suite runs a plan: a YAML file naming the target, the data set, the matrix
+(workloads × rand types × thread counts × rounds), the per-cell time and warm-up,
+and the steps around the cells (prepare once, checksum and query warm-ups,
+change-over sleeps, between-cell actions, cleanup). It writes one result file per
+cell and a manifest to a directory, and can resume an interrupted suite.
+
+Example plans are in plans/: quick.yaml (a minute on the embedded SQLite),
+seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
+		},
+	}
+	var f suiteFlags
+	run := &cobra.Command{
+		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--scale F]",
+		Short: "Run (or resume) a plan",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("suite run needs one plan file: fairbench suite run PLAN.yaml (examples in plans/)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteRun(cmd, args[0], f) },
+	}
+	run.Flags().StringVarP(&f.out, "out", "o", "", "suite directory for the results and the manifest (default fairbench-results/PLAN-NAME)")
+	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out with the cells not completed")
+	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
+	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
+	status := &cobra.Command{
+		Use:   "status DIR",
+		Short: "Show a suite's progress and its tables so far",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("suite status needs the suite directory: fairbench suite status DIR")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteStatus(args[0]) },
+	}
+	parent.AddCommand(run, status)
+	return parent
+}
+
+// suiteRun is `fairbench suite run`.
+func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error {
+	ctx := cmd.Context()
+	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: runtime.NumCPU()}
+	plan, err := suite.ReadPlan(planFile)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := plan.Validate(env); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := plan.Scale(f.scale); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if f.dryRun {
+		return withCode(ExitUsage, suite.DryRun(a.Stdout, plan))
+	}
+	dir := f.out
+	if dir == "" {
+		dir = filepath.Join("fairbench-results", plan.Name)
+	}
+	if err := suite.Preflight(ctx, plan, env); err != nil {
+		return withCode(ExitTarget, err)
+	}
+	m, err := suite.Run(ctx, plan, env, suite.Options{
+		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
+		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
+		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
+	})
+	var (
+		target *suite.TargetError
+		failed *suite.CellsFailedError
+	)
+	switch {
+	case err == nil:
+		fmt.Fprintf(a.Stdout, "Suite complete: %d cells in %s\n", len(m.Cells), dir)
+		return nil
+	case errors.Is(err, suite.ErrInterrupted):
+		fmt.Fprintf(a.Stdout, "Interrupted: the manifest and the partial cell are kept in %s; continue with: fairbench suite run %s --out %s --resume%s\n",
+			dir, planFile, dir, scaleFlag(f.scale))
+		return withCode(ExitInterrupted, errors.New(""))
+	case errors.As(err, &target):
+		return withCode(ExitTarget, err)
+	case errors.As(err, &failed):
+		return withCode(ExitFailed, err)
+	case m == nil:
+		return withCode(ExitUsage, err)
+	}
+	return withCode(ExitFailed, err)
+}
+
+func scaleFlag(f float64) string {
+	if f == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" --scale %v", f)
+}
+
+// suiteStatus is `fairbench suite status`.
+func (a *App) suiteStatus(dir string) error {
+	m, err := suite.ReadManifest(dir)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	suite.WriteStatus(a.Stdout, m)
+	return nil
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/testdb"
+)
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestSuiteCommand(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.SQLite(t)
+	plan := writeFile(t, "tiny.yaml", fmt.Sprintf(`name: tiny
+target: {sqlite_db: %s}
+data: {tables: 1, table_size: 1000}
+matrix: {workloads: [oltp_point_select], threads: [1, 2]}
+run: {time: 1}
+steps: {checksum_warmup: true}
+`, db.Path))
+	dir := filepath.Join(t.TempDir(), "out")
+
+	dry := runCLI(ctx, nil, "suite", "run", plan, "--dry-run")
+	if dry.code != ExitOK || !strings.Contains(dry.stdout, "2 cells × (0s warm-up + 1s measured)") {
+		t.Fatalf("dry run: %d\n%s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("--dry-run created the suite directory")
+	}
+
+	run := runCLI(ctx, nil, "suite", "run", plan, "--out", dir)
+	if run.code != ExitOK || !strings.Contains(run.stdout, "Suite complete: 2 cells") || !strings.Contains(run.stdout, "oltp_point_select (qps)") {
+		t.Fatalf("suite run: %d\n%s%s", run.code, run.stdout, run.stderr)
+	}
+	again := runCLI(ctx, nil, "suite", "run", plan, "--out", dir)
+	if again.code != ExitUsage || !strings.Contains(again.stderr, "--resume") {
+		t.Errorf("second run into the same directory: %d %s", again.code, again.stderr)
+	}
+	resume := runCLI(ctx, nil, "suite", "run", plan, "--out", dir, "--resume")
+	if resume.code != ExitOK || !strings.Contains(resume.stdout, "0 to run") {
+		t.Errorf("resume of a complete suite: %d\n%s%s", resume.code, resume.stdout, resume.stderr)
+	}
+	status := runCLI(ctx, nil, "suite", "status", dir)
+	if status.code != ExitOK || !strings.Contains(status.stdout, "Cells: 2 complete, 0 failed") || !strings.Contains(status.stdout, "(2 sessions") {
+		t.Errorf("status: %d\n%s%s", status.code, status.stdout, status.stderr)
+	}
+}
+
+func TestSuiteCommandBadInput(t *testing.T) {
+	ctx := context.Background()
+	good := "data: {tables: 1, table_size: 1000}\nmatrix: {workloads: [oltp_point_select], threads: [1]}\nrun: {time: 1}\n"
+	tests := []struct {
+		name string
+		args func(t *testing.T) []string
+		code int
+		want []string
+	}{
+		{"no plan", func(*testing.T) []string { return []string{"suite", "run"} }, ExitUsage, []string{"needs one plan file"}},
+		{"missing file", func(*testing.T) []string { return []string{"suite", "run", "/nonexistent/plan.yaml"} }, ExitUsage, []string{"reading plan", "no such file"}},
+		{"unknown key", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", good+"stpes: {}\n")}
+		}, ExitUsage, []string{"p.yaml:4:", `unknown key "stpes"`}},
+		{"bad scale", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", good), "--scale", "0"}
+		}, ExitUsage, []string{"--scale 0"}},
+		{"unreachable target", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", "target: {driver: mysql, host: 127.0.0.1, port: 1}\n"+good), "--out", filepath.Join(t.TempDir(), "o")}
+		}, ExitTarget, []string{"p.yaml", "does not accept a connection", "target section"}},
+		{"status of no suite", func(t *testing.T) []string { return []string{"suite", "status", t.TempDir()} }, ExitUsage, []string{"is not a suite directory"}},
+		{"suite alone", func(*testing.T) []string { return []string{"suite"} }, ExitUsage, []string{"suite needs a subcommand"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(ctx, nil, tc.args(t)...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestWarmupCommand(t *testing.T) {
+	ctx := context.Background()
+	for name, cfg := range map[string]driver.Config{"sqlite": testdb.SQLite(t), "mariadb": testdb.MySQL(t), "postgres": testdb.PgSQL(t)} {
+		t.Run(name, func(t *testing.T) {
+			data := []string{"--tables=2", "--table-size=300"}
+			missing := runCLI(ctx, nil, join([]string{"warmup", "oltp_read_write"}, data, targetArgs(cfg))...)
+			if missing.code != ExitTarget || !strings.Contains(missing.stderr, "prepare") {
+				t.Errorf("warm-up before prepare: %d %s", missing.code, missing.stderr)
+			}
+			if r := runCLI(ctx, nil, join([]string{"prepare", "oltp_read_write"}, data, targetArgs(cfg))...); r.code != ExitOK {
+				t.Fatalf("prepare: %d %s", r.code, r.stderr)
+			}
+			r := runCLI(ctx, nil, join([]string{"warmup", "oltp_read_write", "--threads=2"}, data, targetArgs(cfg))...)
+			if r.code != ExitOK || !strings.Contains(r.stdout, "2 tables, 600 rows") {
+				t.Errorf("warm-up: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package observe
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// The thresholds of the verdict (see the package documentation).
+const (
+	ioWaitBoundPct     = 20  // machine iowait at or above this: IO-bound
+	cpuBusyBoundPct    = 85  // machine CPUs busy at or above this: CPU-bound
+	hitRatioBoundPct   = 95  // server cache hit ratio below this …
+	diskReadsBoundRate = 100 // … with at least this many disk reads/s: IO-bound
+	stealNotePct       = 5   // steal at or above this is mentioned
+)
+
+// verdict classifies an observed phase and says why in one line.
+func verdict(o *result.Observed) (bound, line string) {
+	m, s := o.Machine, o.Server
+	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
+		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	serverFigures := func() {
+		if s == nil {
+			return
+		}
+		if s.DiskReadsPerSec != nil {
+			add("%s disk reads/s", grouped(*s.DiskReadsPerSec))
+		}
+		if s.BufferPoolHitPct != nil {
+			add("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct)
+		}
+	}
+	client := func() string {
+		if o.Client == nil {
+			return ""
+		}
+		return fmt.Sprintf("; client used %.0f%% of the machine", o.Client.MachinePct)
+	}
+	steal := func() string {
+		if m == nil || m.StealPct < stealNotePct {
+			return ""
+		}
+		return fmt.Sprintf("; steal %.0f%% (the hypervisor takes CPU)", m.StealPct)
+	}
+
+	switch {
+	case m != nil && m.IOWaitPct >= ioWaitBoundPct:
+		add("iowait %.0f%%", m.IOWaitPct)
+		serverFigures()
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
+	case m != nil && m.BusyPct >= cpuBusyBoundPct:
+		return result.BoundCPU, fmt.Sprintf("CPU-bound: machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client()
+	case serverIO:
+		serverFigures()
+		if m != nil {
+			add("iowait %.0f%%", m.IOWaitPct)
+		}
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
+	case m != nil:
+		return result.BoundNeither, fmt.Sprintf("neither: CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client() +
+			" — the client, the network or locking may limit"
+	}
+	serverFigures()
+	line = "unknown: the machine's CPU use could not be read"
+	if len(parts) > 0 {
+		line += "; " + strings.Join(parts, ", ")
+	}
+	return result.BoundUnknown, line + client()
+}
+
+// grouped formats a non-negative rate rounded to a whole number with thousands
+// separators: 1240.4 → "1,240".
+func grouped(f float64) string {
+	s := strconv.FormatFloat(math.Round(f), 'f', 0, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

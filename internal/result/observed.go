@@ -1,0 +1,106 @@
+package result
+
+// The values of Observed.Bound.
+const (
+	BoundCPU     = "cpu"     // the machine's CPUs were the limit
+	BoundIO      = "io"      // the storage was the limit (iowait, or a server reading from disk)
+	BoundNeither = "neither" // neither: the client, the network or locking may limit
+	BoundUnknown = "unknown" // too little could be read to say
+)
+
+// Observed is what the server, the machine and the client did during a measured
+// phase, and a verdict on what limited the run. Every part is best effort: what
+// could not be read is absent and Note says why.
+//
+// The machine figures are those of the machine fairbench ran on; they describe the
+// server's machine too only when the server runs on the same machine.
+type Observed struct {
+	// Seconds is the length of the observed phase (wall clock).
+	Seconds float64 `json:"seconds"`
+	// Bound is BoundCPU, BoundIO, BoundNeither or BoundUnknown.
+	Bound string `json:"bound"`
+	// Verdict says in one line what limited the run and on which figures that rests:
+	// "CPU-bound: machine CPUs 96% busy, iowait 1%; client used 18% of the machine".
+	Verdict string `json:"verdict"`
+	// Server holds the server's counter deltas; absent for SQLite and when the
+	// server could not be read.
+	Server *ObservedServer `json:"server,omitempty"`
+	// Machine is the CPU use of the client machine; absent where /proc/stat cannot be read.
+	Machine *ObservedMachine `json:"machine,omitempty"`
+	// Client is fairbench's own CPU use (for SQLite that includes the database engine).
+	Client *ObservedClient `json:"client,omitempty"`
+	// Note says what could not be read, when something could not.
+	Note string `json:"note,omitempty"`
+}
+
+// ObservedServer is what the database server counted during the phase. Derived
+// figures are absent when the counters they need are; a zero is a real zero.
+type ObservedServer struct {
+	// Source names where the counters came from: "SHOW GLOBAL STATUS",
+	// "pg_stat_database, pg_stat_bgwriter, pg_current_wal_lsn()".
+	Source string `json:"source"`
+	// Counters are the deltas over the phase by the server's own names
+	// ("Innodb_buffer_pool_reads", "blks_read"); PostgreSQL's "wal_bytes" is the
+	// difference of pg_current_wal_lsn(), and its *_time counters are milliseconds.
+	Counters map[string]int64 `json:"counters,omitempty"`
+	// Gauges are values sampled about once a second during the phase and once at its
+	// end ("Threads_running"; PostgreSQL "active_backends"…), without the probe's
+	// own connection.
+	Gauges map[string]Gauge `json:"gauges,omitempty"`
+
+	// BufferPoolHitPct is the share of page reads served from the server's cache:
+	// 100 × (1 − Innodb_buffer_pool_reads / Innodb_buffer_pool_read_requests), or
+	// 100 × blks_hit / (blks_hit + blks_read).
+	BufferPoolHitPct *float64 `json:"buffer_pool_hit_pct,omitempty"`
+	// DiskReadsPerSec is page reads that missed the cache per second
+	// (Innodb_buffer_pool_reads, blks_read). On PostgreSQL they may have been
+	// served by the operating system's page cache.
+	DiskReadsPerSec *float64 `json:"disk_reads_per_s,omitempty"`
+	// BytesWrittenPerSec is data-file bytes written per second (Innodb_data_written;
+	// PostgreSQL buffers written by checkpointer, background writer and backends × block size).
+	BytesWrittenPerSec *float64 `json:"bytes_written_per_s,omitempty"`
+	// LogBytesPerSec is redo/WAL bytes written per second (Innodb_os_log_written, WAL LSN difference).
+	LogBytesPerSec *float64 `json:"log_bytes_per_s,omitempty"`
+	// RowsReadPerSec is rows read per second (Innodb_rows_read, MariaDB's Rows_read,
+	// PostgreSQL tup_returned).
+	RowsReadPerSec *float64 `json:"rows_read_per_s,omitempty"`
+	// RowsChangedPerSec is rows inserted, updated and deleted per second
+	// (Innodb_rows_*, else Handler_write/update/delete; PostgreSQL tup_inserted/updated/deleted).
+	RowsChangedPerSec *float64 `json:"rows_changed_per_s,omitempty"`
+}
+
+// Gauge summarises the samples of a value that goes up and down.
+type Gauge struct {
+	Mean    float64 `json:"mean"`
+	Max     float64 `json:"max"`
+	Samples int     `json:"samples"`
+}
+
+// ObservedMachine is the CPU use of the client machine over the phase, from the
+// /proc/stat deltas, each as a percentage of all its CPUs (they add up to 100).
+type ObservedMachine struct {
+	Source string `json:"source"` // "/proc/stat"
+	CPUs   int    `json:"cpus"`   // online CPUs
+	// BusyPct is everything but idle and iowait: user+nice+system+irq+softirq+steal.
+	BusyPct    float64 `json:"busy_pct"`
+	UserPct    float64 `json:"user_pct"`
+	NicePct    float64 `json:"nice_pct"`
+	SystemPct  float64 `json:"system_pct"`
+	IOWaitPct  float64 `json:"iowait_pct"`
+	IRQPct     float64 `json:"irq_pct"`
+	SoftIRQPct float64 `json:"softirq_pct"`
+	StealPct   float64 `json:"steal_pct"` // taken by the hypervisor for other guests
+	IdlePct    float64 `json:"idle_pct"`
+}
+
+// ObservedClient is fairbench's own CPU use over the phase, from getrusage(RUSAGE_SELF).
+type ObservedClient struct {
+	UserSeconds   float64 `json:"user_seconds"`
+	SystemSeconds float64 `json:"system_seconds"`
+	// MachinePct is the client's share of the machine: (user + system) seconds over
+	// (phase seconds × CPUs), in percent.
+	MachinePct float64 `json:"machine_pct"`
+	// MaxRSSBytes is the largest resident set the process has had (since it
+	// started, not only during the phase).
+	MaxRSSBytes int64 `json:"max_rss_bytes,omitempty"`
+}

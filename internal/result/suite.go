@@ -1,0 +1,44 @@
+package result
+
+import "github.com/fairbench/fairbench/internal/driver"
+
+// SuiteCell says which suite and cell a run belongs to.
+type SuiteCell struct {
+	// Plan is the plan's name; PlanHash the SHA-256 of the plan file as run.
+	Plan     string `json:"plan"`
+	PlanHash string `json:"plan_hash"`
+	// Cell is the cell's identifier in the manifest ("oltp_read_write/uniform/t16/r1").
+	Cell string `json:"cell"`
+	// Index is the cell's position in the expanded matrix, from 1.
+	Index int `json:"index"`
+	// Round is the repetition, from 1.
+	Round int `json:"round"`
+	// Profile names the server profile the cell ran under, when the plan owns the server.
+	Profile string `json:"profile,omitempty"`
+}
+
+// ManagedServer is a database server that fairbench started with a generated
+// configuration (fairbench server start, or a plan that owns its server).
+type ManagedServer struct {
+	Flavor  string `json:"flavor"`  // mariadb, mysql or postgres
+	Profile string `json:"profile"` // cpu-bound, io-bound or custom
+	// DataBytes is the data set size the profile was sized for.
+	DataBytes int64 `json:"data_bytes,omitempty"`
+	// Settings are the generated settings by the server's own names.
+	Settings map[string]string `json:"settings"`
+	// Config is the configuration file as written (my.cnf or postgresql.conf lines).
+	Config string `json:"config"`
+}
+
+// TargetOf describes where a driver configuration sends its load, without
+// credentials.
+func TargetOf(cfg driver.Config) Target {
+	psMode := "disable"
+	if cfg.Prepared {
+		psMode = "prepared"
+	}
+	return Target{
+		Driver: cfg.Kind, Hosts: cfg.Hosts, Ports: cfg.Ports, Socket: cfg.Socket,
+		Database: cfg.Database, Path: cfg.Path, SSL: string(cfg.SSL), PSMode: psMode,
+	}
+}

@@ -1,0 +1,33 @@
+package runner
+
+import (
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// Fill copies what the run measured into res: status, phases, series, kinds,
+// the workload's headline figures and the histograms. The caller fills in what
+// the runner does not know (tool, command line, options, target, machine, server).
+func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
+	res.Status = o.Status
+	res.Start, res.End = o.Start.UTC(), o.End.UTC()
+	res.Threads, res.Rate = cfg.Threads, cfg.Rate
+	res.Warmup, res.Totals, res.Intervals = o.Warmup, o.Totals, o.Intervals
+	res.Kinds = o.Kinds
+	if sum, ok := wl.(workload.Summarizer); ok {
+		res.Figures = sum.Figures(&res.Totals)
+	}
+	if o.Err != nil && o.Status == result.StatusFailed {
+		res.Error = o.Err.Error()
+	}
+	if o.Latency != nil && o.Latency.Count > 0 {
+		if h, err := result.EncodeHistogram(o.Latency.Hist); err == nil {
+			res.Totals.Latency.Histogram = h
+		}
+		if cfg.Rate > 0 && o.Service != nil {
+			if h, err := result.EncodeHistogram(o.Service.Hist); err == nil {
+				res.Totals.Service.Histogram = h
+			}
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package suite
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// ManifestName is the manifest's file name inside a suite directory.
+const ManifestName = "manifest.json"
+
+// ManifestSchema is the manifest layout's version.
+const ManifestSchema = "1.0"
+
+// Suite and cell states.
+const (
+	StatusPending     = "pending"
+	StatusRunning     = "running"
+	StatusComplete    = "complete"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// Manifest records a suite: the plan as run, where it ran, every step and
+// every cell with its status and result file. It is rewritten atomically after
+// every step, so an interrupted suite can resume from it.
+type Manifest struct {
+	Schema string      `json:"schema"`
+	Tool   result.Tool `json:"tool"`
+	Plan   PlanRecord  `json:"plan"`
+	Status string      `json:"status"`
+	// Created is when the suite started; Updated when the manifest was last written.
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Machine is the client machine.
+	Machine sysinfo.Machine `json:"machine"`
+	// Servers are the servers the cells ran against, one per profile.
+	Servers []ServerRecord `json:"servers,omitempty"`
+	// Steps are the steps outside cells (prepare, warm-ups, server starts) in order.
+	Steps []StepRecord `json:"steps,omitempty"`
+	// Cells are the matrix in run order.
+	Cells []CellRecord `json:"cells"`
+	// Sessions counts the times the suite was started (1 + resumes).
+	Sessions int `json:"sessions"`
+}
+
+// PlanRecord is the plan as it was run.
+type PlanRecord struct {
+	Name  string  `json:"name"`
+	File  string  `json:"file"`
+	Hash  string  `json:"hash"` // SHA-256 of the file
+	Scale float64 `json:"scale"`
+	Text  string  `json:"text"`
+}
+
+// ServerRecord is the server fingerprint under one profile.
+type ServerRecord struct {
+	Profile string                `json:"profile,omitempty"`
+	Server  sysinfo.Server        `json:"server"`
+	Managed *result.ManagedServer `json:"managed,omitempty"`
+}
+
+// StepRecord is one step outside the cells.
+type StepRecord struct {
+	Name    string    `json:"name"` // "prepare", "checksum warm-up", "query warm-up", "server start"
+	Profile string    `json:"profile,omitempty"`
+	Dataset int       `json:"dataset"`
+	Start   time.Time `json:"start"`
+	Seconds float64   `json:"seconds"`
+	Detail  string    `json:"detail,omitempty"`
+	Error   string    `json:"error,omitempty"`
+}
+
+// CellRecord is one cell's state.
+type CellRecord struct {
+	Cell
+	Status  string    `json:"status"`
+	File    string    `json:"file,omitempty"` // result file, relative to the directory
+	Start   time.Time `json:"start,omitzero"`
+	Seconds float64   `json:"seconds,omitempty"` // wall time the cell took, sleeps excluded
+	Error   string    `json:"error,omitempty"`
+	Summary *Summary  `json:"summary,omitempty"`
+	// Attempts are earlier runs of the cell that did not complete, kept under
+	// their own file names.
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Attempt is an earlier, incomplete run of a cell.
+type Attempt struct {
+	Status string `json:"status"`
+	File   string `json:"file"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Summary holds a cell's headline figures, for tables without reading results.
+type Summary struct {
+	TPS   float64 `json:"tps"`
+	QPS   float64 `json:"qps"`
+	P95Ms float64 `json:"p95_ms,omitempty"`
+	TpmC  float64 `json:"tpmc,omitempty"`
+}
+
+// ReadManifest reads the manifest of the suite directory dir.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is not a suite directory (it has no %s): give the --out directory of a 'fairbench suite run'", dir, ManifestName)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the suite manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a suite manifest: %w", filepath.Join(dir, ManifestName), err)
+	}
+	return &m, nil
+}
+
+// write saves the manifest atomically (temporary file, fsync, rename).
+func (m *Manifest) write(dir string) error {
+	m.Updated = time.Now().UTC()
+	return result.WriteAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	})
+}
+
+// Counts returns how many cells are in each state.
+func (m *Manifest) Counts() map[string]int {
+	out := map[string]int{}
+	for _, c := range m.Cells {
+		out[c.Status]++
+	}
+	return out
+}
+
+// summarize extracts a cell's headline figures from its result.
+func summarize(res *result.Result) *Summary {
+	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS}
+	if v, ok := res.Totals.Latency.Percentiles["95"]; ok {
+		s.P95Ms = v
+	}
+	for _, f := range res.Figures {
+		if f.Name == "tpmC" {
+			s.TpmC = f.Value
+		}
+	}
+	return s
+}

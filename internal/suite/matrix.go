@@ -1,0 +1,196 @@
+package suite
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Cell is one run of the matrix: one workload, distribution, thread count and
+// round, under one server profile and data set.
+type Cell struct {
+	Index    int    `json:"index"`             // position in the matrix, from 1
+	ID       string `json:"id"`                // "cpu-bound/d1/uniform/r1/oltp_read_write/t16"
+	Profile  string `json:"profile,omitempty"` // server profile, when the plan owns a server
+	Dataset  int    `json:"dataset"`           // index into Plan.Data
+	Data     string `json:"data"`              // the data set's label: "4x100000", "w10"
+	Workload string `json:"workload"`
+	RandType string `json:"rand_type"`
+	Threads  int    `json:"threads"`
+	Round    int    `json:"round"` // from 1
+}
+
+// group is the cells that share a server profile and a data set: the data is
+// prepared and warmed once for them.
+type group struct {
+	Profile string
+	Dataset int
+	Cells   []Cell
+}
+
+// profiles returns the server profiles to run under ("" without a server).
+func (p *Plan) profiles() []string {
+	if p.Server == nil {
+		return []string{""}
+	}
+	return p.Server.Profiles
+}
+
+// Expand returns the matrix in the order it runs: per profile, per data set,
+// per distribution, per round, per workload, per thread count — so that the
+// thread sweep of a test case runs together and rounds are spread over time.
+func (p *Plan) Expand() []Cell {
+	var cells []Cell
+	for _, prof := range p.profiles() {
+		for ds := range p.Data {
+			for _, rt := range p.Matrix.RandTypes {
+				for round := 1; round <= p.Matrix.Rounds; round++ {
+					for _, wl := range p.Matrix.Workloads {
+						for _, th := range p.Matrix.threadCounts() {
+							c := Cell{Index: len(cells) + 1, Profile: prof, Dataset: ds, Data: p.datasetLabel(ds), Workload: wl, RandType: rt, Threads: th, Round: round}
+							c.ID = p.cellID(c)
+							cells = append(cells, c)
+						}
+					}
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// groups splits cells by profile and data set, in order.
+func groups(cells []Cell) []group {
+	var out []group
+	for _, c := range cells {
+		if n := len(out); n == 0 || out[n-1].Profile != c.Profile || out[n-1].Dataset != c.Dataset {
+			out = append(out, group{Profile: c.Profile, Dataset: c.Dataset})
+		}
+		out[len(out)-1].Cells = append(out[len(out)-1].Cells, c)
+	}
+	return out
+}
+
+// cellID names a cell; parts that do not vary in the plan are left out.
+func (p *Plan) cellID(c Cell) string {
+	var parts []string
+	if c.Profile != "" {
+		parts = append(parts, c.Profile)
+	}
+	if len(p.Data) > 1 {
+		parts = append(parts, p.datasetLabel(c.Dataset))
+	}
+	parts = append(parts, c.RandType, fmt.Sprintf("r%d", c.Round), c.Workload, fmt.Sprintf("t%d", c.Threads))
+	return strings.Join(parts, "/")
+}
+
+// datasetLabel names a data set: "w10" for warehouses, "4x100000" for tables;
+// data sets that would share a label get their position appended ("w1#2").
+func (p *Plan) datasetLabel(i int) string {
+	label := dataLabel(p.Data[i], i)
+	for j := range p.Data {
+		if j != i && dataLabel(p.Data[j], j) == label {
+			return fmt.Sprintf("%s#%d", label, i+1)
+		}
+	}
+	return label
+}
+
+func dataLabel(d Data, i int) string {
+	switch {
+	case d.Warehouses > 0:
+		return fmt.Sprintf("w%d", d.Warehouses)
+	case d.Tables > 0 || d.TableSize > 0:
+		return fmt.Sprintf("%dx%d", max(d.Tables, 1), d.TableSize)
+	}
+	return fmt.Sprintf("d%d", i+1)
+}
+
+// fileName is the cell's result file name inside the suite directory.
+func (c Cell) fileName() string {
+	return fmt.Sprintf("%04d-%s.json", c.Index, strings.NewReplacer("/", "-", " ", "_").Replace(c.ID))
+}
+
+// Minimum sizes a scaled plan keeps, so a scaled run still measures something.
+const (
+	minScaledTableSize = 1000
+	minScaledTime      = time.Second
+)
+
+// Scale shrinks (or grows) the plan's times and data by f, for trying a plan
+// out: cell and warm-up times, sleeps, table sizes and warehouses. Thread
+// counts, tables and rounds stay, so the shape of the matrix is the same.
+func (p *Plan) Scale(f float64) error {
+	if !(f > 0) || f > 100 {
+		return fmt.Errorf("--scale %v: give a factor above 0 and at most 100 (0.01 makes a plan about a hundred times shorter)", f)
+	}
+	if f == 1 {
+		return nil
+	}
+	dur := func(s *Seconds, floor time.Duration) {
+		if *s <= 0 {
+			return
+		}
+		d := time.Duration(float64(*s) * f).Round(time.Second)
+		*s = Seconds(max(d, floor))
+	}
+	dur(&p.Run.Time, minScaledTime)
+	dur(&p.Run.WarmupTime, minScaledTime)
+	dur(&p.Steps.ChangeoverSleep, 0)
+	if q := p.Steps.QueryWarmup; q != nil {
+		dur(&q.Time, minScaledTime)
+	}
+	for i := range p.Data {
+		d := &p.Data[i]
+		if d.TableSize > 0 {
+			d.TableSize = max(minScaledTableSize, int(math.Round(float64(d.TableSize)*f)))
+		}
+		if d.Warehouses > 0 {
+			d.Warehouses = max(1, int(math.Round(float64(d.Warehouses)*f)))
+		}
+	}
+	return nil
+}
+
+// Estimate is how long a plan's cells take, without loading.
+type Estimate struct {
+	Cells    int
+	Measured time.Duration // cells' warm-up and measured time
+	Sleeps   time.Duration // change-over sleeps
+	Warmups  time.Duration // query warm-ups
+}
+
+// Total is the whole estimate.
+func (e Estimate) Total() time.Duration { return e.Measured + e.Sleeps + e.Warmups }
+
+// estimate adds up what cells will take (loading and checksums not included:
+// they depend on the server).
+func (p *Plan) estimate(cells []Cell) Estimate {
+	e := Estimate{Cells: len(cells)}
+	per := p.Run.Time.D() + p.Run.WarmupTime.D()
+	var prev *Cell
+	for i := range cells {
+		c := &cells[i]
+		e.Measured += per
+		if prev != nil && p.sleepsBefore(*prev, *c) {
+			e.Sleeps += p.Steps.ChangeoverSleep.D()
+		}
+		if q := p.Steps.QueryWarmup; q != nil && (prev == nil || prev.Profile != c.Profile || prev.Dataset != c.Dataset) {
+			e.Warmups += q.Time.D()
+		}
+		prev = c
+	}
+	return e
+}
+
+// sleepsBefore reports whether the change-over sleep comes between prev and c.
+func (p *Plan) sleepsBefore(prev, c Cell) bool {
+	if p.Steps.ChangeoverSleep <= 0 || prev.Profile != c.Profile || prev.Dataset != c.Dataset {
+		return false
+	}
+	if p.Steps.Changeover == ChangeoverCell {
+		return true
+	}
+	return prev.Workload != c.Workload || prev.RandType != c.RandType || prev.Round != c.Round
+}

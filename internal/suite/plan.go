@@ -1,0 +1,192 @@
+// Package suite runs a benchmark method as one declarative plan: a data set
+// loaded once, checksum and query warm-ups, a matrix of cells (workloads ×
+// key distributions × thread counts × rounds, per server profile and data set),
+// change-over sleeps and between-cell actions, a result file per cell, and a
+// manifest that lets an interrupted suite resume where it stopped.
+package suite
+
+import (
+	"time"
+
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// Plan is a suite plan as written in YAML. Parse reads and validates one; the
+// zero values of optional fields mean their documented defaults.
+type Plan struct {
+	// Name names the suite in manifests and results (default: the file's base name).
+	Name string `yaml:"name"`
+	// Description is free text kept in the manifest.
+	Description string `yaml:"description"`
+	// Target is where the load goes; empty means the embedded SQLite database.
+	Target TargetSpec `yaml:"target"`
+	// Server, when set, makes the plan own a local server: it is started with
+	// each profile in turn, the matrix runs against it, and it is stopped.
+	Server *ServerSpec `yaml:"server"`
+	// Data is the data set, or a list of data sets run one after another
+	// (a TPC-C sweep over warehouses).
+	Data DataSets `yaml:"data"`
+	// Matrix is what varies from cell to cell.
+	Matrix Matrix `yaml:"matrix"`
+	// Run holds the per-cell run settings.
+	Run RunSpec `yaml:"run"`
+	// Steps are the methodology steps around the cells.
+	Steps Steps `yaml:"steps"`
+
+	source   source             // where the plan came from, for messages and the manifest
+	registry *workload.Registry // the workloads, set by Validate
+}
+
+// TargetSpec is the connection, with the names of the run command's flags
+// without their --mysql-/--pgsql- prefix. Secrets come only from the
+// environment (password_env).
+type TargetSpec struct {
+	Driver       string `yaml:"driver"`        // mysql, pgsql or sqlite (default sqlite)
+	Host         string `yaml:"host"`          // host name; a comma list spreads connections
+	Port         string `yaml:"port"`          // port; a comma list gives one per host
+	Socket       string `yaml:"socket"`        // Unix socket instead of host and port
+	User         string `yaml:"user"`          // default sbtest
+	PasswordEnv  string `yaml:"password_env"`  // environment variable holding the password
+	Password     string `yaml:"password"`      // refused: passwords never go in plan files
+	DB           string `yaml:"db"`            // default sbtest
+	SSL          string `yaml:"ssl"`           // off, on, required, verify-ca, verify-full
+	SSLCA        string `yaml:"ssl_ca"`        // CA file for verify-ca/verify-full
+	SSLCert      string `yaml:"ssl_cert"`      // client certificate
+	SSLKey       string `yaml:"ssl_key"`       // client key
+	PSMode       string `yaml:"ps_mode"`       // auto or disable
+	IgnoreErrors string `yaml:"ignore_errors"` // error codes to roll back and retry
+	SQLiteDB     string `yaml:"sqlite_db"`     // the embedded database's file
+}
+
+// ServerSpec is a local server the plan starts and stops (fairbench server).
+type ServerSpec struct {
+	Flavor   string            `yaml:"flavor"`   // mariadb, mysql or postgres
+	Dir      string            `yaml:"dir"`      // private directory (default fairbench-data/suite-<flavor>)
+	Port     int               `yaml:"port"`     // 0 picks a free port
+	Profiles []string          `yaml:"profiles"` // cpu-bound, io-bound, custom; one after another
+	Settings map[string]string `yaml:"settings"` // server settings on top of the profile's
+}
+
+// Data is one data set: the sysbench tables or the TPC-C warehouses, and any
+// other workload option by its flag name.
+type Data struct {
+	Tables     int `yaml:"tables"`
+	TableSize  int `yaml:"table_size"`
+	Warehouses int `yaml:"warehouses"`
+	// Options are further workload options by flag name ("secondary": "on").
+	Options map[string]string `yaml:"options"`
+	// PrepareThreads loads tables in parallel (default: this machine's CPUs).
+	PrepareThreads int `yaml:"prepare_threads"`
+}
+
+// DataSets is one or more data sets; YAML may give a mapping or a list.
+type DataSets []Data
+
+// Matrix is what varies between cells.
+type Matrix struct {
+	Workloads []string `yaml:"workloads"`
+	// RandTypes are the key distributions (default [uniform]).
+	RandTypes []string `yaml:"rand_types"`
+	// Threads are the thread counts, or auto: 1, 2, 4, … up to
+	// ThreadsMaxFactor × TargetCPUs.
+	Threads ThreadList `yaml:"threads"`
+	// ThreadsMaxFactor bounds threads: auto (default 4).
+	ThreadsMaxFactor int `yaml:"threads_max_factor"`
+	// TargetCPUs is the server's logical CPUs for threads: auto (default: this
+	// machine's, right for a local server).
+	TargetCPUs int `yaml:"target_cpus"`
+	// Rounds repeats the matrix (default 1).
+	Rounds int `yaml:"rounds"`
+}
+
+// ThreadList is a list of thread counts or "auto".
+type ThreadList struct {
+	Auto   bool
+	Counts []int
+}
+
+// RunSpec holds the settings of every cell, with the run command's meanings.
+type RunSpec struct {
+	Time           Seconds   `yaml:"time"`            // measured seconds per cell (required)
+	WarmupTime     Seconds   `yaml:"warmup_time"`     // --warmup-time per cell
+	ReportInterval Seconds   `yaml:"report_interval"` // interval series resolution (default 1s)
+	Percentiles    []float64 `yaml:"percentiles"`     // default 50, 90, 95, 99, 99.9
+	RandSeed       uint64    `yaml:"rand_seed"`       // 0 takes one from the clock per cell
+	RandZipfianExp float64   `yaml:"rand_zipfian_exp"`
+	Rate           float64   `yaml:"rate"` // events/s over all threads; 0 = closed loop
+	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
+	// within it (default 30s): a server that died fails the cell.
+	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`
+}
+
+// Steps are the methodology around the cells.
+type Steps struct {
+	// Prepare is reuse (default: load unless matching data is there), replace
+	// (always load afresh) or skip (the data must be there).
+	Prepare string `yaml:"prepare"`
+	// ChecksumWarmup reads every table once so the buffer pool holds it.
+	ChecksumWarmup bool `yaml:"checksum_warmup"`
+	// QueryWarmup runs a workload before the first cell, unmeasured.
+	QueryWarmup *QueryWarmup `yaml:"query_warmup"`
+	// ChangeoverSleep is slept between test cases (or cells; see Changeover)
+	// so that flushing settles.
+	ChangeoverSleep Seconds `yaml:"changeover_sleep"`
+	// Changeover is test_case (default: sleep when the workload changes) or cell.
+	Changeover string `yaml:"changeover"`
+	// BetweenCells are actions run before every cell but the first.
+	BetweenCells []Action `yaml:"between_cells"`
+	// Cleanup drops the data at the end.
+	Cleanup bool `yaml:"cleanup"`
+	// OnFailure is continue (default) or stop when a cell fails.
+	OnFailure string `yaml:"on_failure"`
+}
+
+// QueryWarmup is an unmeasured run before the cells.
+type QueryWarmup struct {
+	Workload string  `yaml:"workload"`
+	Threads  int     `yaml:"threads"`
+	Time     Seconds `yaml:"time"`
+}
+
+// Action is one between-cell action; exactly one field is set.
+type Action struct {
+	PurgeBinaryLogs bool   `yaml:"purge_binary_logs"` // MySQL family: PURGE BINARY LOGS BEFORE NOW()
+	DropCaches      bool   `yaml:"drop_caches"`       // sync and drop the OS page cache (root only; skipped otherwise)
+	SQL             string `yaml:"sql"`               // any statement
+}
+
+// Seconds is a duration written as seconds (300) or a Go duration ("5m").
+type Seconds time.Duration
+
+// D returns the duration.
+func (s Seconds) D() time.Duration { return time.Duration(s) }
+
+// Step values.
+const (
+	PrepareReuse   = "reuse"
+	PrepareReplace = "replace"
+	PrepareSkip    = "skip"
+
+	ChangeoverTestCase = "test_case"
+	ChangeoverCell     = "cell"
+
+	OnFailureContinue = "continue"
+	OnFailureStop     = "stop"
+)
+
+// source is the plan file as read.
+type source struct {
+	file  string         // path as given
+	text  []byte         // the file's bytes
+	hash  string         // hex SHA-256 of text
+	lines map[string]int // YAML path ("matrix.threads") → line
+}
+
+// File returns the path the plan was read from.
+func (p *Plan) File() string { return p.source.file }
+
+// Hash returns the hex SHA-256 of the plan file.
+func (p *Plan) Hash() string { return p.source.hash }
+
+// Text returns the plan file's contents.
+func (p *Plan) Text() []byte { return p.source.text }

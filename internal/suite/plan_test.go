@@ -1,0 +1,259 @@
+package suite
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func TestExamplePlansValidateAndScale(t *testing.T) {
+	files, err := filepath.Glob("../../plans/*.yaml")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("example plans: %v %v", files, err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			p := loadPlan(t, f)
+			full := p.estimate(p.Expand())
+			if err := p.Scale(0.01); err != nil {
+				t.Fatal(err)
+			}
+			scaled := p.estimate(p.Expand())
+			if scaled.Cells != full.Cells {
+				t.Errorf("scaling changed the matrix: %d → %d cells", full.Cells, scaled.Cells)
+			}
+			if !(scaled.Total() < full.Total()) && full.Total() > 10*time.Second {
+				t.Errorf("scaled estimate %s not shorter than %s", scaled.Total(), full.Total())
+			}
+			if p.Run.Time.D() < time.Second {
+				t.Errorf("scaled cell time %s below 1s", p.Run.Time.D())
+			}
+		})
+	}
+}
+
+func TestQuickPlanIsAboutAMinute(t *testing.T) {
+	p := loadPlan(t, "../../plans/quick.yaml")
+	if e := p.estimate(p.Expand()); e.Total() < 30*time.Second || e.Total() > 90*time.Second {
+		t.Errorf("quick plan estimate %s, want about a minute", e.Total())
+	}
+	if p.Server != nil || p.kind() != "sqlite" {
+		t.Errorf("quick plan must run on the embedded default")
+	}
+}
+
+func TestExpandOrderAndAutoThreads(t *testing.T) {
+	p := parseValid(t, `
+data: {tables: 1, table_size: 1000}
+matrix:
+  workloads: [oltp_point_select, oltp_read_write]
+  rand_types: [uniform, zipfian]
+  threads: auto
+  rounds: 2
+run: {time: 10, warmup_time: 5}
+steps: {changeover_sleep: 3}
+`)
+	cells := p.Expand()
+	if len(cells) != 2*2*4*2 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	if got := p.Matrix.threadCounts(); !slices.Equal(got, []int{1, 2, 4, 8}) {
+		t.Errorf("auto threads on 2 CPUs × 4 = %v", got)
+	}
+	first := []string{"uniform/r1/oltp_point_select/t1", "uniform/r1/oltp_point_select/t2", "uniform/r1/oltp_point_select/t4", "uniform/r1/oltp_point_select/t8", "uniform/r1/oltp_read_write/t1"}
+	for i, id := range first {
+		if cells[i].ID != id || cells[i].Index != i+1 {
+			t.Errorf("cell %d = %s (index %d), want %s", i, cells[i].ID, cells[i].Index, id)
+		}
+	}
+	if last := cells[len(cells)-1].ID; last != "zipfian/r2/oltp_read_write/t8" {
+		t.Errorf("last cell %s", last)
+	}
+	e := p.estimate(cells)
+	// 32 cells × 15 s; a sleep at each change of test case, round or distribution
+	// within the one group: 7 changes.
+	if e.Measured != 32*15*time.Second || e.Sleeps != 7*3*time.Second {
+		t.Errorf("estimate %+v", e)
+	}
+}
+
+func TestScale(t *testing.T) {
+	p := parseValid(t, `
+data: [{warehouses: 10}, {warehouses: 500}]
+matrix: {workloads: [tpcc], threads: [150]}
+run: {time: 10m, warmup_time: 30}
+steps: {changeover_sleep: 60, query_warmup: {workload: tpcc, threads: 2, time: 300}}
+`)
+	if err := p.Scale(0.01); err != nil {
+		t.Fatal(err)
+	}
+	if p.Run.Time.D() != 6*time.Second || p.Run.WarmupTime.D() != time.Second || p.Steps.ChangeoverSleep.D() != time.Second || p.Steps.QueryWarmup.Time.D() != 3*time.Second {
+		t.Errorf("scaled times: %+v %+v", p.Run, p.Steps)
+	}
+	if p.Data[0].Warehouses != 1 || p.Data[1].Warehouses != 5 {
+		t.Errorf("scaled warehouses %+v", p.Data)
+	}
+	if ids := []string{p.Expand()[0].ID, p.Expand()[1].ID}; ids[0] != "w1/uniform/r1/tpcc/t150" || ids[1] != "w5/uniform/r1/tpcc/t150" {
+		t.Errorf("ids %v", ids)
+	}
+	for _, bad := range []float64{0, -1, 1000} {
+		if err := p.Scale(bad); err == nil || !strings.Contains(err.Error(), "--scale") {
+			t.Errorf("Scale(%v) = %v", bad, err)
+		}
+	}
+}
+
+func TestDatasetLabelsStayUnique(t *testing.T) {
+	p := parseValid(t, "data: [{warehouses: 1}, {warehouses: 1}]\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n")
+	c := p.Expand()
+	if c[0].ID == c[1].ID {
+		t.Errorf("two data sets share the cell id %s", c[0].ID)
+	}
+}
+
+func parseValid(t *testing.T, text string) *Plan {
+	t.Helper()
+	p, err := ParsePlan("plan.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(testEnv()); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPlanErrors(t *testing.T) {
+	const ok = "data: {tables: 1, table_size: 1000}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n"
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"empty", "", []string{"plan.yaml: the plan is empty"}},
+		{"not a mapping", "- a\n", []string{"plan.yaml:1:", "a plan is a mapping"}},
+		{"syntax", "matrix: [\n", []string{"plan.yaml:"}},
+		{"unknown top key", ok + "setps: {}\n", []string{"plan.yaml:4:", `unknown key "setps" at the top level`, `did you mean "steps"?`}},
+		{"unknown nested key", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  treads: [1]\n", []string{"plan.yaml:4:", `unknown key "treads" in matrix`, `"threads"`}},
+		{"bad number", "data: {tables: 1}\nmatrix:\n  rounds: many\n", []string{"plan.yaml:3:", `matrix.rounds: "many" is not a whole number`}},
+		{"bad duration", ok + "steps: {changeover_sleep: soon}\n", []string{"plan.yaml:4:", "steps.changeover_sleep", `"soon" is not a duration`}},
+		{"bad threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1, lots]\nrun: {time: 1}\n", []string{"plan.yaml:4:", `"lots" is not a thread count`}},
+		{"unknown workload", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write, oltp_rw]\n  threads: [1]\nrun: {time: 1}\n", []string{"plan.yaml:3:", "matrix.workloads[1]", `unknown workload "oltp_rw"`, "fairbench list"}},
+		{"no workloads", "data: {tables: 1}\nmatrix: {threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:2:", "matrix.workloads is empty"}},
+		{"no threads", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write]}\nrun: {time: 1}\n", []string{"matrix.threads is missing", "auto"}},
+		{"zero threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [0]\nrun: {time: 1}\n", []string{"plan.yaml:4:", "thread count 0"}},
+		{"duplicate threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [2, 2]\nrun: {time: 1}\n", []string{"listed twice"}},
+		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},
+		{"bad distribution", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1]\n  rand_types: [uniform, zipf]\nrun: {time: 1}\n", []string{"plan.yaml:5:", `unknown distribution "zipf"`, "zipfian"}},
+		{"tpcc with distributions", "data: {warehouses: 1}\nmatrix:\n  workloads: [tpcc]\n  threads: [1]\n  rand_types: [uniform, zipfian]\nrun: {time: 1}\n", []string{"NURand"}},
+		{"option unknown to workload", "data:\n  tables: 1\n  options: {warehouses_per_table: 3}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:1:", `oltp_read_write has no option "warehouses_per_table"`}},
+		{"tables with tpcc", "data:\n  tables: 4\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", []string{`tpcc has no option "tables"`}},
+		{"bad option value", "data:\n  tables: 1\n  options: {range_size: wide}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"option range_size"}},
+		{"password in plan", "target: {driver: mysql, password: hunter2}\n" + ok, []string{"plan.yaml:1:", "passwords never go in plan files", "password_env"}},
+		{"missing secret", "target:\n  driver: mysql\n  password_env: FAIRBENCH_NO_SUCH_VAR\n" + ok, []string{"plan.yaml:3:", "FAIRBENCH_NO_SUCH_VAR holds no password", "export"}},
+		{"bad driver", "target: {driver: oracle}\n" + ok, []string{"unknown driver \"oracle\""}},
+		{"bad port", "target:\n  driver: pgsql\n  port: 99999\n" + ok, []string{"plan.yaml:3:", "target.port"}},
+		{"host without driver", "target: {host: db1}\n" + ok, []string{"add driver: mysql"}},
+		{"server and target", "server: {flavor: mariadb}\ntarget: {host: db1}\n" + ok, []string{"plan.yaml:2:", "remove target.host"}},
+		{"bad flavor", "server: {flavor: oracle}\n" + ok, []string{"plan.yaml:1:", "server.flavor"}},
+		{"bad profile", "server:\n  flavor: mariadb\n  profiles: [cpu-bound, ram-bound]\n" + ok, []string{"plan.yaml:3:", "server.profiles[1]"}},
+		{"bad prepare", ok + "steps:\n  prepare: maybe\n", []string{"plan.yaml:5:", `unknown prepare "maybe"`, "reuse"}},
+		{"bad on_failure", ok + "steps:\n  on_failure: retry\n", []string{"plan.yaml:5:", "continue or stop"}},
+		{"two actions in one", ok + "steps:\n  between_cells:\n    - {sql: SELECT 1, drop_caches: true}\n", []string{"plan.yaml:6:", "exactly one action"}},
+		{"purge on sqlite", ok + "steps:\n  between_cells:\n    - purge_binary_logs: true\n", []string{"MySQL-protocol servers only"}},
+		{"query warm-up without time", ok + "steps:\n  query_warmup: {workload: oltp_read_only}\n", []string{"steps.query_warmup.time"}},
+		{"no data", "matrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"data is missing"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParsePlan("plan.yaml", []byte(tc.text))
+			if err == nil {
+				err = p.Validate(Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 2})
+			}
+			if err == nil {
+				t.Fatalf("no error for\n%s", tc.text)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestDryRunGolden(t *testing.T) {
+	p := loadPlan(t, "../../plans/quick.yaml")
+	var out bytes.Buffer
+	if err := DryRun(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "quick.dryrun.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/suite -update)", err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("dry run differs from %s (go test ./internal/suite -update if intended):\n%s", golden, out.String())
+	}
+}
+
+func TestWriteTablesGolden(t *testing.T) {
+	m := &Manifest{}
+	for i, c := range []struct {
+		wl      string
+		threads int
+		round   int
+		status  string
+		tps     float64
+	}{
+		{"oltp_point_select", 1, 1, StatusComplete, 100}, {"oltp_point_select", 2, 1, StatusComplete, 190},
+		{"oltp_read_write", 1, 1, StatusComplete, 10}, {"oltp_read_write", 2, 1, StatusFailed, 0},
+		{"oltp_point_select", 1, 2, StatusComplete, 110}, {"oltp_point_select", 2, 2, StatusInterrupted, 150},
+		{"oltp_read_write", 1, 2, StatusComplete, 12}, {"oltp_read_write", 2, 2, StatusPending, 0},
+	} {
+		rec := CellRecord{Cell: Cell{Index: i + 1, Data: "1x1000", Workload: c.wl, RandType: "uniform", Threads: c.threads, Round: c.round}, Status: c.status}
+		if c.tps > 0 {
+			rec.Summary = &Summary{TPS: c.tps, QPS: c.tps * 20}
+			if c.wl == "oltp_point_select" {
+				rec.Summary.QPS = c.tps
+			}
+		}
+		m.Cells = append(m.Cells, rec)
+	}
+	var out bytes.Buffer
+	WriteTables(&out, m)
+	want := `1x1000 · uniform · round 1
+  threads  oltp_point_select (qps)  oltp_read_write (tps)
+        1                    100.0                   10.0
+        2                    190.0                 failed
+
+1x1000 · uniform · round 2
+  threads  oltp_point_select (qps)  oltp_read_write (tps)
+        1                    110.0                   12.0
+        2                   150.0*                      -
+
+1x1000 · uniform · median of 2 rounds
+  threads  oltp_point_select (qps)  oltp_read_write (tps)
+        1                    105.0                   11.0
+        2                    190.0                      -
+
+`
+	if out.String() != want {
+		t.Errorf("tables:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

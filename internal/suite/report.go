@@ -1,0 +1,148 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// DryRun prints the expanded matrix, the generated server configurations and
+// the estimated duration, without touching any database.
+func DryRun(w io.Writer, p *Plan) error {
+	cells := p.Expand()
+	fmt.Fprintf(w, "Plan %s (%s)\n", p.Name, p.File())
+	if p.Description != "" {
+		fmt.Fprintf(w, "%s\n", strings.TrimSpace(p.Description))
+	}
+	if p.Server != nil {
+		for _, prof := range p.Server.Profiles {
+			gen, err := p.generateServer(prof)
+			if err != nil {
+				fmt.Fprintf(w, "\nServer %s, profile %s: cannot run on this machine: %v\n", p.Server.Flavor, prof, err)
+				continue
+			}
+			fmt.Fprintf(w, "\nServer %s, profile %s (sized for %s):\n%s", p.Server.Flavor, prof, humanBytes(gen.DataBytes), gen.Config)
+		}
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "cell\tworkload\tdata\trand\tthreads\tround\tprofile")
+	for _, c := range cells {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Index, c.Workload, c.Data, c.RandType, c.Threads, c.Round, cmpOr(c.Profile, "-"))
+	}
+	tw.Flush()
+	e := p.estimate(cells)
+	fmt.Fprintf(w, "\n%d cells × (%s warm-up + %s measured) = %s\n", e.Cells, p.Run.WarmupTime.D(), p.Run.Time.D(), e.Measured)
+	if e.Sleeps > 0 {
+		fmt.Fprintf(w, "change-over sleeps: %s\n", e.Sleeps)
+	}
+	if e.Warmups > 0 {
+		fmt.Fprintf(w, "query warm-ups: %s\n", e.Warmups)
+	}
+	fmt.Fprintf(w, "estimated duration: %s, plus loading and checksum warm-ups\n", e.Total())
+	return nil
+}
+
+// generateServer returns the configuration a profile would give the plan's server.
+func (p *Plan) generateServer(profile string) (*result.ManagedServer, error) {
+	flavor, err := localserver.ParseFlavor(p.Server.Flavor)
+	if err != nil {
+		return nil, err
+	}
+	prof, err := localserver.ParseProfile(profile)
+	if err != nil {
+		return nil, err
+	}
+	gen, err := localserver.Generate(localserver.Options{Flavor: flavor, Profile: prof, Dir: p.Server.Dir, DataBytes: p.dataBytes(), Settings: p.Server.Settings})
+	if err != nil {
+		return nil, p.errAt("server", "profile %s: %v", profile, err)
+	}
+	return &gen, nil
+}
+
+// dataBytes is the largest data set's estimated size.
+func (p *Plan) dataBytes() int64 {
+	var most int64
+	for _, d := range p.Data {
+		if wl, _, err := p.newWorkload(p.registry, p.Matrix.Workloads[0], d); err == nil {
+			if ds, ok := wl.(workload.Dataset); ok {
+				most = max(most, ds.DataBytes())
+			}
+		}
+	}
+	return most
+}
+
+// Preflight checks what can be checked before anything runs: that the target
+// accepts a connection (a plan that owns its server starts it later), or that
+// the server profiles generate a configuration.
+func Preflight(ctx context.Context, p *Plan, env Env) error {
+	if p.Server != nil {
+		for _, prof := range p.Server.Profiles {
+			if _, err := p.generateServer(prof); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	cfg, _, err := p.driverConfig(env.Getenv)
+	if err != nil {
+		return err
+	}
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		return err
+	}
+	defer drv.Close()
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := drv.Connect(cctx, 0)
+	if err != nil {
+		return fmt.Errorf("%s: the target %s does not accept a connection: %w; check the plan's target section (host, port, socket, user, db, password_env)", p.File(), cfg.Describe(), err)
+	}
+	return conn.Close()
+}
+
+// WriteStatus prints a suite's state: the plan, the counts, each cell not yet
+// complete, and the tables so far.
+func WriteStatus(w io.Writer, m *Manifest) {
+	counts := m.Counts()
+	fmt.Fprintf(w, "Suite %s: %s (%d sessions, last update %s)\n", m.Plan.Name, m.Status, m.Sessions, m.Updated.Format(time.RFC3339))
+	fmt.Fprintf(w, "Plan %s (SHA-256 %.12s…, scale %v)\n", m.Plan.File, m.Plan.Hash, m.Plan.Scale)
+	fmt.Fprintf(w, "Cells: %d complete, %d failed, %d interrupted, %d pending, %d running, of %d\n",
+		counts[StatusComplete], counts[StatusFailed], counts[StatusInterrupted], counts[StatusPending], counts[StatusRunning], len(m.Cells))
+	for _, c := range m.Cells {
+		if c.Status == StatusComplete || c.Status == StatusPending {
+			continue
+		}
+		line := fmt.Sprintf("  %d %s: %s", c.Index, c.ID, c.Status)
+		if c.Error != "" {
+			line += " — " + c.Error
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w)
+	WriteTables(w, m)
+}
+
+// humanBytes renders a size in binary units.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

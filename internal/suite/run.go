@@ -1,0 +1,539 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// Options are the choices of one `fairbench suite run`.
+type Options struct {
+	// Dir is the suite directory: a result file per cell and the manifest.
+	Dir string
+	// Resume continues the suite in Dir with the cells not completed.
+	Resume bool
+	// Scale is the factor the plan was scaled by (recorded; 1 = as written).
+	Scale float64
+	// Out receives progress and tables.
+	Out io.Writer
+	// Tool and CommandLine are recorded in every result.
+	Tool        result.Tool
+	CommandLine []string
+}
+
+// StepLogName is the file in a suite directory that receives the steps'
+// per-table lines (tables created and loaded, warmed, dropped).
+const StepLogName = "steps.log"
+
+// ErrInterrupted is returned when the context was cancelled: the manifest is
+// written and the partial cell kept, marked interrupted.
+var ErrInterrupted = errors.New("suite interrupted")
+
+// TargetError says the target or the managed server was unusable, so no cell
+// could run.
+type TargetError struct{ Err error }
+
+func (e *TargetError) Error() string { return e.Err.Error() }
+func (e *TargetError) Unwrap() error { return e.Err }
+
+// CellsFailedError says the suite ran to its end but some cells failed.
+type CellsFailedError struct{ Failed, Total int }
+
+func (e *CellsFailedError) Error() string {
+	return fmt.Sprintf("%d of %d cells failed: their results are kept, marked failed (see the manifest's errors); fix the cause and run again with --resume to re-run only them", e.Failed, e.Total)
+}
+
+// Run executes the plan (validated and scaled) into opts.Dir, or resumes it.
+// The manifest is rewritten after every step; results are never lost.
+func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error) {
+	if opts.Scale == 0 {
+		opts.Scale = 1
+	}
+	s := &session{plan: p, env: env, opts: opts, out: opts.Out}
+	if s.out == nil {
+		s.out = io.Discard
+	}
+	if err := s.open(ctx); err != nil {
+		return s.m, err
+	}
+	logFile, err := os.OpenFile(filepath.Join(opts.Dir, StepLogName), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return s.m, fmt.Errorf("opening the step log: %w", err)
+	}
+	defer logFile.Close()
+	s.stepLog = logFile
+	err = s.run(ctx)
+	return s.m, s.finish(ctx, err)
+}
+
+// session is one `suite run` process working through a suite directory.
+type session struct {
+	plan *Plan
+	env  Env
+	opts Options
+	out  io.Writer
+	m    *Manifest
+	// stepLog receives the steps' per-table lines (StepLogName in the directory).
+	stepLog io.Writer
+	// lastRun is the last cell this session ran (for change-over sleeps).
+	lastRun *Cell
+	// started is when this session's first cell began, for the ETA.
+	started   time.Time
+	cellsDone int
+}
+
+// open creates the directory and manifest, or reads them to resume.
+func (s *session) open(ctx context.Context) error {
+	p, dir := s.plan, s.opts.Dir
+	cells := p.Expand()
+	existing, err := ReadManifest(dir)
+	switch {
+	case err == nil && !s.opts.Resume:
+		return fmt.Errorf("%s holds a suite already (%s): continue it with --resume, or give another --out directory", dir, existing.Plan.Name)
+	case err != nil && s.opts.Resume:
+		return fmt.Errorf("cannot resume: %w", err)
+	case err == nil:
+		if existing.Plan.Hash != p.Hash() {
+			return fmt.Errorf("cannot resume %s: the plan file changed since the suite started (it was %s with SHA-256 %.12s…, now %.12s…): resume with the plan as it was, or start a new suite with another --out", dir, existing.Plan.File, existing.Plan.Hash, p.Hash())
+		}
+		if existing.Plan.Scale != s.opts.Scale {
+			return fmt.Errorf("cannot resume %s: it ran with --scale %v, not %v: give --scale %v", dir, existing.Plan.Scale, s.opts.Scale, existing.Plan.Scale)
+		}
+		if len(existing.Cells) != len(cells) {
+			return fmt.Errorf("cannot resume %s: its manifest has %d cells but the plan expands to %d (thread counts from 'auto' depend on the CPUs): resume on the same machine", dir, len(existing.Cells), len(cells))
+		}
+		for i := range cells {
+			if existing.Cells[i].ID != cells[i].ID {
+				return fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
+			}
+		}
+		s.m = existing
+	default:
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("creating the suite directory: %w", err)
+		}
+		s.m = &Manifest{
+			Schema:  ManifestSchema,
+			Tool:    s.opts.Tool,
+			Plan:    PlanRecord{Name: p.Name, File: p.File(), Hash: p.Hash(), Scale: s.opts.Scale, Text: string(p.Text())},
+			Created: time.Now().UTC(),
+			Machine: sysinfo.LocalMachine(),
+		}
+		for _, c := range cells {
+			s.m.Cells = append(s.m.Cells, CellRecord{Cell: c, Status: StatusPending})
+		}
+	}
+	s.m.Sessions++
+	s.m.Status = StatusRunning
+	return s.m.write(dir)
+}
+
+// run works through the groups of cells.
+func (s *session) run(ctx context.Context) error {
+	todo := s.pending()
+	fmt.Fprintf(s.out, "Suite %s: %d cells, %d to run, in %s\n", s.plan.Name, len(s.m.Cells), len(todo), s.opts.Dir)
+	for _, g := range groups(todo) {
+		if err := s.runGroup(ctx, g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pending returns the cells that are not complete.
+func (s *session) pending() []Cell {
+	var out []Cell
+	for _, c := range s.m.Cells {
+		if c.Status != StatusComplete {
+			out = append(out, c.Cell)
+		}
+	}
+	return out
+}
+
+// finish writes the final manifest and turns the outcome into the error to return.
+func (s *session) finish(ctx context.Context, runErr error) error {
+	counts := s.m.Counts()
+	switch {
+	case ctx.Err() != nil || errors.Is(runErr, ErrInterrupted):
+		s.m.Status = StatusInterrupted
+		runErr = ErrInterrupted
+	case runErr != nil:
+		s.m.Status = StatusFailed
+	case counts[StatusComplete] == len(s.m.Cells):
+		s.m.Status = StatusComplete
+	default:
+		s.m.Status = StatusFailed
+		runErr = &CellsFailedError{Failed: len(s.m.Cells) - counts[StatusComplete], Total: len(s.m.Cells)}
+	}
+	if err := s.m.write(s.opts.Dir); err != nil {
+		return errors.Join(runErr, err)
+	}
+	fmt.Fprintln(s.out)
+	WriteTables(s.out, s.m)
+	return runErr
+}
+
+// target is an open connection target for a group of cells.
+type target struct {
+	cfg     driver.Config
+	drv     driver.Driver
+	ignore  runner.ErrorPolicy
+	server  sysinfo.Server
+	managed *result.ManagedServer
+}
+
+// runGroup prepares and warms a data set under a profile, then runs its cells.
+func (s *session) runGroup(ctx context.Context, g group) error {
+	p := s.plan
+	if ctx.Err() != nil {
+		return ErrInterrupted
+	}
+	tg, stop, err := s.connect(ctx, g)
+	if err != nil {
+		s.failCells(g.Cells, err)
+		if s.plan.Steps.OnFailure == OnFailureStop || p.Server == nil {
+			return &TargetError{err}
+		}
+		return nil
+	}
+	defer stop()
+	if err := s.prepareData(ctx, g, tg); err != nil {
+		if ctx.Err() != nil {
+			return ErrInterrupted
+		}
+		s.failCells(g.Cells, err)
+		return &TargetError{err}
+	}
+	for _, c := range g.Cells {
+		if ctx.Err() != nil {
+			return ErrInterrupted
+		}
+		if err := s.beforeCell(ctx, c, tg); err != nil {
+			if ctx.Err() != nil {
+				return ErrInterrupted
+			}
+			s.failCells([]Cell{c}, err)
+			if p.Steps.OnFailure == OnFailureStop {
+				return err
+			}
+			continue
+		}
+		rec := s.runCell(ctx, c, tg)
+		switch {
+		case rec.Status == StatusInterrupted:
+			return ErrInterrupted
+		case rec.Status == StatusFailed && p.Steps.OnFailure == OnFailureStop:
+			return fmt.Errorf("cell %s failed and the plan says on_failure: stop: %s", c.ID, rec.Error)
+		}
+	}
+	if p.Steps.Cleanup {
+		wl, _, err := p.newWorkload(s.env.Registry, p.Matrix.Workloads[0], p.Data[g.Dataset])
+		if err == nil {
+			err = s.step(g, "cleanup", func() (string, error) { return "dropped the data set", wl.Cleanup(ctx, tg.drv, s.stepLog) })
+		}
+		if err != nil {
+			fmt.Fprintf(s.out, "cleanup failed: %v\n", err)
+		}
+	}
+	return nil
+}
+
+// connect starts the group's server profile when the plan owns one, opens the
+// driver and fingerprints the server.
+func (s *session) connect(ctx context.Context, g group) (*target, func(), error) {
+	p := s.plan
+	cfg, ignore, err := p.driverConfig(s.env.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	stop := func() {}
+	tg := &target{}
+	if p.Server != nil {
+		srv, err := s.startServer(ctx, g)
+		if err != nil {
+			return nil, nil, err
+		}
+		served := srv.DriverConfig()
+		served.Prepared = cfg.Prepared
+		cfg = served
+		m := srv.Managed
+		tg.managed = &m
+		stop = func() {
+			// Stop even when ctx is cancelled: a suite never leaves its server running.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+			defer cancel()
+			if err := localserver.Stop(sctx, srv.Dir); err != nil {
+				fmt.Fprintf(s.out, "stopping the %s server in %s: %v\n", srv.Flavor, srv.Dir, err)
+			}
+		}
+	}
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := drv.Connect(cctx, 0)
+	if err != nil {
+		drv.Close()
+		stop()
+		return nil, nil, fmt.Errorf("cannot connect to %s: %w", cfg.Describe(), err)
+	}
+	tg.server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
+	conn.Close()
+	tg.cfg, tg.drv = cfg, drv
+	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable()); err != nil {
+		drv.Close()
+		stop()
+		return nil, nil, p.errAt("target.ignore_errors", "%v", err)
+	}
+	s.recordServer(g.Profile, tg)
+	return tg, func() { drv.Close(); stop() }, nil
+}
+
+// startServer starts the plan's server with the group's profile, sized for the
+// largest data set.
+func (s *session) startServer(ctx context.Context, g group) (*localserver.Server, error) {
+	p := s.plan
+	bytes := p.dataBytes()
+	flavor, _ := localserver.ParseFlavor(p.Server.Flavor)
+	profile, _ := localserver.ParseProfile(g.Profile)
+	var srv *localserver.Server
+	err := s.step(g, "server start", func() (string, error) {
+		var err error
+		srv, err = localserver.Start(ctx, localserver.Options{
+			Flavor: flavor, Profile: profile, Dir: p.Server.Dir, Port: p.Server.Port,
+			DataBytes: bytes, Settings: p.Server.Settings,
+		})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s on port %d, socket %s", srv.Flavor, srv.Profile, srv.Port, srv.Socket), nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
+	}
+	fmt.Fprintf(s.out, "Server configuration (%s):\n%s\n", g.Profile, srv.Managed.Config)
+	return srv, nil
+}
+
+// recordServer keeps the server fingerprint of a profile in the manifest.
+func (s *session) recordServer(profile string, tg *target) {
+	rec := ServerRecord{Profile: profile, Server: tg.server, Managed: tg.managed}
+	for i := range s.m.Servers {
+		if s.m.Servers[i].Profile == profile {
+			s.m.Servers[i] = rec
+			return
+		}
+	}
+	s.m.Servers = append(s.m.Servers, rec)
+}
+
+// step runs one step outside the cells, records it and prints a line.
+func (s *session) step(g group, name string, fn func() (string, error)) error {
+	start := time.Now()
+	fmt.Fprintf(s.out, "-- %s\n", name)
+	fmt.Fprintf(s.stepLog, "-- %s %s\n", time.Now().UTC().Format(time.RFC3339), name)
+	detail, err := fn()
+	rec := StepRecord{Name: name, Profile: g.Profile, Dataset: g.Dataset, Start: start.UTC(), Seconds: time.Since(start).Seconds(), Detail: detail}
+	if err != nil {
+		rec.Error = err.Error()
+		fmt.Fprintf(s.out, "-- %s failed after %.1fs: %v\n", name, rec.Seconds, err)
+	} else {
+		fmt.Fprintf(s.out, "-- %s done in %.1fs: %s\n", name, rec.Seconds, detail)
+	}
+	s.m.Steps = append(s.m.Steps, rec)
+	if werr := s.m.write(s.opts.Dir); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
+}
+
+// failCells marks cells failed for a reason outside them (no target).
+func (s *session) failCells(cells []Cell, err error) {
+	for _, c := range cells {
+		r := &s.m.Cells[c.Index-1]
+		r.Status, r.Error = StatusFailed, err.Error()
+	}
+	_ = s.m.write(s.opts.Dir)
+}
+
+// newRand builds the cell's random numbers.
+func (s *session) newRand(randType string) (*randgen.Factory, error) {
+	cfg := randgen.DefaultConfig()
+	cfg.Type = randType
+	cfg.Seed = randgen.ResolveSeed(s.plan.Run.RandSeed, time.Now)
+	if s.plan.Run.RandZipfianExp > 0 {
+		cfg.ZipfianExp = s.plan.Run.RandZipfianExp
+	}
+	return randgen.NewFactory(cfg)
+}
+
+// runnerConfig is the run configuration of a cell with threads threads.
+func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *target) runner.Config {
+	r := &s.plan.Run
+	return runner.Config{
+		Threads: threads, Duration: measured, Warmup: warmup, Rate: r.Rate,
+		ReportInterval: 0, SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
+		ReconnectTimeout: r.ReconnectTimeout.D(),
+	}
+}
+
+// runCell runs one cell, writes its result and updates the manifest.
+func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
+	p := s.plan
+	rec := &s.m.Cells[c.Index-1]
+	s.keepAttempt(rec)
+	fmt.Fprintf(s.out, "[%*d/%d] %-40s %s\n", len(fmt.Sprint(len(s.m.Cells))), c.Index, len(s.m.Cells), c.ID, s.eta())
+
+	start := time.Now()
+	if s.cellsDone == 0 {
+		s.started = start // the pace counts cells only, not loading and warm-ups
+	}
+	rec.Status, rec.Start, rec.Error, rec.Summary = StatusRunning, start.UTC(), "", nil
+	rec.File = c.fileName()
+	_ = s.m.write(s.opts.Dir)
+
+	wl, fs, err := p.newWorkload(s.env.Registry, c.Workload, p.Data[c.Dataset])
+	var rng *randgen.Factory
+	if err == nil {
+		rng, err = s.newRand(c.RandType)
+	}
+	if err != nil {
+		rec.Status, rec.Error, rec.File = StatusFailed, err.Error(), ""
+		_ = s.m.write(s.opts.Dir)
+		return *rec
+	}
+	rcfg := s.runnerConfig(c.Threads, p.Run.Time.D(), p.Run.WarmupTime.D(), tg)
+	var probe *observe.Probe
+	out := runner.Run(ctx, rcfg, runner.Deps{
+		Driver: tg.drv, Workload: wl, Rand: rng,
+		OnMeasure: func() { probe = observe.Begin(ctx, tg.drv, tg.server) },
+	})
+	res := &result.Result{
+		Schema:        result.SchemaVersion,
+		Tool:          s.opts.Tool,
+		CommandLine:   s.opts.CommandLine,
+		Workload:      c.Workload,
+		Options:       s.cellOptions(fs, c, rcfg, rng.Config().Seed),
+		Seed:          rng.Config().Seed,
+		Target:        result.TargetOf(tg.cfg),
+		Machine:       s.m.Machine,
+		Server:        tg.server,
+		ManagedServer: tg.managed,
+		Suite:         &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile},
+	}
+	out.Fill(res, rcfg, wl)
+	if probe != nil {
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		res.Observed = probe.End(octx)
+		cancel()
+	}
+
+	rec.Seconds = time.Since(start).Seconds()
+	rec.Status = string(out.Status)
+	if out.Status == result.StatusFailed && out.Err != nil {
+		rec.Error = out.Err.Error()
+	}
+	if err := result.Write(filepath.Join(s.opts.Dir, rec.File), res); err != nil {
+		rec.Status = StatusFailed
+		rec.Error = errors.Join(out.Err, err).Error()
+	}
+	rec.Summary = summarize(res)
+	_ = s.m.write(s.opts.Dir)
+	s.cellsDone++
+	fmt.Fprintf(s.out, "%s\n", cellLine(*rec))
+	if c.Index < len(s.m.Cells) && !sameTable(c, s.m.Cells[c.Index].Cell) {
+		fmt.Fprintln(s.out)
+		writeTables(s.out, s.m, func(o Cell) bool { return sameTable(c, o) })
+	}
+	return *rec
+}
+
+// keepAttempt moves the file of an earlier, incomplete run of the cell aside,
+// so that re-running it never overwrites what was measured.
+func (s *session) keepAttempt(rec *CellRecord) {
+	if rec.File == "" || rec.Status == StatusPending {
+		return
+	}
+	old := filepath.Join(s.opts.Dir, rec.File)
+	if _, err := os.Stat(old); err != nil {
+		return
+	}
+	status := rec.Status
+	if status == StatusRunning {
+		status = StatusInterrupted // the process died mid-cell
+	}
+	name := fmt.Sprintf("%s.attempt%d-%s.json", trimJSON(rec.File), len(rec.Attempts)+1, status)
+	if err := os.Rename(old, filepath.Join(s.opts.Dir, name)); err != nil {
+		fmt.Fprintf(s.out, "keeping the earlier attempt of %s: %v\n", rec.ID, err)
+		return
+	}
+	rec.Attempts = append(rec.Attempts, Attempt{Status: status, File: name, Error: rec.Error})
+}
+
+func trimJSON(name string) string { return name[:len(name)-len(filepath.Ext(name))] }
+
+// cellOptions records the cell's options with the run command's flag names,
+// so that results from suites and from single runs read alike.
+func (s *session) cellOptions(fs *pflag.FlagSet, c Cell, rcfg runner.Config, seed uint64) map[string]string {
+	opts := map[string]string{}
+	fs.VisitAll(func(f *pflag.Flag) { opts[f.Name] = f.Value.String() })
+	opts["threads"] = strconv.Itoa(c.Threads)
+	opts["time"] = strconv.FormatFloat(rcfg.Duration.Seconds(), 'f', -1, 64)
+	opts["warmup-time"] = strconv.FormatFloat(rcfg.Warmup.Seconds(), 'f', -1, 64)
+	opts["rand-type"] = c.RandType
+	opts["rand-seed"] = strconv.FormatUint(seed, 10)
+	opts["rate"] = strconv.FormatFloat(rcfg.Rate, 'f', -1, 64)
+	opts["ignore-errors"] = rcfg.Ignore.String()
+	var pcts []string
+	for _, pc := range rcfg.Percentiles {
+		pcts = append(pcts, runner.PercentileKey(pc))
+	}
+	opts["percentile"] = strings.Join(pcts, ",")
+	return opts
+}
+
+// eta estimates the time left from the pace so far (or the plan before the first cell).
+func (s *session) eta() string {
+	left := 0
+	for _, c := range s.m.Cells {
+		if c.Status != StatusComplete {
+			left++
+		}
+	}
+	per := (s.plan.Run.Time + s.plan.Run.WarmupTime).D()
+	if s.cellsDone > 0 {
+		per = time.Since(s.started) / time.Duration(s.cellsDone)
+	}
+	d := (per * time.Duration(left)).Round(time.Second)
+	return fmt.Sprintf("(%s left, ETA %s)", d, time.Now().Add(d).Format("15:04:05"))
+}
+
+// prepThreads is how many loaders a data set uses.
+func prepThreads(d Data) int {
+	if d.PrepareThreads > 0 {
+		return d.PrepareThreads
+	}
+	return runtime.NumCPU()
+}

@@ -1,0 +1,181 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// metricOf is the figure the seeds' tables give for a workload: queries per
+// second for the read-only cases, tpmC for TPC-C, transactions per second
+// otherwise.
+func metricOf(workload string) string {
+	switch workload {
+	case "tpcc":
+		return "tpmC"
+	case "oltp_point_select", "oltp_read_only":
+		return "qps"
+	}
+	return "tps"
+}
+
+// value returns the cell's figure in its workload's metric.
+func (s *Summary) value(metric string) float64 {
+	switch metric {
+	case "tpmC":
+		return s.TpmC
+	case "qps":
+		return s.QPS
+	}
+	return s.TPS
+}
+
+// cellLine is the live line printed after a cell.
+func cellLine(r CellRecord) string {
+	if r.Summary == nil || r.Status == StatusFailed && r.Summary.TPS == 0 {
+		return fmt.Sprintf("    %s: %s", r.Status, r.Error)
+	}
+	line := fmt.Sprintf("    %-11s %10.2f tps %11.2f qps  p95 %8.3f ms  %.1fs", r.Status, r.Summary.TPS, r.Summary.QPS, r.Summary.P95Ms, r.Seconds)
+	if r.Summary.TpmC > 0 {
+		line += fmt.Sprintf("  tpmC %.1f", r.Summary.TpmC)
+	}
+	if r.Error != "" {
+		line += "  error: " + r.Error
+	}
+	return line
+}
+
+// block is one seed-style table: a profile, data set and distribution.
+type block struct {
+	profile, data, randType string
+}
+
+func (b block) title() string {
+	var parts []string
+	for _, s := range []string{b.profile, b.data, b.randType} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// WriteTables prints the seed-style tables of a suite: for every profile, data
+// set, distribution and round, thread counts down and test cases across; with
+// several rounds also the median over rounds. Cells not run show "-", failed
+// ones "failed".
+func WriteTables(w io.Writer, m *Manifest) { writeTables(w, m, func(Cell) bool { return true }) }
+
+// sameTable reports whether two cells belong to the same table (and round).
+func sameTable(a, b Cell) bool {
+	return a.Profile == b.Profile && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
+}
+
+// writeTables prints the tables of the cells that keep selects.
+func writeTables(w io.Writer, m *Manifest, keep func(Cell) bool) {
+	var blocks []block
+	byBlock := map[block][]CellRecord{}
+	for _, c := range m.Cells {
+		if !keep(c.Cell) {
+			continue
+		}
+		b := block{c.Profile, c.Data, c.RandType}
+		if _, ok := byBlock[b]; !ok {
+			blocks = append(blocks, b)
+		}
+		byBlock[b] = append(byBlock[b], c)
+	}
+	for _, b := range blocks {
+		cells := byBlock[b]
+		var workloads []string
+		var threads, rounds []int
+		for _, c := range cells {
+			if !slices.Contains(workloads, c.Workload) {
+				workloads = append(workloads, c.Workload)
+			}
+			if !slices.Contains(threads, c.Threads) {
+				threads = append(threads, c.Threads)
+			}
+			if !slices.Contains(rounds, c.Round) {
+				rounds = append(rounds, c.Round)
+			}
+		}
+		sort.Ints(threads)
+		sort.Ints(rounds)
+		for _, r := range rounds {
+			title := b.title()
+			if len(rounds) > 1 || r > 1 {
+				title += fmt.Sprintf(" · round %d", r)
+			}
+			writeTable(w, title, workloads, threads, func(wl string, t int) string {
+				for _, c := range cells {
+					if c.Round == r && c.Workload == wl && c.Threads == t {
+						return cellText(c)
+					}
+				}
+				return "-"
+			})
+		}
+		if len(rounds) > 1 {
+			writeTable(w, b.title()+fmt.Sprintf(" · median of %d rounds", len(rounds)), workloads, threads, func(wl string, t int) string {
+				var vals []float64
+				for _, c := range cells {
+					if c.Workload == wl && c.Threads == t && c.Status == StatusComplete && c.Summary != nil {
+						vals = append(vals, c.Summary.value(metricOf(wl)))
+					}
+				}
+				if len(vals) == 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.1f", median(vals))
+			})
+		}
+	}
+}
+
+// cellText is a cell's figure as the table shows it.
+func cellText(c CellRecord) string {
+	switch {
+	case c.Status == StatusFailed:
+		return "failed"
+	case c.Summary == nil:
+		return "-"
+	}
+	v := fmt.Sprintf("%.1f", c.Summary.value(metricOf(c.Workload)))
+	if c.Status == StatusInterrupted {
+		v += "*"
+	}
+	return v
+}
+
+func writeTable(w io.Writer, title string, workloads []string, threads []int, cell func(string, int) string) {
+	fmt.Fprintf(w, "%s\n", title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "threads\t")
+	for _, wl := range workloads {
+		fmt.Fprintf(tw, "%s (%s)\t", wl, metricOf(wl))
+	}
+	fmt.Fprintln(tw)
+	for _, t := range threads {
+		fmt.Fprintf(tw, "%d\t", t)
+		for _, wl := range workloads {
+			fmt.Fprintf(tw, "%s\t", cell(wl, t))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+// median of vals (sorted in place).
+func median(vals []float64) float64 {
+	sort.Float64s(vals)
+	n := len(vals)
+	if n%2 == 1 {
+		return vals[n/2]
+	}
+	return (vals[n/2-1] + vals[n/2]) / 2
+}

@@ -1,0 +1,401 @@
+package suite
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// Env is what a suite reads from outside its plan.
+type Env struct {
+	// Registry holds the workloads a plan may name.
+	Registry *workload.Registry
+	// Getenv reads secrets named by password_env.
+	Getenv func(string) string
+	// CPUs is this machine's logical CPU count (threads: auto); 0 means runtime.NumCPU().
+	CPUs int
+}
+
+// Defaults of optional plan fields.
+const (
+	defaultThreadsMaxFactor = 4
+	defaultRounds           = 1
+	maxThreads              = 100000
+)
+
+// defaultPercentiles are the run command's.
+var defaultPercentiles = []float64{50, 90, 95, 99, 99.9}
+
+// Validate checks the plan against the workloads and fills in defaults. Every
+// mistake is reported with the file, the line and what to change; nothing
+// touches a database.
+func (p *Plan) Validate(env Env) error {
+	if env.CPUs <= 0 {
+		env.CPUs = runtime.NumCPU()
+	}
+	p.registry = env.Registry
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateRun, p.validateSteps, p.validateData}
+	for _, check := range checks {
+		if err := check(env); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Plan) validateTarget(env Env) error {
+	t := &p.Target
+	if t.Password != "" {
+		return p.errAt("target.password", "passwords never go in plan files: remove it and name an environment variable instead (password_env: MYSQL_PWD)")
+	}
+	if p.Server != nil {
+		for key, set := range map[string]bool{"driver": t.Driver != "", "host": t.Host != "", "port": t.Port != "", "socket": t.Socket != "",
+			"user": t.User != "", "db": t.DB != "", "sqlite_db": t.SQLiteDB != "", "password_env": t.PasswordEnv != ""} {
+			if set {
+				return p.errAt("target."+key, "the plan starts its own server (server:), which decides where to connect: remove target.%s", key)
+			}
+		}
+	}
+	_, _, err := p.driverConfig(env.Getenv)
+	return err
+}
+
+// driverConfig turns the target (or the owned server's address, filled in at
+// run time) into a driver configuration and the ignore-errors list.
+func (p *Plan) driverConfig(getenv func(string) string) (driver.Config, string, error) {
+	t := &p.Target
+	cfg := driver.Config{Prepared: true}
+	switch t.PSMode {
+	case "", "auto", "enable", "on":
+	case "disable", "off":
+		cfg.Prepared = false
+	default:
+		return cfg, "", p.errAt("target.ps_mode", "unknown ps_mode %q: use auto or disable", t.PSMode)
+	}
+	switch t.Driver {
+	case "", driver.KindSQLite:
+		cfg.Kind = driver.KindSQLite
+		if t.Host != "" || t.Socket != "" || t.Port != "" {
+			return cfg, "", p.errAt("target", "host, port or socket given without a driver: add driver: mysql or driver: pgsql")
+		}
+		cfg.Path = t.SQLiteDB
+		if cfg.Path == "" {
+			cfg.Path = "fairbench-data/fairbench.db"
+		}
+		return cfg, t.IgnoreErrors, nil
+	case driver.KindMySQL, "mariadb", "tidb", "percona":
+		cfg.Kind = driver.KindMySQL
+	case driver.KindPgSQL, "postgres", "postgresql":
+		cfg.Kind = driver.KindPgSQL
+	default:
+		return cfg, "", p.errAt("target.driver", "unknown driver %q: use mysql, pgsql or sqlite", t.Driver)
+	}
+	cfg.User, cfg.Database, cfg.Socket = cmpOr(t.User, "sbtest"), cmpOr(t.DB, "sbtest"), t.Socket
+	for _, h := range strings.Split(cmpOr(t.Host, "localhost"), ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			return cfg, "", p.errAt("target.host", "host %q has an empty entry", t.Host)
+		}
+		cfg.Hosts = append(cfg.Hosts, h)
+	}
+	defPort := "3306"
+	if cfg.Kind == driver.KindPgSQL {
+		defPort = "5432"
+	}
+	for _, s := range strings.Split(cmpOr(t.Port, defPort), ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 65535 {
+			return cfg, "", p.errAt("target.port", "port %q: give a port from 1 to 65535, or a comma list with one per host", t.Port)
+		}
+		cfg.Ports = append(cfg.Ports, n)
+	}
+	var err error
+	if cfg.SSL, err = driver.ParseSSLMode(cmpOr(t.SSL, "off")); err != nil {
+		return cfg, "", p.errAt("target.ssl", "%v", err)
+	}
+	if (cfg.SSL == driver.SSLVerifyCA || cfg.SSL == driver.SSLVerifyFull) && t.SSLCA == "" {
+		return cfg, "", p.errAt("target.ssl", "ssl: %s needs ssl_ca: FILE to verify the server", cfg.SSL)
+	}
+	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = t.SSLCA, t.SSLCert, t.SSLKey
+	envVar := t.PasswordEnv
+	if envVar == "" {
+		envVar = map[string]string{driver.KindMySQL: "MYSQL_PWD", driver.KindPgSQL: "PGPASSWORD"}[cfg.Kind]
+	}
+	cfg.Password = getenv(envVar)
+	if t.PasswordEnv != "" && cfg.Password == "" {
+		return cfg, "", p.errAt("target.password_env", "the environment variable %s holds no password: export %s=... before running the suite", envVar, envVar)
+	}
+	return cfg, t.IgnoreErrors, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (p *Plan) validateServer(Env) error {
+	s := p.Server
+	if s == nil {
+		return nil
+	}
+	if _, err := localserver.ParseFlavor(s.Flavor); err != nil {
+		return p.errAt("server.flavor", "%v", err)
+	}
+	if len(s.Profiles) == 0 {
+		s.Profiles = []string{string(localserver.ProfileCPUBound)}
+	}
+	for i, name := range s.Profiles {
+		if _, err := localserver.ParseProfile(name); err != nil {
+			return p.errAt(fmt.Sprintf("server.profiles[%d]", i), "%v", err)
+		}
+		if slices.Index(s.Profiles, name) != i {
+			return p.errAt(fmt.Sprintf("server.profiles[%d]", i), "profile %q is listed twice", name)
+		}
+	}
+	if s.Port < 0 || s.Port > 65535 {
+		return p.errAt("server.port", "port %d: give 1 to 65535, or 0 for a free port", s.Port)
+	}
+	if s.Dir == "" {
+		s.Dir = filepath.Join("fairbench-data", "suite-"+s.Flavor)
+	}
+	return nil
+}
+
+func (p *Plan) validateMatrix(env Env) error {
+	m := &p.Matrix
+	if len(m.Workloads) == 0 {
+		return p.errAt("matrix", "matrix.workloads is empty: name at least one workload (%s)", strings.Join(env.Registry.Names(), ", "))
+	}
+	for i, w := range m.Workloads {
+		if _, err := env.Registry.Lookup(w); err != nil {
+			return p.errAt(fmt.Sprintf("matrix.workloads[%d]", i), "%v", err)
+		}
+		if slices.Index(m.Workloads, w) != i {
+			return p.errAt(fmt.Sprintf("matrix.workloads[%d]", i), "workload %q is listed twice", w)
+		}
+	}
+	if len(m.RandTypes) == 0 {
+		m.RandTypes = []string{randgen.DefaultConfig().Type}
+	}
+	for i, rt := range m.RandTypes {
+		if !slices.Contains(randgen.Types(), rt) {
+			return p.errAt(fmt.Sprintf("matrix.rand_types[%d]", i), "unknown distribution %q: use %s", rt, strings.Join(randgen.Types(), ", "))
+		}
+		if slices.Index(m.RandTypes, rt) != i {
+			return p.errAt(fmt.Sprintf("matrix.rand_types[%d]", i), "distribution %q is listed twice", rt)
+		}
+	}
+	if len(m.RandTypes) > 1 && slices.Contains(m.Workloads, "tpcc") {
+		return p.errAt("matrix.rand_types", "tpcc draws its keys with NURand, so rand_types do not apply to it: run tpcc in a plan of its own, or give one distribution")
+	}
+	if m.ThreadsMaxFactor == 0 {
+		m.ThreadsMaxFactor = defaultThreadsMaxFactor
+	}
+	if m.TargetCPUs == 0 {
+		m.TargetCPUs = env.CPUs
+	}
+	if m.ThreadsMaxFactor < 0 || m.TargetCPUs < 0 {
+		return p.errAt("matrix", "threads_max_factor and target_cpus must be positive")
+	}
+	switch {
+	case m.Threads.Auto:
+	case len(m.Threads.Counts) == 0:
+		return p.errAt("matrix", "matrix.threads is missing: give thread counts ([1, 2, 4, 8]) or auto (1, 2, 4, … up to %d × the target's CPUs)", m.ThreadsMaxFactor)
+	default:
+		for i, c := range m.Threads.Counts {
+			if c < 1 || c > maxThreads {
+				return p.errAt(fmt.Sprintf("matrix.threads[%d]", i), "thread count %d: give 1 to %d", c, maxThreads)
+			}
+			if slices.Index(m.Threads.Counts, c) != i {
+				return p.errAt(fmt.Sprintf("matrix.threads[%d]", i), "thread count %d is listed twice", c)
+			}
+		}
+	}
+	if m.Rounds == 0 {
+		m.Rounds = defaultRounds
+	}
+	if m.Rounds < 0 || m.Rounds > 1000 {
+		return p.errAt("matrix.rounds", "rounds %d: give 1 to 1000", m.Rounds)
+	}
+	return nil
+}
+
+// threadCounts expands the matrix's thread counts.
+func (m *Matrix) threadCounts() []int {
+	if !m.Threads.Auto {
+		return m.Threads.Counts
+	}
+	limit := m.ThreadsMaxFactor * m.TargetCPUs
+	var out []int
+	for t := 1; t <= limit; t *= 2 {
+		out = append(out, t)
+	}
+	return out
+}
+
+func (p *Plan) validateRun(Env) error {
+	r := &p.Run
+	if r.Time <= 0 {
+		return p.errAt("run.time", "run.time is missing: give each cell's measured time (time: 300 or time: 5m)")
+	}
+	if r.ReportInterval == 0 {
+		r.ReportInterval = Seconds(1e9)
+	}
+	if len(r.Percentiles) == 0 {
+		r.Percentiles = defaultPercentiles
+	}
+	for i, pc := range r.Percentiles {
+		if !(pc > 0 && pc <= 100) {
+			return p.errAt(fmt.Sprintf("run.percentiles[%d]", i), "percentile %v: give values in (0,100], e.g. 95 or 99.9", pc)
+		}
+	}
+	if r.Rate < 0 {
+		return p.errAt("run.rate", "rate must not be negative")
+	}
+	if r.RandZipfianExp < 0 {
+		return p.errAt("run.rand_zipfian_exp", "the zipfian exponent must not be negative")
+	}
+	return nil
+}
+
+func (p *Plan) validateSteps(env Env) error {
+	s := &p.Steps
+	s.Prepare = cmpOr(s.Prepare, PrepareReuse)
+	if !slices.Contains([]string{PrepareReuse, PrepareReplace, PrepareSkip}, s.Prepare) {
+		return p.errAt("steps.prepare", "unknown prepare %q: use reuse (load unless matching data is there), replace or skip", s.Prepare)
+	}
+	s.Changeover = cmpOr(s.Changeover, ChangeoverTestCase)
+	if s.Changeover != ChangeoverTestCase && s.Changeover != ChangeoverCell {
+		return p.errAt("steps.changeover", "unknown changeover %q: use test_case (sleep when the workload changes) or cell (sleep before every cell)", s.Changeover)
+	}
+	s.OnFailure = cmpOr(s.OnFailure, OnFailureContinue)
+	if s.OnFailure != OnFailureContinue && s.OnFailure != OnFailureStop {
+		return p.errAt("steps.on_failure", "unknown on_failure %q: use continue or stop", s.OnFailure)
+	}
+	if q := s.QueryWarmup; q != nil {
+		if _, err := env.Registry.Lookup(q.Workload); err != nil {
+			return p.errAt("steps.query_warmup.workload", "%v", err)
+		}
+		if q.Threads == 0 {
+			q.Threads = 1
+		}
+		if q.Threads < 0 || q.Threads > maxThreads {
+			return p.errAt("steps.query_warmup.threads", "threads %d: give 1 to %d", q.Threads, maxThreads)
+		}
+		if q.Time <= 0 {
+			return p.errAt("steps.query_warmup.time", "give the query warm-up's duration (time: 600 or time: 10m)")
+		}
+	}
+	for i, a := range s.BetweenCells {
+		n := 0
+		for _, set := range []bool{a.PurgeBinaryLogs, a.DropCaches, a.SQL != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			return p.errAt(fmt.Sprintf("steps.between_cells[%d]", i), "give exactly one action per entry: purge_binary_logs: true, drop_caches: true or sql: \"...\"")
+		}
+		if a.PurgeBinaryLogs && p.kind() != driver.KindMySQL {
+			return p.errAt(fmt.Sprintf("steps.between_cells[%d]", i), "purge_binary_logs applies to MySQL-protocol servers only")
+		}
+	}
+	return nil
+}
+
+// kind is the driver kind the plan connects with.
+func (p *Plan) kind() string {
+	if p.Server != nil {
+		if p.Server.Flavor == string(localserver.FlavorPostgres) {
+			return driver.KindPgSQL
+		}
+		return driver.KindMySQL
+	}
+	cfg, _, _ := p.driverConfig(func(string) string { return "" })
+	return cfg.Kind
+}
+
+func (p *Plan) validateData(env Env) error {
+	if len(p.Data) == 0 {
+		return p.errAt("data", "data is missing: give the data set (tables and table_size for the sysbench workloads, warehouses for tpcc)")
+	}
+	for i, d := range p.Data {
+		path := "data"
+		if len(p.Data) > 1 {
+			path = fmt.Sprintf("data[%d]", i)
+		}
+		if d.PrepareThreads < 0 {
+			return p.errAt(path+".prepare_threads", "prepare_threads must be positive")
+		}
+		for _, name := range p.Matrix.Workloads {
+			if _, _, err := p.newWorkload(env.Registry, name, d); err != nil {
+				return p.errAt(path, "%s: %v", name, err)
+			}
+		}
+		if q := p.Steps.QueryWarmup; q != nil {
+			if _, _, err := p.newWorkload(env.Registry, q.Workload, d); err != nil {
+				return p.errAt("steps.query_warmup", "%s: %v", q.Workload, err)
+			}
+		}
+	}
+	return nil
+}
+
+// workloadOptions renders a data set as workload flags.
+func workloadOptions(d Data) map[string]string {
+	opts := map[string]string{}
+	for k, v := range d.Options {
+		opts[strings.ReplaceAll(k, "_", "-")] = v
+	}
+	if d.Tables > 0 {
+		opts["tables"] = strconv.Itoa(d.Tables)
+	}
+	if d.TableSize > 0 {
+		opts["table-size"] = strconv.Itoa(d.TableSize)
+	}
+	if d.Warehouses > 0 {
+		opts["warehouses"] = strconv.Itoa(d.Warehouses)
+	}
+	return opts
+}
+
+// newWorkload configures workload name for data set d; fs holds its options.
+func (p *Plan) newWorkload(reg *workload.Registry, name string, d Data) (wl workload.Workload, fs *pflag.FlagSet, err error) {
+	spec, err := reg.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs = pflag.NewFlagSet(name, pflag.ContinueOnError)
+	wl = spec.New(fs)
+	opts := workloadOptions(d)
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if fs.Lookup(k) == nil {
+			var known []string
+			fs.VisitAll(func(f *pflag.Flag) { known = append(known, strings.ReplaceAll(f.Name, "-", "_")) })
+			return nil, nil, fmt.Errorf("%s has no option %q (its options: %s)", name, strings.ReplaceAll(k, "-", "_"), strings.Join(known, ", "))
+		}
+		if err := fs.Set(k, opts[k]); err != nil {
+			return nil, nil, fmt.Errorf("option %s: %v", strings.ReplaceAll(k, "-", "_"), err)
+		}
+	}
+	if err := wl.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return wl, fs, nil
+}
