@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sort"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,8 +52,8 @@ seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteRun(cmd, args[0], f) },
 	}
-	run.Flags().StringVarP(&f.out, "out", "o", "", "suite directory for the results and the manifest (default fairbench-results/PLAN-NAME)")
-	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out with the cells not completed")
+	run.Flags().StringVarP(&f.out, "out", "o", "", "suite directory for the results and the manifest (default "+resultsParent+"/PLAN-NAME-DATE-TIME)")
+	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out (default: the plan's latest suite) with the cells not completed")
 	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
 	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
 	status := &cobra.Command{
@@ -86,9 +88,9 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if f.dryRun {
 		return withCode(ExitUsage, suite.DryRun(a.Stdout, plan))
 	}
-	dir := f.out
-	if dir == "" {
-		dir = filepath.Join("fairbench-results", plan.Name)
+	dir, err := suiteDir(f, plan.Name, time.Now())
+	if err != nil {
+		return withCode(ExitUsage, err)
 	}
 	if err := suite.Preflight(ctx, plan, env); err != nil {
 		return withCode(ExitTarget, err)
@@ -118,6 +120,26 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		return withCode(ExitUsage, err)
 	}
 	return withCode(ExitFailed, err)
+}
+
+// resultsParent is where suite directories go by default.
+const resultsParent = "fairbench-results"
+
+// suiteDir is --out, or a new directory named after the plan and the time, or
+// with --resume the latest directory of the plan.
+func suiteDir(f suiteFlags, name string, now time.Time) (string, error) {
+	if f.out != "" {
+		return f.out, nil
+	}
+	if !f.resume {
+		return filepath.Join(resultsParent, name+"-"+now.Format("20060102-150405")), nil
+	}
+	dirs, _ := filepath.Glob(filepath.Join(resultsParent, name+"-*", suite.ManifestName))
+	if len(dirs) == 0 {
+		return "", fmt.Errorf("--resume: no suite of plan %s under %s/: give its directory with --out", name, resultsParent)
+	}
+	sort.Strings(dirs) // the time stamp sorts
+	return filepath.Dir(dirs[len(dirs)-1]), nil
 }
 
 func scaleFlag(f float64) string {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/testdb"
@@ -114,5 +115,30 @@ func TestWarmupCommand(t *testing.T) {
 				t.Errorf("warm-up: %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+func TestSuiteDirDefaults(t *testing.T) {
+	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
+	if got, _ := suiteDir(suiteFlags{out: "x"}, "quick", at); got != "x" {
+		t.Errorf("--out x → %s", got)
+	}
+	if got, _ := suiteDir(suiteFlags{}, "quick", at); got != filepath.Join("fairbench-results", "quick-20261122-030405") {
+		t.Errorf("default → %s", got)
+	}
+	t.Chdir(t.TempDir())
+	if _, err := suiteDir(suiteFlags{resume: true}, "quick", at); err == nil || !strings.Contains(err.Error(), "--out") {
+		t.Errorf("--resume without any suite: %v", err)
+	}
+	for _, d := range []string{"quick-20261121-230000", "quick-20261122-010000", "other-20261123-000000"} {
+		if err := os.MkdirAll(filepath.Join("fairbench-results", d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("fairbench-results", d, "manifest.json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := suiteDir(suiteFlags{resume: true}, "quick", at); got != filepath.Join("fairbench-results", "quick-20261122-010000") {
+		t.Errorf("--resume → %s, want the latest of the plan", got)
 	}
 }

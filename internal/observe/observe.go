@@ -11,11 +11,12 @@
 //
 // The verdict, in order of precedence:
 //   - IO-bound when the machine's iowait is at least 20% of all CPU time;
-//   - CPU-bound when the machine's CPUs are at least 85% busy
-//     (user+nice+system+irq+softirq+steal);
 //   - IO-bound when the server's buffer-pool hit ratio is below 95% with at least
 //     100 disk reads per second (the server reads from storage, even if the
-//     machine measured is not the server's);
+//     machine measured is not the server's; busy CPUs are then mostly serving
+//     those reads, so this comes before CPU-bound);
+//   - CPU-bound when the machine's CPUs are at least 85% busy
+//     (user+nice+system+irq+softirq+steal);
 //   - otherwise neither: the client, the network or locking may limit;
 //   - unknown when the machine's CPU use could not be read and the server does
 //     not show IO-bound.

@@ -54,14 +54,17 @@ func verdict(o *result.Observed) (bound, line string) {
 		add("iowait %.0f%%", m.IOWaitPct)
 		serverFigures()
 		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
-	case m != nil && m.BusyPct >= cpuBusyBoundPct:
-		return result.BoundCPU, fmt.Sprintf("CPU-bound: machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client()
 	case serverIO:
+		// Reads that miss the cache bound the run even when the CPUs are busy:
+		// much of that CPU time is spent on the reads.
 		serverFigures()
 		if m != nil {
 			add("iowait %.0f%%", m.IOWaitPct)
+			add("CPUs %.0f%% busy", m.BusyPct)
 		}
 		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
+	case m != nil && m.BusyPct >= cpuBusyBoundPct:
+		return result.BoundCPU, fmt.Sprintf("CPU-bound: machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client()
 	case m != nil:
 		return result.BoundNeither, fmt.Sprintf("neither: CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client() +
 			" — the client, the network or locking may limit"

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -255,5 +258,19 @@ func TestWriteTablesGolden(t *testing.T) {
 `
 	if out.String() != want {
 		t.Errorf("tables:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+func TestPreflightRefusesMoreThreadsThanConnections(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	p := parseValid(t, targetYAML(cfg)+"data: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [1, 100000]\nrun: {time: 1}\n")
+	err := Preflight(context.Background(), p, testEnv())
+	if err == nil || !strings.Contains(err.Error(), "plan.yaml:") || !strings.Contains(err.Error(), "max_connections") || !strings.Contains(err.Error(), "100002") {
+		t.Errorf("preflight: %v", err)
+	}
+	owned := parseValid(t, "server: {flavor: mariadb, settings: {max_connections: 50}}\ndata: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [64]\nrun: {time: 1}\n")
+	err = Preflight(context.Background(), owned, testEnv())
+	if err == nil || !strings.Contains(err.Error(), "server.settings.max_connections is 50") {
+		t.Errorf("preflight of an owned server: %v", err)
 	}
 }

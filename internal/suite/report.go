@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -87,7 +90,11 @@ func (p *Plan) dataBytes() int64 {
 func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if p.Server != nil {
 		for _, prof := range p.Server.Profiles {
-			if _, err := p.generateServer(prof); err != nil {
+			gen, err := p.generateServer(prof)
+			if err != nil {
+				return err
+			}
+			if err := p.checkConnections(gen.Settings["max_connections"], "server.settings.max_connections"); err != nil {
 				return err
 			}
 		}
@@ -108,7 +115,30 @@ func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%s: the target %s does not accept a connection: %w; check the plan's target section (host, port, socket, user, db, password_env)", p.File(), cfg.Describe(), err)
 	}
-	return conn.Close()
+	defer conn.Close()
+	server := sysinfo.DetectServer(cctx, cfg.Kind, conn)
+	return p.checkConnections(server.Variables["max_connections"], "the server's max_connections")
+}
+
+// connectionsBeyondThreads are the connections a suite opens besides the
+// workers': the probe of server counters and the one for steps.
+const connectionsBeyondThreads = 2
+
+// checkConnections refuses a matrix whose thread counts need more connections
+// than the server allows (limit as the server or the profile gives it).
+func (p *Plan) checkConnections(limit, what string) error {
+	allowed, err := strconv.Atoi(limit)
+	if err != nil || allowed <= 0 {
+		return nil // unknown: the server will say
+	}
+	most := slices.Max(p.Matrix.threadCounts())
+	if q := p.Steps.QueryWarmup; q != nil {
+		most = max(most, q.Threads)
+	}
+	if need := most + connectionsBeyondThreads; need > allowed {
+		return p.errAt("matrix.threads", "the matrix needs %d connections (%d threads + %d for the suite) but %s is %d: raise it to at least %d, or lower the thread counts", need, most, connectionsBeyondThreads, what, allowed, need)
+	}
+	return nil
 }
 
 // WriteStatus prints a suite's state: the plan, the counts, each cell not yet
