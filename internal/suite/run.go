@@ -150,8 +150,36 @@ func (s *session) open(ctx context.Context) error {
 func (s *session) run(ctx context.Context) error {
 	todo := s.pending()
 	fmt.Fprintf(s.out, "Suite %s: %d cells, %d to run, in %s\n", s.plan.Name, len(s.m.Cells), len(todo), s.opts.Dir)
-	for _, g := range groups(todo) {
-		if err := s.runGroup(ctx, g); err != nil {
+	// One server (or connection target) per profile: the data sets of a
+	// profile run one after another against the same server.
+	var (
+		tg      *target
+		stop    = func() {}
+		profile string
+		connErr error
+	)
+	defer func() { stop() }()
+	for i, g := range groups(todo) {
+		if ctx.Err() != nil {
+			return ErrInterrupted
+		}
+		if i == 0 || g.Profile != profile {
+			stop()
+			tg, stop = nil, func() {}
+			profile = g.Profile
+			if tg, stop, connErr = s.connect(ctx, g); connErr != nil {
+				tg, stop = nil, func() {}
+				if s.plan.Steps.OnFailure == OnFailureStop || s.plan.Server == nil {
+					s.failCells(g.Cells, connErr)
+					return &TargetError{connErr}
+				}
+			}
+		}
+		if tg == nil { // this profile's server did not start: its cells fail, the next profile runs
+			s.failCells(g.Cells, connErr)
+			continue
+		}
+		if err := s.runGroup(ctx, g, tg); err != nil {
 			return err
 		}
 	}
@@ -201,21 +229,9 @@ type target struct {
 	managed *result.ManagedServer
 }
 
-// runGroup prepares and warms a data set under a profile, then runs its cells.
-func (s *session) runGroup(ctx context.Context, g group) error {
+// runGroup prepares and warms a data set on tg, then runs its cells.
+func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 	p := s.plan
-	if ctx.Err() != nil {
-		return ErrInterrupted
-	}
-	tg, stop, err := s.connect(ctx, g)
-	if err != nil {
-		s.failCells(g.Cells, err)
-		if s.plan.Steps.OnFailure == OnFailureStop || p.Server == nil {
-			return &TargetError{err}
-		}
-		return nil
-	}
-	defer stop()
 	if err := s.prepareData(ctx, g, tg); err != nil {
 		if ctx.Err() != nil {
 			return ErrInterrupted

@@ -360,7 +360,7 @@ server:
   flavor: mariadb
   dir: %s
   profiles: [cpu-bound, io-bound]
-data: {tables: 1, table_size: 2000}
+data: [{tables: 1, table_size: 2000}, {tables: 1, table_size: 3000}]
 matrix: {workloads: [oltp_read_only], threads: [2]}
 run: {time: 1}
 steps: {checksum_warmup: true}
@@ -393,15 +393,25 @@ steps: {checksum_warmup: true}
 	if pools["cpu-bound"] == pools["io-bound"] {
 		t.Errorf("both profiles ran with a buffer pool of %s", pools["cpu-bound"])
 	}
-	// The second profile reused the data the first loaded (same data directory).
 	var prepares []string
 	for _, s := range m.Steps {
 		if s.Name == "prepare" {
 			prepares = append(prepares, s.Detail)
 		}
 	}
-	if len(prepares) != 2 || !strings.Contains(prepares[1], "reusing") {
-		t.Errorf("prepare steps %q: want a load, then reuse", prepares)
+	// Per profile: load the first data set, then the second (replacing the
+	// first); the io-bound profile finds the second and reloads the first.
+	if len(prepares) != 4 || !strings.Contains(prepares[0], "loaded") || !strings.Contains(prepares[1], "did not match") {
+		t.Errorf("prepare steps %q", prepares)
+	}
+	starts := 0
+	for _, s := range m.Steps {
+		if s.Name == "server start" {
+			starts++
+		}
+	}
+	if starts != 2 {
+		t.Errorf("%d server starts, want one per profile", starts)
 	}
 	if st, err := localserverState(serverDir); err != nil || st {
 		t.Errorf("the server is still running after the suite (%v)", err)
