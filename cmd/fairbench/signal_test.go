@@ -75,3 +75,67 @@ func TestCtrlCWritesPartialResult(t *testing.T) {
 		t.Fatalf("status %q events %d", res.Status, res.Totals.Counts.Events)
 	}
 }
+
+// TestCtrlCFinishesSuiteManifest sends SIGINT to a real suite in its first
+// cell: it must exit 130 with the manifest marked interrupted, the partial
+// cell's result kept and the next cell left pending for --resume.
+func TestCtrlCFinishesSuiteManifest(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	text := "target: {sqlite_db: " + filepath.Join(dir, "fb.db") + "}\n" +
+		"data: {tables: 1, table_size: 500}\nmatrix: {workloads: [oltp_point_select], threads: [1, 2]}\nrun: {time: 60}\n"
+	if err := os.WriteFile(plan, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suiteDir := filepath.Join(dir, "suite")
+	cmd := exec.Command(bin, "suite", "run", plan, "--out", suiteDir)
+	logPath := filepath.Join(dir, "out.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	output := func() string { b, _ := os.ReadFile(logPath); return string(b) }
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(output(), "[1/2]") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the suite did not start its first cell:\n%s", output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want code 130\n%s", err, output())
+	}
+	if !strings.Contains(output(), "--resume") {
+		t.Errorf("no hint how to resume:\n%s", output())
+	}
+	var m struct {
+		Status string `json:"status"`
+		Cells  []struct {
+			Status string `json:"status"`
+			File   string `json:"file"`
+		} `json:"cells"`
+	}
+	raw, err := os.ReadFile(filepath.Join(suiteDir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != "interrupted" || m.Cells[0].Status != "interrupted" || m.Cells[1].Status != "pending" {
+		t.Fatalf("manifest: %+v", m)
+	}
+	if _, err := os.Stat(filepath.Join(suiteDir, m.Cells[0].File)); err != nil {
+		t.Errorf("the partial cell's result is missing: %v", err)
+	}
+}

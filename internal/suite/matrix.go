@@ -109,7 +109,7 @@ func dataLabel(d Data, i int) string {
 
 // fileName is the cell's result file name inside the suite directory.
 func (c Cell) fileName() string {
-	return fmt.Sprintf("%04d-%s.json", c.Index, strings.NewReplacer("/", "-", " ", "_").Replace(c.ID))
+	return fmt.Sprintf("%04d-%s.json", c.Index, strings.NewReplacer("/", "-", " ", "_", "#", "_").Replace(c.ID))
 }
 
 // Minimum sizes a scaled plan keeps, so a scaled run still measures something.
