@@ -1,0 +1,346 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// CompareOptions choose what a comparison looks at.
+type CompareOptions struct {
+	// Metric is the figure compared (zero value: tps).
+	Metric Metric
+	// Baseline is the label of the system the others are compared with; ""
+	// is the first system.
+	Baseline string
+	// Alpha is the significance level (0 = DefaultAlpha, 0.05).
+	Alpha float64
+	// Center is the statistic that stands for a cell ("" = mean).
+	Center Center
+	// Workloads keeps only these workloads; empty keeps all.
+	Workloads []string
+}
+
+// Comparison is two or more systems side by side for one metric, one row per
+// cell key.
+//
+// Keys are matched on workload and threads always, and on rand type, profile
+// and data set unless every system has a single value for that part and the
+// values differ (the ARM results ran "cpu-bound", the x86 results "default"):
+// then the part is ignored for matching, left empty in the rows, and a note
+// says so.
+type Comparison struct {
+	Metric Metric
+	Center Center
+	Alpha  float64
+	// Confidence is the level of the confidence intervals (0.95).
+	Confidence float64
+	// Systems are the operands in the order given; Baseline indexes the
+	// baseline among them.
+	Systems  []*System
+	Baseline int
+	// Scaled is true when frequency scaling applies: every system has a known
+	// frequency and some differs from the baseline's.
+	Scaled bool
+	// PerCompute is true when per-vCPU and per-GHz·vCPU figures apply: every
+	// system's frequency and vCPUs are known and the metric is a throughput.
+	PerCompute bool
+	// Rows are sorted by workload, rand type, profile, data set and threads.
+	Rows []Row
+	// Notes say what a reader should know (ignored key parts, missing cells).
+	Notes []string
+}
+
+// Row is one key across the systems.
+type Row struct {
+	Key Key
+	// Cells has one entry per system, in Comparison.Systems order.
+	Cells []Cell
+}
+
+// Cell is one system's figures for one key. Figures that do not apply or
+// cannot be computed are NaN (a system without the key has N = 0 and every
+// figure NaN).
+type Cell struct {
+	Stats Stats
+	// Value is the cell's center (Stats.Mean or Stats.Median).
+	Value float64
+	// Pct is (Value − baseline) / baseline × 100; 0 for the baseline.
+	Pct float64
+	// FScaled is Value brought to the baseline's frequency: Value × baseline
+	// GHz / system GHz for throughputs (seed 000: ARM × 3.0/2.6), Value ×
+	// system GHz / baseline GHz for latencies. PctFScaled compares it with the
+	// baseline's Value.
+	FScaled    float64
+	PctFScaled float64
+	// PerVCPU is Value / vCPUs and PerGHzVCPU is Value / (GHz × vCPUs), the
+	// throughput per unit of compute power (seed 004); PctPerGHzVCPU compares
+	// PerGHzVCPU with the baseline's. Throughput metrics only.
+	PerVCPU       float64
+	PerGHzVCPU    float64
+	PctPerGHzVCPU float64
+	// Significance tests this system's rounds against the baseline's. For
+	// the baseline itself it is untested with P NaN and an empty Mark.
+	Significance Significance
+}
+
+// Compare compares systems for one metric. Labels must be distinct (see
+// DisambiguateLabels).
+func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
+	if len(systems) < 2 {
+		return nil, errors.New("compare needs at least two systems: give two or more result files or suite directories")
+	}
+	seen := map[string]bool{}
+	for _, s := range systems {
+		if seen[s.Label] {
+			return nil, fmt.Errorf("two systems are labelled %q: give each operand its own label", s.Label)
+		}
+		seen[s.Label] = true
+	}
+	if opts.Metric.Name == "" {
+		opts.Metric = MetricTPS
+	}
+	if opts.Alpha <= 0 {
+		opts.Alpha = DefaultAlpha
+	}
+	if opts.Alpha >= 1 {
+		return nil, fmt.Errorf("significance level %g: give a level between 0 and 1, such as 0.05", opts.Alpha)
+	}
+	center, err := ParseCenter(string(opts.Center))
+	if err != nil {
+		return nil, err
+	}
+	c := &Comparison{Metric: opts.Metric, Center: center, Alpha: opts.Alpha, Confidence: Confidence, Systems: systems}
+	if opts.Baseline != "" {
+		base, err := findSystem(systems, opts.Baseline)
+		if err != nil {
+			return nil, fmt.Errorf("baseline %w", err)
+		}
+		c.Baseline = slices.Index(systems, base)
+	}
+
+	keep := func(smp Sample) bool {
+		return len(opts.Workloads) == 0 || slices.Contains(opts.Workloads, smp.Key.Workload)
+	}
+	ignore := c.ignoredParts(keep)
+	values := make([]map[Key][]float64, len(systems))
+	keySet := map[Key]bool{}
+	for i, s := range systems {
+		values[i] = map[Key][]float64{}
+		for _, smp := range s.Samples {
+			if !keep(smp) {
+				continue
+			}
+			v, ok := c.Metric.Value(smp)
+			if !ok {
+				continue
+			}
+			k := ignore.apply(smp.Key)
+			values[i][k] = append(values[i][k], v)
+			keySet[k] = true
+		}
+	}
+	if len(keySet) == 0 {
+		return nil, c.noValuesError(opts.Workloads)
+	}
+	keys := make([]Key, 0, len(keySet))
+	for k := range keySet {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+
+	c.Scaled, c.PerCompute = c.normalisations()
+	incomplete := 0
+	for _, k := range keys {
+		row := Row{Key: k, Cells: make([]Cell, len(systems))}
+		for i := range systems {
+			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i)
+			if row.Cells[i].Stats.N == 0 {
+				incomplete++
+			}
+		}
+		c.fillRelative(&row)
+		c.Rows = append(c.Rows, row)
+	}
+	if incomplete > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))
+	}
+	c.noteSignificance()
+	return c, nil
+}
+
+// noteSignificance notes when no cell could be tested, and benchmath's
+// warnings once each.
+func (c *Comparison) noteSignificance() {
+	tested := false
+	var warnings []string
+	for _, r := range c.Rows {
+		for _, cl := range r.Cells {
+			tested = tested || cl.Significance.Tested
+			for _, w := range cl.Significance.Warnings {
+				if !slices.Contains(warnings, w) {
+					warnings = append(warnings, w)
+				}
+			}
+		}
+	}
+	if !tested {
+		c.Notes = append(c.Notes, "no significance test: no cell has two or more rounds on both sides (run more rounds; 4 or more per cell let a difference reach p<0.05)")
+	}
+	for _, w := range warnings {
+		c.Notes = append(c.Notes, "significance: "+w)
+	}
+}
+
+// keyParts says which key parts are ignored for matching.
+type keyParts struct{ randType, profile, data bool }
+
+func (p keyParts) apply(k Key) Key {
+	if p.randType {
+		k.RandType = ""
+	}
+	if p.profile {
+		k.Profile = ""
+	}
+	if p.data {
+		k.Data = ""
+	}
+	return k
+}
+
+// ignoredParts finds the key parts that each system has one value of (among
+// the samples kept) but that differ between systems, and notes them.
+func (c *Comparison) ignoredParts(keep func(Sample) bool) keyParts {
+	var p keyParts
+	check := func(name string, part func(Key) string, ignore *bool) {
+		per := make([]string, len(c.Systems))
+		for i, s := range c.Systems {
+			vals := map[string]bool{}
+			for _, smp := range s.Samples {
+				if keep(smp) {
+					vals[part(smp.Key)] = true
+				}
+			}
+			if len(vals) != 1 {
+				return
+			}
+			for v := range vals {
+				per[i] = v
+			}
+		}
+		if !slices.ContainsFunc(per, func(v string) bool { return v != per[0] }) {
+			return // all systems agree: nothing to ignore
+		}
+		*ignore = true
+		desc := make([]string, len(per))
+		for i, v := range per {
+			if v == "" {
+				v = "(none)"
+			}
+			desc[i] = c.Systems[i].Label + " " + v
+		}
+		c.Notes = append(c.Notes, fmt.Sprintf("%s differs between the systems (%s): rows match regardless of it", name, strings.Join(desc, ", ")))
+	}
+	check("rand type", func(k Key) string { return k.RandType }, &p.randType)
+	check("profile", func(k Key) string { return k.Profile }, &p.profile)
+	check("data set", func(k Key) string { return k.Data }, &p.data)
+	return p
+}
+
+// normalisations decides whether frequency scaling and per-compute figures
+// apply, and notes why not when they do not.
+func (c *Comparison) normalisations() (scaled, perCompute bool) {
+	base := c.Systems[c.Baseline]
+	allGHz, allVCPUs, differ := true, true, false
+	for _, s := range c.Systems {
+		allGHz = allGHz && s.GHz > 0
+		allVCPUs = allVCPUs && s.VCPUs > 0
+		differ = differ || s.GHz != base.GHz
+	}
+	if !allGHz {
+		c.Notes = append(c.Notes, "the CPU frequency of some system is unknown: no frequency scaling; give it with --ghz label=GHz")
+	}
+	scaled = allGHz && differ
+	perCompute = allGHz && allVCPUs && !c.Metric.LowerIsBetter
+	return scaled, perCompute
+}
+
+// cell computes one system's figures for one key, except those relative to the
+// baseline's normalised values (fillRelative).
+func (c *Comparison) cell(vals, baseVals []float64, i int) Cell {
+	nan := math.NaN()
+	st := Describe(vals)
+	cell := Cell{Stats: st, Value: c.Center.Of(st), Pct: nan, FScaled: nan, PctFScaled: nan, PerVCPU: nan, PerGHzVCPU: nan, PctPerGHzVCPU: nan}
+	if i != c.Baseline {
+		cell.Significance = MannWhitney(vals, baseVals, c.Alpha)
+	} else {
+		cell.Significance = Significance{P: nan, Alpha: c.Alpha}
+	}
+	if st.N == 0 {
+		return cell
+	}
+	s, base := c.Systems[i], c.Systems[c.Baseline]
+	if c.Scaled {
+		if c.Metric.LowerIsBetter {
+			cell.FScaled = cell.Value * s.GHz / base.GHz
+		} else {
+			cell.FScaled = cell.Value * base.GHz / s.GHz
+		}
+	}
+	if c.PerCompute {
+		cell.PerVCPU = cell.Value / float64(s.VCPUs)
+		cell.PerGHzVCPU = cell.Value / s.ComputePower()
+	}
+	return cell
+}
+
+// fillRelative computes the percentages against the baseline's cell.
+func (c *Comparison) fillRelative(row *Row) {
+	base := row.Cells[c.Baseline]
+	for i := range row.Cells {
+		cell := &row.Cells[i]
+		cell.Pct = pctDiff(cell.Value, base.Value)
+		cell.PctFScaled = pctDiff(cell.FScaled, base.Value)
+		cell.PctPerGHzVCPU = pctDiff(cell.PerGHzVCPU, base.PerGHzVCPU)
+	}
+}
+
+// pctDiff is (v − base) / base × 100, NaN when either is undefined or base is 0.
+func pctDiff(v, base float64) float64 {
+	if math.IsNaN(v) || math.IsNaN(base) || base == 0 {
+		return math.NaN()
+	}
+	return (v - base) / base * 100
+}
+
+func (c *Comparison) noValuesError(workloads []string) error {
+	what := "the results"
+	if len(workloads) > 0 {
+		what = "the results of " + strings.Join(workloads, ", ")
+	}
+	return fmt.Errorf("%s have no %s: choose a metric they record (tps, qps; tpmc for TPC-C; p95 or p99 for latency)", what, c.Metric.Name)
+}
+
+// BaselineSystem returns the baseline.
+func (c *Comparison) BaselineSystem() *System { return c.Systems[c.Baseline] }
+
+// Sections splits the rows into runs that share workload, rand type, profile
+// and data set (one table each), in row order.
+func (c *Comparison) Sections() [][]Row {
+	var out [][]Row
+	for _, r := range c.Rows {
+		if n := len(out); n > 0 && out[n-1][0].Key.Group() == r.Key.Group() {
+			out[n-1] = append(out[n-1], r)
+			continue
+		}
+		out = append(out, []Row{r})
+	}
+	return out
+}
+
+func sortKeys(keys []Key) {
+	sort.Slice(keys, func(i, j int) bool { return keys[i].less(keys[j]) })
+}

@@ -1,0 +1,138 @@
+package analysis
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// Machines and servers of the tests.
+var (
+	armMachine = sysinfo.Machine{Arch: "arm64", CPUModel: "Kunpeng-920", Vendor: "HiSilicon", Core: "TaiShan-v110",
+		LogicalCPUs: 24, Cores: 24, Sockets: 1, Hostname: "arm-bench"}
+	x86Machine = sysinfo.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", Vendor: "Intel",
+		LogicalCPUs: 24, Cores: 12, Sockets: 1, ThreadsPerCore: 2, MaxMHz: 3900, Hostname: "x86-bench"}
+	n1Machine = sysinfo.Machine{Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Core: "Neoverse-N1",
+		LogicalCPUs: 4, MaxMHz: 2500, Hostname: "bench1"}
+	mysql8   = sysinfo.Server{Flavor: "MySQL", Version: "8.0.19"}
+	mariadb  = sysinfo.Server{Flavor: "MariaDB", Version: "10.11.6-MariaDB"}
+	testTime = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+)
+
+// fakeRun describes a result to build.
+type fakeRun struct {
+	machine  sysinfo.Machine
+	server   sysinfo.Server
+	workload string
+	randType string
+	tables   int
+	size     int
+	// warehouses, when set, replaces tables and table-size in the options.
+	warehouses int
+	threads    int
+	tps, qps   float64
+	p95, p99   float64
+	tpmC       float64
+	status     result.Status
+	suite      *result.SuiteCell
+}
+
+// build makes a result of r, with defaults for what r leaves empty.
+func (r fakeRun) build() *result.Result {
+	if r.workload == "" {
+		r.workload = "oltp_read_write"
+	}
+	if r.randType == "" {
+		r.randType = "uniform"
+	}
+	if r.tables == 0 && r.warehouses == 0 {
+		r.tables, r.size = 4, 100000
+	}
+	if r.status == "" {
+		r.status = result.StatusComplete
+	}
+	res := &result.Result{
+		Schema:   result.SchemaVersion,
+		Tool:     result.Tool{Name: "fairbench", Version: "test"},
+		Workload: r.workload,
+		Options:  map[string]string{"rand-type": r.randType, "threads": itoa(r.threads)},
+		Target:   result.Target{Driver: "mysql", PSMode: "prepared"},
+		Machine:  r.machine,
+		Server:   r.server,
+		Status:   r.status,
+		Start:    testTime,
+		End:      testTime.Add(time.Minute),
+		Threads:  r.threads,
+		Totals:   result.Phase{Seconds: 60, TPS: r.tps, QPS: r.qps},
+		Suite:    r.suite,
+	}
+	if r.warehouses > 0 {
+		res.Options["warehouses"] = itoa(r.warehouses)
+	} else {
+		res.Options["tables"], res.Options["table-size"] = itoa(r.tables), itoa(r.size)
+	}
+	if r.p95 > 0 || r.p99 > 0 {
+		res.Totals.Latency.Percentiles = map[string]float64{"95": r.p95, "99": r.p99}
+	}
+	if r.tpmC > 0 {
+		res.Figures = []result.Figure{{Name: "tpmC", Value: r.tpmC, Unit: "transactions/min"}}
+	}
+	return res
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// mustSystem builds a system from results or fails the test.
+func mustSystem(t *testing.T, label string, runs ...fakeRun) *System {
+	t.Helper()
+	var res []*result.Result
+	for _, r := range runs {
+		res = append(res, r.build())
+	}
+	s, err := FromResults(label, res)
+	if err != nil {
+		t.Fatalf("FromResults(%s): %v", label, err)
+	}
+	return s
+}
+
+// checkGolden compares got with testdata/name, rewriting it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run go test -update after checking):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// near reports whether a and b agree to a relative tolerance of 1e-6 (or both
+// are NaN).
+func near(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}

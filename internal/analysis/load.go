@@ -1,0 +1,552 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// Load reads one operand: a result file, a suite directory (manifest.json and
+// one result file per cell) or a directory of result files without a manifest.
+// Only complete runs are kept; the others are counted in System.Skipped and
+// told in System.Notes. label names the system; "" derives it from the machine
+// (or, lacking a fingerprint, the file or directory name).
+//
+// All results of an operand must come from one machine and one server
+// (flavour and version); otherwise Load fails naming both.
+func Load(path, label string) (*System, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load %s: no such file or directory: give a result file, a suite directory or a directory of result files", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w: give a result file, a suite directory or a directory of result files", path, err)
+	}
+	var (
+		runs    []run
+		skipped []string // statuses of what was left out
+		notes   []string
+	)
+	switch {
+	case !info.IsDir():
+		res, err := result.Read(path)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		runs, skipped = addResult(runs, skipped, res, path, nil)
+	case fileExists(filepath.Join(path, suite.ManifestName)):
+		runs, skipped, err = loadSuite(path)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		var ignored []string
+		runs, skipped, ignored, err = loadResultDir(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(ignored) > 0 {
+			notes = append(notes, fmt.Sprintf("ignored %d file(s) that are not fairbench results: %s", len(ignored), strings.Join(ignored, ", ")))
+		}
+	}
+	sys, err := newSystem(label, runs, skipped)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	sys.Source = path
+	sys.Name = filepath.Base(filepath.Clean(path))
+	if !info.IsDir() {
+		sys.Name = strings.TrimSuffix(sys.Name, filepath.Ext(sys.Name))
+	}
+	if sys.Label == "" {
+		sys.Label, sys.LabelDerived = sys.Name, true
+	}
+	sys.Notes = append(notes, sys.Notes...)
+	return sys, nil
+}
+
+// FromResults makes an operand of results held in memory (an imported log, a
+// run just finished). Incomplete results are skipped and counted as Load does;
+// a result without a suite round gets the next round of its key in input order.
+func FromResults(label string, results []*result.Result) (*System, error) {
+	var runs []run
+	var skipped []string
+	for i, res := range results {
+		if res == nil {
+			return nil, fmt.Errorf("result %d is nil", i+1)
+		}
+		runs, skipped = addResult(runs, skipped, res, "", nil)
+	}
+	sys, err := newSystem(label, runs, skipped)
+	if err != nil {
+		return nil, err
+	}
+	if sys.Label == "" {
+		return nil, errors.New("cannot name the system: its results carry no machine fingerprint; give a label")
+	}
+	return sys, nil
+}
+
+// run is one complete result with the key it is filed under.
+type run struct {
+	res   *result.Result
+	key   Key
+	round int // 0 = assign in order
+	file  string
+}
+
+// addResult files res under its own key (or the suite cell's, when cell is
+// given), or counts it as skipped when it did not complete.
+func addResult(runs []run, skipped []string, res *result.Result, file string, cell *suite.CellRecord) ([]run, []string) {
+	if res.Status != result.StatusComplete {
+		status := string(res.Status)
+		if status == "" {
+			status = "unknown"
+		}
+		return runs, append(skipped, status)
+	}
+	r := run{res: res, file: file, key: resultKey(res)}
+	if res.Suite != nil {
+		r.round = res.Suite.Round
+	}
+	if cell != nil {
+		r.key = Key{Workload: cell.Workload, RandType: cell.RandType, Profile: cell.Profile, Data: cell.Data, Threads: cell.Threads}
+		r.round = cell.Round
+	}
+	return append(runs, r), skipped
+}
+
+// resultKey derives a key from a result alone: rand type and data set from its
+// options (named as a suite names them), profile from its suite cell or
+// managed server.
+func resultKey(res *result.Result) Key {
+	k := Key{Workload: res.Workload, RandType: res.Options["rand-type"], Threads: res.Threads, Data: dataLabel(res.Options)}
+	switch {
+	case res.Suite != nil && res.Suite.Profile != "":
+		k.Profile = res.Suite.Profile
+	case res.ManagedServer != nil:
+		k.Profile = res.ManagedServer.Profile
+	}
+	return k
+}
+
+// dataLabel names a data set from workload options as a suite does: "w10"
+// for warehouses, "4x100000" for tables × rows, "" when the options say
+// neither.
+func dataLabel(opts map[string]string) string {
+	if w, _ := strconv.Atoi(opts["warehouses"]); w > 0 {
+		return "w" + strconv.Itoa(w)
+	}
+	tables, errT := strconv.Atoi(opts["tables"])
+	size, errS := strconv.Atoi(opts["table-size"])
+	if errT != nil && errS != nil {
+		return ""
+	}
+	return fmt.Sprintf("%dx%d", max(tables, 1), size)
+}
+
+// loadSuite reads the complete cells of a suite directory.
+func loadSuite(dir string) ([]run, []string, error) {
+	m, err := suite.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load: %w", err)
+	}
+	var runs []run
+	var skipped []string
+	for i := range m.Cells {
+		c := &m.Cells[i]
+		if c.Status != suite.StatusComplete {
+			skipped = append(skipped, c.Status)
+			continue
+		}
+		if c.File == "" {
+			return nil, nil, fmt.Errorf("load %s: cell %s is complete but names no result file: the manifest is damaged; resume the suite to run the cell again", dir, c.ID)
+		}
+		res, err := result.Read(filepath.Join(dir, c.File))
+		if err != nil {
+			return nil, nil, fmt.Errorf("load %s: cell %s: %w", dir, c.ID, err)
+		}
+		runs, skipped = addResult(runs, skipped, res, filepath.Join(dir, c.File), c)
+	}
+	return runs, skipped, nil
+}
+
+// loadResultDir reads every *.json result file directly in dir. Files that are
+// not fairbench results are ignored (and named); hidden files (temporaries of
+// atomic writes) are not read.
+func loadResultDir(dir string) (runs []run, skipped, ignored []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		res, err := result.Read(path)
+		if errors.Is(err, result.ErrNotResult) {
+			ignored = append(ignored, name)
+			continue
+		}
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)
+		}
+		runs, skipped = addResult(runs, skipped, res, path, nil)
+	}
+	if len(runs) == 0 && len(skipped) == 0 {
+		return nil, nil, nil, fmt.Errorf("load %s: the directory holds no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suite.ManifestName)
+	}
+	return runs, skipped, ignored, nil
+}
+
+// newSystem assembles a system from complete runs, checking they come from
+// one machine and server.
+func newSystem(label string, runs []run, skipped []string) (*System, error) {
+	if len(runs) == 0 {
+		what := "no results"
+		if len(skipped) > 0 {
+			what = fmt.Sprintf("no complete results (%s)", statusList(countStatuses(skipped)))
+		}
+		return nil, fmt.Errorf("%s to analyse: finish or resume the runs first", what)
+	}
+	first := runs[0]
+	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server}
+	nextRound := map[Key]int{}
+	for _, r := range runs {
+		if machineID(r.res.Machine) != machineID(first.res.Machine) {
+			return nil, fmt.Errorf("the results come from two machines, %s in %s and %s in %s: compare them as separate operands",
+				describeMachine(first.res.Machine), sourceName(first), describeMachine(r.res.Machine), sourceName(r))
+		}
+		if serverID(r.res.Server) != serverID(first.res.Server) {
+			return nil, fmt.Errorf("the results come from two servers, %s in %s and %s in %s: compare them as separate operands",
+				serverID(first.res.Server), sourceName(first), serverID(r.res.Server), sourceName(r))
+		}
+		round := r.round
+		if round <= 0 {
+			round = nextRound[r.key] + 1
+		}
+		nextRound[r.key] = max(nextRound[r.key], round)
+		sys.Samples = append(sys.Samples, sampleOf(r, round))
+	}
+	if len(skipped) > 0 {
+		sys.Skipped = len(skipped)
+		sys.SkippedByStatus = countStatuses(skipped)
+		sys.Notes = append(sys.Notes, fmt.Sprintf("skipped %d of %d runs that did not complete (%s)",
+			len(skipped), len(skipped)+len(runs), statusList(sys.SkippedByStatus)))
+	}
+	sys.GHz, sys.GHzSource = machineGHz(sys.Machine)
+	if sys.Machine.LogicalCPUs > 0 {
+		sys.VCPUs, sys.VCPUsSource = sys.Machine.LogicalCPUs, "machine"
+	}
+	if sys.Label == "" {
+		sys.Label = machineLabel(sys.Machine)
+		sys.LabelDerived = true
+	}
+	return sys, nil
+}
+
+// sampleOf extracts the figures of a run.
+func sampleOf(r run, round int) Sample {
+	s := Sample{Key: r.key, Round: round, TPS: r.res.Totals.TPS, QPS: r.res.Totals.QPS, File: r.file}
+	if len(r.res.Figures) > 0 {
+		s.Figures = map[string]float64{}
+		for _, f := range r.res.Figures {
+			s.Figures[f.Name] = f.Value
+		}
+	}
+	if p := r.res.Totals.Latency.Percentiles; len(p) > 0 {
+		s.LatencyMs = make(map[string]float64, len(p))
+		for k, v := range p {
+			s.LatencyMs[k] = v
+		}
+	}
+	return s
+}
+
+func sourceName(r run) string {
+	if r.file != "" {
+		return filepath.Base(r.file)
+	}
+	return "the run " + r.key.String()
+}
+
+func countStatuses(statuses []string) map[string]int {
+	out := map[string]int{}
+	for _, s := range statuses {
+		out[s]++
+	}
+	return out
+}
+
+// statusList renders counts as "1 failed, 2 pending", sorted by status.
+func statusList(counts map[string]int) string {
+	names := make([]string, 0, len(counts))
+	for s := range counts {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, s := range names {
+		parts[i] = fmt.Sprintf("%d %s", counts[s], s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// machineID is what identifies a machine across runs: the fields that do not
+// change from one run to the next (frequencies and kernel may).
+func machineID(m sysinfo.Machine) string {
+	return strings.Join([]string{m.Hostname, m.Arch, m.CPUModel, m.Core, m.SystemVendor, m.Product, strconv.Itoa(m.LogicalCPUs)}, "\x00")
+}
+
+// serverID is the server's flavour and version.
+func serverID(s sysinfo.Server) string {
+	id := strings.TrimSpace(s.Flavor + " " + s.Version)
+	if id == "" {
+		return "an unknown server"
+	}
+	return id
+}
+
+// describeMachine names a machine for messages: "bench1 (arm64 Neoverse-N1 ×4)".
+func describeMachine(m sysinfo.Machine) string {
+	desc := machineLabel(m)
+	switch {
+	case desc == "" && m.Hostname == "":
+		return "an unknown machine"
+	case desc == "":
+		return m.Hostname
+	case m.Hostname == "":
+		return desc
+	}
+	return m.Hostname + " (" + desc + ")"
+}
+
+// machineLabel derives a system label from a machine: architecture, CPU and
+// logical CPU count ("arm64 Neoverse-N1 ×4", "amd64 Intel Xeon Gold 6266C ×24"),
+// or "" when the fingerprint is empty.
+func machineLabel(m sysinfo.Machine) string {
+	var parts []string
+	if m.Arch != "" {
+		parts = append(parts, m.Arch)
+	}
+	if cpu := shortCPU(m); cpu != "" {
+		parts = append(parts, cpu)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if m.LogicalCPUs > 0 {
+		parts = append(parts, "×"+strconv.Itoa(m.LogicalCPUs))
+	}
+	return strings.Join(parts, " ")
+}
+
+var (
+	cpuNoise   = regexp.MustCompile(`\((R|TM|tm|r)\)|\bCPU\b|\bProcessor\b|@.*$`)
+	spaces     = regexp.MustCompile(`\s+`)
+	nominalGHz = regexp.MustCompile(`@\s*([0-9]+(?:\.[0-9]+)?)\s*GHz`)
+)
+
+// shortCPU names the CPU briefly: the arm64 core when known, else the model
+// without trademarks and the "@ 3.00GHz" suffix.
+func shortCPU(m sysinfo.Machine) string {
+	if m.Core != "" {
+		return m.Core
+	}
+	return strings.TrimSpace(spaces.ReplaceAllString(cpuNoise.ReplaceAllString(m.CPUModel, " "), " "))
+}
+
+// machineGHz finds a machine's CPU frequency: the nominal frequency in the
+// model name first (the figure the seeds scale by: "Intel Xeon Gold 6266C CPU
+// @ 3.00GHz"), then the cpufreq maximum, then the average MHz of
+// /proc/cpuinfo, then the current cpufreq frequency.
+func machineGHz(m sysinfo.Machine) (float64, string) {
+	if sub := nominalGHz.FindStringSubmatch(m.CPUModel); sub != nil {
+		if v, err := strconv.ParseFloat(sub[1], 64); err == nil && v > 0 {
+			return v, "cpu model"
+		}
+	}
+	for _, c := range []struct {
+		mhz    float64
+		source string
+	}{{m.MaxMHz, "cpufreq max"}, {m.MHz, "cpuinfo MHz"}, {m.CurMHz, "cpufreq current"}} {
+		if c.mhz > 0 {
+			return c.mhz / 1000, c.source
+		}
+	}
+	return 0, ""
+}
+
+// DisambiguateLabels makes the labels of systems distinct before they are
+// compared: a derived label shared with another system is replaced by the
+// system's file or directory name, and labels still shared get "#2", "#3"…
+// appended. Given labels are kept when they are already distinct.
+func DisambiguateLabels(systems []*System) {
+	count := func() map[string]int {
+		n := map[string]int{}
+		for _, s := range systems {
+			n[s.Label]++
+		}
+		return n
+	}
+	n := count()
+	for _, s := range systems {
+		if n[s.Label] > 1 && s.LabelDerived && s.Name != "" {
+			s.Label = s.Name
+		}
+	}
+	n = count()
+	seen := map[string]int{}
+	for _, s := range systems {
+		if n[s.Label] > 1 {
+			seen[s.Label]++
+			if seen[s.Label] > 1 {
+				s.Label = fmt.Sprintf("%s#%d", s.Label, seen[s.Label])
+			}
+		}
+	}
+}
+
+// ParseGHz parses frequency overrides such as "arm=2.6,x86=3.0": a
+// comma-separated list of label=GHz. An empty string gives an empty map.
+func ParseGHz(s string) (map[string]float64, error) {
+	out := map[string]float64{}
+	err := parseLabelValues(s, "GHz", "arm=2.6,x86=3.0", func(label, text string) error {
+		v, err := strconv.ParseFloat(text, 64)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%q is not a number of GHz", text)
+		case !(v > 0) || v > 1e6:
+			return fmt.Errorf("the frequency must be a number of GHz above 0, not %s", text)
+		case v > 20:
+			return fmt.Errorf("%s GHz is not a CPU frequency: give GHz, not MHz (%g)", text, v/1000)
+		}
+		out[label] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ParseVCPUs parses vCPU overrides such as "arm=24,x86=24": a comma-separated
+// list of label=count. An empty string gives an empty map.
+func ParseVCPUs(s string) (map[string]int, error) {
+	out := map[string]int{}
+	err := parseLabelValues(s, "vCPUs", "arm=24,x86=24", func(label, text string) error {
+		v, err := strconv.Atoi(text)
+		if err != nil || v <= 0 {
+			return fmt.Errorf("%q is not a whole number of vCPUs above 0", text)
+		}
+		out[label] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseLabelValues splits "a=1,b=2" and hands each pair to set.
+func parseLabelValues(s, what, example string, set func(label, value string) error) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return fmt.Errorf("%q has an empty item: separate label=%s pairs by single commas, as in %s", s, what, example)
+		}
+		label, value, ok := strings.Cut(item, "=")
+		label, value = strings.TrimSpace(label), strings.TrimSpace(value)
+		switch {
+		case !ok:
+			return fmt.Errorf("%q: want label=%s, as in %s", item, what, example)
+		case label == "":
+			return fmt.Errorf("%q: the label before = is empty: name the system, as in %s", item, example)
+		case value == "":
+			return fmt.Errorf("%q: the value after = is empty: give the %s, as in %s", item, what, example)
+		case seen[label]:
+			return fmt.Errorf("%q: %s is given twice: give each label once", s, label)
+		}
+		seen[label] = true
+		if err := set(label, value); err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+	}
+	return nil
+}
+
+// ApplyGHz sets the frequency of the systems named in ghz (by label, or by
+// file or directory name; case does not matter), marking the source
+// "override". A name that matches no system is an error that lists the
+// labels.
+func ApplyGHz(systems []*System, ghz map[string]float64) error {
+	for name, v := range ghz {
+		s, err := findSystem(systems, name)
+		if err != nil {
+			return fmt.Errorf("frequency for %w", err)
+		}
+		s.GHz, s.GHzSource = v, "override"
+	}
+	return nil
+}
+
+// ApplyVCPUs sets the vCPU count of the systems named in vcpus, as ApplyGHz
+// does for frequencies.
+func ApplyVCPUs(systems []*System, vcpus map[string]int) error {
+	for name, v := range vcpus {
+		s, err := findSystem(systems, name)
+		if err != nil {
+			return fmt.Errorf("vCPUs for %w", err)
+		}
+		s.VCPUs, s.VCPUsSource = v, "override"
+	}
+	return nil
+}
+
+// findSystem finds the system named name: its label exactly, else its label or
+// file name in any case.
+func findSystem(systems []*System, name string) (*System, error) {
+	for _, s := range systems {
+		if s.Label == name {
+			return s, nil
+		}
+	}
+	var found *System
+	for _, s := range systems {
+		if strings.EqualFold(s.Label, name) || (s.Name != "" && strings.EqualFold(s.Name, name)) {
+			if found != nil && found != s {
+				return nil, fmt.Errorf("%q: it names more than one system (%q and %q): use the full label", name, found.Label, s.Label)
+			}
+			found = s
+		}
+	}
+	if found == nil {
+		labels := make([]string, len(systems))
+		for i, s := range systems {
+			labels[i] = strconv.Quote(s.Label)
+		}
+		return nil, fmt.Errorf("%q: no system has that label: the labels are %s", name, strings.Join(labels, ", "))
+	}
+	return found, nil
+}

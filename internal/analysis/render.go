@@ -1,0 +1,404 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// table is one rendered table: a header and rows of cells; left marks the
+// columns aligned left (the others align right).
+type table struct {
+	caption string
+	header  []string
+	rows    [][]string
+	left    map[int]bool
+}
+
+// section is one workload's tables.
+type section struct {
+	title  string
+	tables []table
+}
+
+// document is a comparison laid out for text and Markdown.
+type document struct {
+	title   string
+	systems []string
+	notes   []string
+	legend  []string
+	body    []section
+}
+
+// layout lays out c for the text renderers.
+func layout(c *Comparison) document {
+	base := c.BaselineSystem()
+	better := "higher is better"
+	if c.Metric.LowerIsBetter {
+		better = "lower is better"
+	}
+	d := document{title: fmt.Sprintf("%s (%s), %s of rounds, baseline %s", c.Metric.Unit, better, c.Center, base.Label)}
+	for _, s := range c.Systems {
+		d.systems = append(d.systems, s.Label+": "+describeSystem(s))
+	}
+	d.notes = c.Notes
+	for _, rows := range c.Sections() {
+		d.body = append(d.body, c.layoutSection(rows))
+	}
+	if c.Scaled {
+		formula := fmt.Sprintf("value × %s GHz / system GHz", fmtGHz(base.GHz))
+		if c.Metric.LowerIsBetter {
+			formula = fmt.Sprintf("value × system GHz / %s GHz", fmtGHz(base.GHz))
+		}
+		d.legend = append(d.legend, fmt.Sprintf("fscaled: the value at the baseline's frequency, %s.", formula))
+	}
+	d.legend = append(d.legend, fmt.Sprintf("p: two-sided Mann-Whitney U test against %s; ~ marks no significant difference at α=%g (~ n<2: fewer than two rounds, no test possible).", base.Label, c.Alpha))
+	return d
+}
+
+// layoutSection lays out the tables of one key group.
+func (c *Comparison) layoutSection(rows []Row) section {
+	k := rows[0].Key
+	title := k.Workload
+	var qual []string
+	for _, p := range []string{k.RandType, k.Profile, k.Data} {
+		if p != "" {
+			qual = append(qual, p)
+		}
+	}
+	if len(qual) > 0 {
+		title += " (" + strings.Join(qual, ", ") + ")"
+	}
+	sec := section{title: title}
+	sec.tables = append(sec.tables, c.mainTable(rows))
+	if c.PerCompute {
+		sec.tables = append(sec.tables, c.computeTable(rows))
+	}
+	for _, r := range rows {
+		if slices.ContainsFunc(r.Cells, func(cl Cell) bool { return cl.Stats.N > 1 }) {
+			sec.tables = append(sec.tables, c.roundsTable(rows))
+			break
+		}
+	}
+	return sec
+}
+
+// others returns the indexes of the systems other than the baseline.
+func (c *Comparison) others() []int {
+	var out []int
+	for i := range c.Systems {
+		if i != c.Baseline {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (c *Comparison) mainTable(rows []Row) table {
+	base := c.BaselineSystem().Label
+	t := table{header: []string{"threads"}}
+	for _, s := range c.Systems {
+		t.header = append(t.header, fmt.Sprintf("%s (%s)", s.Label, c.Metric.Unit))
+	}
+	others := c.others()
+	if c.Scaled {
+		for _, i := range others {
+			t.header = append(t.header, c.Systems[i].Label+" fscaled")
+		}
+	}
+	for _, i := range others {
+		t.header = append(t.header, fmt.Sprintf("%% %s-vs-%s", c.Systems[i].Label, base))
+	}
+	if c.Scaled {
+		for _, i := range others {
+			t.header = append(t.header, fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base))
+		}
+	}
+	tested := false
+	for _, r := range rows {
+		tested = tested || slices.ContainsFunc(r.Cells, func(cl Cell) bool { return cl.Significance.Tested })
+	}
+	if tested {
+		for _, i := range others {
+			t.header = append(t.header, fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base))
+		}
+	}
+	for _, r := range rows {
+		line := []string{strconv.Itoa(r.Key.Threads)}
+		for _, cl := range r.Cells {
+			line = append(line, fmtNum(cl.Value))
+		}
+		if c.Scaled {
+			for _, i := range others {
+				line = append(line, fmtNum(r.Cells[i].FScaled))
+			}
+		}
+		for _, i := range others {
+			line = append(line, fmtPct(r.Cells[i].Pct))
+		}
+		if c.Scaled {
+			for _, i := range others {
+				line = append(line, fmtPct(r.Cells[i].PctFScaled))
+			}
+		}
+		if tested {
+			for _, i := range others {
+				line = append(line, fmtSig(r.Cells[i]))
+			}
+		}
+		t.rows = append(t.rows, line)
+	}
+	return t
+}
+
+func (c *Comparison) computeTable(rows []Row) table {
+	base := c.BaselineSystem().Label
+	t := table{caption: fmt.Sprintf("Per compute power (%s per vCPU, per GHz·vCPU):", c.Metric.Unit), header: []string{"threads"}}
+	for _, s := range c.Systems {
+		t.header = append(t.header, s.Label+" /vCPU")
+	}
+	for _, s := range c.Systems {
+		t.header = append(t.header, s.Label+" /GHz·vCPU")
+	}
+	for _, i := range c.others() {
+		t.header = append(t.header, fmt.Sprintf("%% %s-vs-%s /GHz·vCPU", c.Systems[i].Label, base))
+	}
+	for _, r := range rows {
+		line := []string{strconv.Itoa(r.Key.Threads)}
+		for _, cl := range r.Cells {
+			line = append(line, fmtNum(cl.PerVCPU))
+		}
+		for _, cl := range r.Cells {
+			line = append(line, fmtNum(cl.PerGHzVCPU))
+		}
+		for _, i := range c.others() {
+			line = append(line, fmtPct(r.Cells[i].PctPerGHzVCPU))
+		}
+		t.rows = append(t.rows, line)
+	}
+	return t
+}
+
+func (c *Comparison) roundsTable(rows []Row) table {
+	t := table{
+		caption: fmt.Sprintf("Rounds (%s; ±: %g%% confidence interval of the mean):", c.Metric.Unit, c.Confidence*100),
+		header:  []string{"threads", "system", "n", "mean", "±", "sd", "cv %", "min", "median", "max"},
+		left:    map[int]bool{1: true},
+	}
+	for _, r := range rows {
+		for i, cl := range r.Cells {
+			st := cl.Stats
+			t.rows = append(t.rows, []string{
+				strconv.Itoa(r.Key.Threads), c.Systems[i].Label, strconv.Itoa(st.N),
+				fmtNum(st.Mean), fmtNum((st.CIHi - st.CILo) / 2), fmtNum(st.StdDev), fmtFixed(st.CV*100, 1),
+				fmtNum(st.Min), fmtNum(st.Median), fmtNum(st.Max),
+			})
+		}
+	}
+	return t
+}
+
+// describeSystem is the one-line description of a system.
+func describeSystem(s *System) string {
+	var parts []string
+	if d := describeMachine(s.Machine); d != "an unknown machine" {
+		parts = append(parts, d)
+	}
+	if s.Server.Flavor != "" || s.Server.Version != "" {
+		parts = append(parts, serverID(s.Server))
+	}
+	if s.GHz > 0 {
+		parts = append(parts, fmt.Sprintf("%s GHz (%s)", fmtGHz(s.GHz), s.GHzSource))
+	} else {
+		parts = append(parts, "GHz unknown")
+	}
+	if s.VCPUs > 0 {
+		parts = append(parts, fmt.Sprintf("%d vCPU", s.VCPUs))
+	}
+	if cp := s.ComputePower(); cp > 0 {
+		parts = append(parts, "compute power "+strconv.FormatFloat(cp, 'g', 6, 64)+" GHz·vCPU")
+	}
+	parts = append(parts, fmt.Sprintf("%d runs", len(s.Samples)))
+	if s.Skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped (%s)", s.Skipped, statusList(s.SkippedByStatus)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteText renders c as aligned plain-text tables.
+func WriteText(w io.Writer, c *Comparison) error {
+	d := layout(c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Comparison of %s\n\nSystems:\n", d.title)
+	for _, s := range d.systems {
+		fmt.Fprintf(&b, "  %s\n", s)
+	}
+	if len(d.notes) > 0 {
+		b.WriteString("\nNotes:\n")
+		for _, n := range d.notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	for _, sec := range d.body {
+		fmt.Fprintf(&b, "\n%s\n", sec.title)
+		for _, t := range sec.tables {
+			b.WriteString("\n")
+			if t.caption != "" {
+				b.WriteString(t.caption + "\n")
+			}
+			writeAligned(&b, t)
+		}
+	}
+	b.WriteString("\n")
+	for _, l := range d.legend {
+		b.WriteString(l + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeAligned writes t with columns padded to their widest cell and joined by
+// " | ", a rule under the header.
+func writeAligned(b *strings.Builder, t table) {
+	widths := make([]int, len(t.header))
+	for _, line := range append([][]string{t.header}, t.rows...) {
+		for i, cell := range line {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	write := func(line []string) {
+		for i, cell := range line {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if t.left[i] {
+				if i == len(line)-1 {
+					pad = ""
+				}
+				b.WriteString(cell + pad)
+			} else {
+				b.WriteString(pad + cell)
+			}
+		}
+		b.WriteString("\n")
+	}
+	write(t.header)
+	rule := make([]string, len(widths))
+	for i, wd := range widths {
+		rule[i] = strings.Repeat("-", wd)
+	}
+	b.WriteString(strings.Join(rule, "-|-") + "\n")
+	for _, r := range t.rows {
+		write(r)
+	}
+}
+
+// WriteMarkdown renders c as Markdown pipe tables, one section per workload.
+func WriteMarkdown(w io.Writer, c *Comparison) error {
+	d := layout(c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Comparison of %s\n\n", mdEscape(d.title))
+	for _, s := range d.systems {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(s))
+	}
+	if len(d.notes) > 0 {
+		b.WriteString("\nNotes:\n\n")
+		for _, n := range d.notes {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
+		}
+	}
+	for _, sec := range d.body {
+		fmt.Fprintf(&b, "\n## %s\n", mdEscape(sec.title))
+		for _, t := range sec.tables {
+			b.WriteString("\n")
+			if t.caption != "" {
+				b.WriteString(mdEscape(t.caption) + "\n\n")
+			}
+			writePipeTable(&b, t)
+		}
+	}
+	b.WriteString("\n")
+	for _, l := range d.legend {
+		b.WriteString(mdEscape(l) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writePipeTable(b *strings.Builder, t table) {
+	row := func(cells []string) {
+		esc := make([]string, len(cells))
+		for i, c := range cells {
+			esc[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		b.WriteString("| " + strings.Join(esc, " | ") + " |\n")
+	}
+	row(t.header)
+	align := make([]string, len(t.header))
+	for i := range align {
+		align[i] = "---:"
+		if t.left[i] {
+			align[i] = "---"
+		}
+	}
+	b.WriteString("|" + strings.Join(align, "|") + "|\n")
+	for _, r := range t.rows {
+		row(r)
+	}
+}
+
+// mdEscape escapes the asterisks Markdown would read as emphasis in prose
+// (underscores inside words are literal in CommonMark).
+func mdEscape(s string) string {
+	return strings.ReplaceAll(s, "*", `\*`)
+}
+
+// fmtNum prints v with three significant digits, integers from 100 up; NaN
+// is "-".
+func fmtNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	decimals := 0
+	if a := math.Abs(v); a > 0 && a < 100 {
+		decimals = min(3-int(math.Floor(math.Log10(a)))-1, 6)
+	}
+	return fmtFixed(v, decimals)
+}
+
+// fmtPct prints a percentage as a whole number, as the seeds do.
+func fmtPct(v float64) string { return fmtFixed(v, 0) }
+
+// fmtFixed prints v with the given decimals, without a "-0"; NaN is "-".
+func fmtFixed(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+func fmtGHz(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// fmtSig prints the significance of a cell: "0.008" when significant, "~ 0.40"
+// when not, "~ n<2" when no test was possible.
+func fmtSig(cl Cell) string {
+	s := cl.Significance
+	switch {
+	case cl.Stats.N == 0:
+		return "-"
+	case !s.Tested:
+		return "~ " + ReasonTooFew
+	case s.Significant:
+		return strconv.FormatFloat(s.P, 'f', 3, 64)
+	}
+	return "~ " + strconv.FormatFloat(s.P, 'f', 2, 64)
+}

@@ -1,0 +1,211 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// csvHeader is the header line of WriteCSV: one record per row and system.
+var csvHeader = []string{
+	"workload", "rand_type", "profile", "data", "threads", "metric", "unit", "system", "baseline",
+	"n", "value", "mean", "stddev", "cv", "ci_lo", "ci_hi", "min", "median", "max",
+	"pct", "fscaled", "pct_fscaled", "per_vcpu", "per_ghz_vcpu", "pct_per_ghz_vcpu",
+	"p_value", "tested", "significant", "mark", "reason",
+}
+
+// WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
+// data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
+// ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
+// per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
+// reason), then one record per row and system with every number at full
+// precision; empty fields are figures that do not apply (NaN) or a system
+// without the cell (n = 0).
+func WriteCSV(w io.Writer, c *Comparison) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return fmt.Errorf("write CSV: %w", err)
+	}
+	for _, r := range c.Rows {
+		for i, cl := range r.Cells {
+			st := cl.Stats
+			sig := cl.Significance
+			rec := []string{
+				r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, strconv.Itoa(r.Key.Threads),
+				c.Metric.Name, c.Metric.Unit, c.Systems[i].Label, strconv.FormatBool(i == c.Baseline),
+				strconv.Itoa(st.N), csvNum(cl.Value), csvNum(st.Mean), csvNum(st.StdDev), csvNum(st.CV),
+				csvNum(st.CILo), csvNum(st.CIHi), csvNum(st.Min), csvNum(st.Median), csvNum(st.Max),
+				csvNum(cl.Pct), csvNum(cl.FScaled), csvNum(cl.PctFScaled),
+				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
+				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason,
+			}
+			if err := cw.Write(rec); err != nil {
+				return fmt.Errorf("write CSV: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write CSV: %w", err)
+	}
+	return nil
+}
+
+func csvNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// JSONSchema is the version of WriteJSON's document layout.
+const JSONSchema = "1.0"
+
+// JSONDocument is what WriteJSON writes: the comparison with every number.
+// Figures that do not apply (NaN in Go) are null.
+type JSONDocument struct {
+	Schema     string       `json:"schema"`
+	Metric     Metric       `json:"metric"`
+	Center     Center       `json:"center"`
+	Alpha      float64      `json:"alpha"`
+	Confidence float64      `json:"confidence"`
+	Baseline   string       `json:"baseline"`
+	Scaled     bool         `json:"scaled"`
+	PerCompute bool         `json:"per_compute"`
+	Systems    []JSONSystem `json:"systems"`
+	Rows       []JSONRow    `json:"rows"`
+	Notes      []string     `json:"notes,omitempty"`
+}
+
+// JSONSystem describes one operand.
+type JSONSystem struct {
+	Label           string          `json:"label"`
+	Name            string          `json:"name,omitempty"`
+	Source          string          `json:"source,omitempty"`
+	Machine         sysinfo.Machine `json:"machine"`
+	Server          sysinfo.Server  `json:"server"`
+	GHz             *float64        `json:"ghz"`
+	GHzSource       string          `json:"ghz_source,omitempty"`
+	VCPUs           *int            `json:"vcpus"`
+	VCPUsSource     string          `json:"vcpus_source,omitempty"`
+	ComputePower    *float64        `json:"compute_power"`
+	Runs            int             `json:"runs"`
+	Skipped         int             `json:"skipped"`
+	SkippedByStatus map[string]int  `json:"skipped_by_status,omitempty"`
+	Notes           []string        `json:"notes,omitempty"`
+}
+
+// JSONRow is one key with one entry per system, in Systems order.
+type JSONRow struct {
+	Key
+	Systems []JSONCell `json:"systems"`
+}
+
+// JSONCell is one system's figures for one key.
+type JSONCell struct {
+	System        string    `json:"system"`
+	N             int       `json:"n"`
+	Values        []float64 `json:"values"`
+	Value         *float64  `json:"value"`
+	Mean          *float64  `json:"mean"`
+	StdDev        *float64  `json:"stddev"`
+	CV            *float64  `json:"cv"`
+	CILo          *float64  `json:"ci_lo"`
+	CIHi          *float64  `json:"ci_hi"`
+	Min           *float64  `json:"min"`
+	Median        *float64  `json:"median"`
+	Max           *float64  `json:"max"`
+	Pct           *float64  `json:"pct"`
+	FScaled       *float64  `json:"fscaled"`
+	PctFScaled    *float64  `json:"pct_fscaled"`
+	PerVCPU       *float64  `json:"per_vcpu"`
+	PerGHzVCPU    *float64  `json:"per_ghz_vcpu"`
+	PctPerGHzVCPU *float64  `json:"pct_per_ghz_vcpu"`
+	// Significance is null for the baseline.
+	Significance *JSONSignificance `json:"significance"`
+}
+
+// JSONSignificance is a significance test's outcome.
+type JSONSignificance struct {
+	Tested      bool     `json:"tested"`
+	P           *float64 `json:"p"`
+	Alpha       float64  `json:"alpha"`
+	Significant bool     `json:"significant"`
+	Mark        string   `json:"mark"`
+	Reason      string   `json:"reason,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+}
+
+// JSON returns the document WriteJSON writes.
+func (c *Comparison) JSON() JSONDocument {
+	d := JSONDocument{
+		Schema: JSONSchema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
+		Baseline: c.BaselineSystem().Label, Scaled: c.Scaled, PerCompute: c.PerCompute, Notes: c.Notes,
+	}
+	for _, s := range c.Systems {
+		js := JSONSystem{
+			Label: s.Label, Name: s.Name, Source: s.Source, Machine: s.Machine, Server: s.Server,
+			GHz: jnum(s.GHz), GHzSource: s.GHzSource, VCPUsSource: s.VCPUsSource,
+			Runs: len(s.Samples), Skipped: s.Skipped, SkippedByStatus: s.SkippedByStatus, Notes: s.Notes,
+		}
+		if s.GHz <= 0 {
+			js.GHz = nil
+		}
+		if s.VCPUs > 0 {
+			v := s.VCPUs
+			js.VCPUs = &v
+		}
+		if cp := s.ComputePower(); cp > 0 {
+			js.ComputePower = jnum(cp)
+		}
+		d.Systems = append(d.Systems, js)
+	}
+	for _, r := range c.Rows {
+		jr := JSONRow{Key: r.Key}
+		for i, cl := range r.Cells {
+			st := cl.Stats
+			jc := JSONCell{
+				System: c.Systems[i].Label, N: st.N, Values: st.Values,
+				Value: jnum(cl.Value), Mean: jnum(st.Mean), StdDev: jnum(st.StdDev), CV: jnum(st.CV),
+				CILo: jnum(st.CILo), CIHi: jnum(st.CIHi), Min: jnum(st.Min), Median: jnum(st.Median), Max: jnum(st.Max),
+				Pct: jnum(cl.Pct), FScaled: jnum(cl.FScaled), PctFScaled: jnum(cl.PctFScaled),
+				PerVCPU: jnum(cl.PerVCPU), PerGHzVCPU: jnum(cl.PerGHzVCPU), PctPerGHzVCPU: jnum(cl.PctPerGHzVCPU),
+			}
+			if jc.Values == nil {
+				jc.Values = []float64{}
+			}
+			if i != c.Baseline {
+				s := cl.Significance
+				jc.Significance = &JSONSignificance{Tested: s.Tested, P: jnum(s.P), Alpha: s.Alpha,
+					Significant: s.Significant, Mark: s.Mark, Reason: s.Reason, Warnings: s.Warnings}
+			}
+			jr.Systems = append(jr.Systems, jc)
+		}
+		d.Rows = append(d.Rows, jr)
+	}
+	return d
+}
+
+// WriteJSON renders c as an indented JSON document (JSONDocument).
+func WriteJSON(w io.Writer, c *Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c.JSON()); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}
+
+// jnum is v for JSON: nil for NaN and infinities.
+func jnum(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}

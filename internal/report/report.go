@@ -1,0 +1,214 @@
+// Package report turns comparisons of result files into reports: the tables of
+// package analysis as text, Markdown, CSV or JSON, and one self-contained HTML
+// file with charts (throughput and latency against threads with a line per
+// system, the interval series with the warm-up shaded, cost and
+// price-performance bars) — the charts drawn with gonum/plot as inline SVG, or
+// written as PNG files for posts and slides. Reports only read results.
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// Options choose what a report shows.
+type Options struct {
+	// Title heads the report (default: the systems compared).
+	Title string
+	// Compare chooses the headline metric, the baseline and the statistics.
+	Compare analysis.CompareOptions
+	// LatencyPercentile is the latency charted against threads ("95"); empty
+	// leaves the latency charts out.
+	LatencyPercentile string
+	// Cost, when set, adds the cost and price-performance section.
+	Cost *CostSection
+	// ReadResult reads a sample's result file for its interval series
+	// (default result.Read); tests may substitute it.
+	ReadResult func(path string) (*result.Result, error)
+}
+
+// CostSection is the cost-performance part of a report, computed by the cost
+// model from a price sheet.
+type CostSection struct {
+	// Title says what was priced ("AWS us-west-2, 3 years").
+	Title string
+	// Text is the cost tables as the cost command prints them.
+	Text string
+	// Monthly is each system's cost per month; PricePerformance its period
+	// cost per unit of throughput (lower is better); PerDollar its throughput
+	// per dollar (higher is better). Units name the bars' axes.
+	Monthly, PricePerformance, PerDollar             []Bar
+	MonthlyUnit, PricePerformanceUnit, PerDollarUnit string
+}
+
+// Report is a built report: the comparisons and the charts.
+type Report struct {
+	Title      string
+	Systems    []*analysis.System
+	Comparison *analysis.Comparison
+	Latency    *analysis.Comparison // nil without a latency percentile
+	Scaling    []analysis.Curve
+	Sections   []Section
+	Cost       *CostSection
+	CostCharts []*Chart
+}
+
+// Section is one workload (key group) of the report with its charts.
+type Section struct {
+	Title  string
+	Rows   []analysis.Row
+	Charts []*Chart
+}
+
+// Build compares the systems and draws the charts.
+func Build(systems []*analysis.System, opts Options) (*Report, error) {
+	if opts.ReadResult == nil {
+		opts.ReadResult = result.Read
+	}
+	cmp, err := analysis.Compare(systems, opts.Compare)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost}
+	if r.Title == "" {
+		r.Title = "fairbench: " + labels(systems)
+	}
+	if opts.LatencyPercentile != "" {
+		lopts := opts.Compare
+		lopts.Metric = analysis.LatencyMetric(opts.LatencyPercentile)
+		if r.Latency, err = analysis.Compare(systems, lopts); err != nil {
+			return nil, fmt.Errorf("latency comparison: %w", err)
+		}
+	}
+	if !cmp.Metric.LowerIsBetter {
+		for _, s := range systems {
+			curves, err := analysis.Scalability(s, analysis.ScalingOptions{Metric: cmp.Metric, Center: cmp.Center})
+			if err != nil {
+				return nil, fmt.Errorf("scalability of %s: %w", s.Label, err)
+			}
+			r.Scaling = append(r.Scaling, curves...)
+		}
+	}
+	for i, rows := range cmp.Sections() {
+		sec := Section{Title: rows[0].Key.Group().String(), Rows: rows}
+		id := fmt.Sprintf("s%d", i+1)
+		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, sec.Title+": "+cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
+		if r.Latency != nil {
+			if lrows := matching(r.Latency, rows[0].Key.Group()); len(lrows) > 0 {
+				sec.Charts = append(sec.Charts, lineChart(id+"-latency", sec.Title+": "+r.Latency.Metric.Unit+" by threads", r.Latency.Metric.Unit, systems, lrows))
+			}
+		}
+		if ts := timeSeries(id+"-series", sec.Title, systems, rows, opts.ReadResult); ts != nil {
+			sec.Charts = append(sec.Charts, ts)
+		}
+		r.Sections = append(r.Sections, sec)
+	}
+	if c := opts.Cost; c != nil {
+		for _, b := range []struct {
+			id, title, unit string
+			bars            []Bar
+		}{
+			{"cost-monthly", "Cost per month", c.MonthlyUnit, c.Monthly},
+			{"cost-priceperf", "Price-performance (lower is better)", c.PricePerformanceUnit, c.PricePerformance},
+			{"cost-perdollar", "Throughput per dollar (higher is better)", c.PerDollarUnit, c.PerDollar},
+		} {
+			if len(b.bars) > 0 {
+				r.CostCharts = append(r.CostCharts, &Chart{ID: b.id, Title: b.title, YLabel: b.unit, Bars: b.bars})
+			}
+		}
+	}
+	return r, nil
+}
+
+func labels(systems []*analysis.System) string {
+	s := ""
+	for i, sys := range systems {
+		if i > 0 {
+			s += " vs "
+		}
+		s += sys.Label
+	}
+	return s
+}
+
+// matching returns the rows of c in key group g.
+func matching(c *analysis.Comparison, g analysis.Key) []analysis.Row {
+	for _, rows := range c.Sections() {
+		if rows[0].Key.Group() == g {
+			return rows
+		}
+	}
+	return nil
+}
+
+// lineChart draws one line per system over the thread counts of rows.
+func lineChart(id, title, unit string, systems []*analysis.System, rows []analysis.Row) *Chart {
+	c := &Chart{ID: id, Title: title, XLabel: "threads", YLabel: unit, ThreadAxis: true}
+	for i, s := range systems {
+		ser := Series{Label: s.Label}
+		for _, row := range rows {
+			if v := row.Cells[i].Value; !math.IsNaN(v) {
+				ser.X = append(ser.X, float64(row.Key.Threads))
+				ser.Y = append(ser.Y, v)
+			}
+		}
+		if len(ser.X) > 0 {
+			c.Series = append(c.Series, ser)
+		}
+	}
+	return c
+}
+
+// timeSeries charts the throughput over time of each system's run at the
+// largest thread count of the section (first round), warm-up shaded; nil when
+// no result file holds intervals.
+func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Row, read func(string) (*result.Result, error)) *Chart {
+	threads := rows[len(rows)-1].Key.Threads
+	key := rows[len(rows)-1].Key
+	c := &Chart{ID: id, Title: fmt.Sprintf("%s: tps over time at %d threads", title, threads), XLabel: "seconds", YLabel: "tps"}
+	for _, s := range systems {
+		var file string
+		round := math.MaxInt
+		for _, sm := range s.Samples {
+			if sm.Key == key && sm.File != "" && sm.Round < round {
+				file, round = sm.File, sm.Round
+			}
+		}
+		if file == "" {
+			continue
+		}
+		res, err := read(file)
+		if err != nil || len(res.Intervals) == 0 {
+			continue
+		}
+		ser := Series{Label: s.Label}
+		warmEnd := 0.0
+		for _, iv := range res.Intervals {
+			ser.X = append(ser.X, iv.At)
+			ser.Y = append(ser.Y, iv.TPS)
+			if iv.Warmup {
+				warmEnd = math.Max(warmEnd, iv.At)
+			}
+		}
+		if warmEnd > 0 && len(c.Shade) == 0 {
+			c.Shade = append(c.Shade, [2]float64{0, warmEnd})
+		}
+		c.Series = append(c.Series, ser)
+	}
+	if len(c.Series) == 0 {
+		return nil
+	}
+	return c
+}
+
+// Charts returns every chart of the report in order.
+func (r *Report) Charts() []*Chart {
+	var out []*Chart
+	for _, s := range r.Sections {
+		out = append(out, s.Charts...)
+	}
+	return append(out, r.CostCharts...)
+}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
+
+// writeSystem writes the results of one made-up machine into a directory: two
+// workloads × threads 1, 2, 4 × two rounds, each with a warm-up and a series.
+func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64) string {
+	t.Helper()
+	dir := t.TempDir()
+	m := sysinfo.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 8, MHz: ghz * 1000}
+	n := 0
+	for _, wl := range []string{"oltp_point_select", "oltp_read_write"} {
+		for _, threads := range []int{1, 2, 4} {
+			for round := 1; round <= 2; round++ {
+				tps := speed * float64(threads) * (1 + 0.01*float64(round))
+				if wl == "oltp_read_write" {
+					tps /= 20
+				}
+				res := &result.Result{
+					Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
+					Workload: wl, Threads: threads, Status: result.StatusComplete, Machine: m,
+					Options: map[string]string{"rand-type": "uniform", "threads": strconv.Itoa(threads)},
+					Start:   time.Date(2026, 11, 22, 4, 0, n, 0, time.UTC),
+					Totals: result.Phase{Seconds: 10, TPS: tps, QPS: tps * 20,
+						Latency: result.Latency{Percentiles: map[string]float64{"95": 1000 / tps * float64(threads)}}},
+				}
+				for s := 1; s <= 12; s++ {
+					res.Intervals = append(res.Intervals, result.Interval{At: float64(s), Seconds: 1, Warmup: s <= 2, Threads: threads, TPS: tps * (0.9 + 0.01*float64(s))})
+				}
+				n++
+				if err := result.Write(filepath.Join(dir, fmt.Sprintf("r%02d.json", n)), res); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return dir
+}
+
+func buildReport(t *testing.T) *Report {
+	t.Helper()
+	arm, err := analysis.Load(writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000), "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x86, err := analysis.Load(writeSystem(t, "x86_64", "Xeon Gold 6266C", 3.0, 1100), "x86")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{arm, x86}, Options{
+		Compare:           analysis.CompareOptions{Metric: analysis.MetricTPS, Baseline: "x86"},
+		LatencyPercentile: "95",
+		Cost: &CostSection{Title: "made-up prices", Text: "arm 100 USD/month\nx86 150 USD/month",
+			Monthly: []Bar{{"arm", 100}, {"x86", 150}}, MonthlyUnit: "USD/month",
+			PricePerformance: []Bar{{"arm", 0.1}, {"x86", 0.12}}, PricePerformanceUnit: "USD per tps"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestBuildDrawsEveryChart(t *testing.T) {
+	r := buildReport(t)
+	if len(r.Sections) != 2 {
+		t.Fatalf("%d sections, want one per workload", len(r.Sections))
+	}
+	for _, sec := range r.Sections {
+		var ids []string
+		for _, c := range sec.Charts {
+			ids = append(ids, c.ID)
+			if len(c.Series) != 2 {
+				t.Errorf("chart %s has %d series, want one per system", c.ID, len(c.Series))
+			}
+		}
+		if len(sec.Charts) != 3 {
+			t.Errorf("section %s charts %v: want throughput, latency and series", sec.Title, ids)
+		}
+		series := sec.Charts[2]
+		if len(series.Shade) != 1 || series.Shade[0] != [2]float64{0, 2} {
+			t.Errorf("series chart shades %v, want the warm-up [0,2]", series.Shade)
+		}
+	}
+	if len(r.CostCharts) != 2 {
+		t.Errorf("%d cost charts", len(r.CostCharts))
+	}
+	for _, c := range r.Charts() {
+		b, err := c.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil || img.Bounds().Dx() < 300 {
+			t.Errorf("chart %s PNG: %v", c.ID, err)
+		}
+	}
+}
+
+func TestWritePNGs(t *testing.T) {
+	r := buildReport(t)
+	dir := filepath.Join(t.TempDir(), "png")
+	files, err := r.WritePNGs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(r.Charts()) {
+		t.Errorf("%d files for %d charts", len(files), len(r.Charts()))
+	}
+}
+
+// TestHTMLReportInChromium renders the report in headless Chromium: every
+// chart must draw, the console must stay quiet, and a screenshot is kept in
+// $FAIRBENCH_ARTIFACTS (default test-artifacts/ at the top of the tree).
+func TestHTMLReportInChromium(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium (scripts/test.sh installs Debian's chromium)")
+	}
+	r := buildReport(t)
+	var html bytes.Buffer
+	if err := r.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(page, html.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(html.Bytes(), []byte("http://")) && !bytes.Contains(html.Bytes(), []byte("http://www.w3.org")) {
+		t.Errorf("the report refers to the network")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--enable-logging=stderr", "--v=0"}
+	cmd := exec.CommandContext(ctx, browser, append(flags, "--dump-dom", "file://"+page)...)
+	var dom, logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &dom, &logs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, logs.String())
+	}
+	want := len(r.Charts())
+	m := regexp.MustCompile(`data-charts-drawn="(\d+)"`).FindStringSubmatch(dom.String())
+	if m == nil || m[1] != strconv.Itoa(want) {
+		t.Errorf("charts drawn: %v, want %d", m, want)
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "CONSOLE") || strings.Contains(line, "Uncaught") {
+			t.Errorf("console: %s", line)
+		}
+	}
+	art := os.Getenv("FAIRBENCH_ARTIFACTS")
+	if art == "" {
+		art = filepath.Join("..", "..", "test-artifacts")
+	}
+	if err := os.MkdirAll(art, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot, _ := filepath.Abs(filepath.Join(art, "report.png"))
+	shotCmd := exec.CommandContext(ctx, browser, append(flags, "--hide-scrollbars", "--window-size=1280,2400", "--screenshot="+shot, "file://"+page)...)
+	if out, err := shotCmd.CombinedOutput(); err != nil {
+		t.Fatalf("screenshot: %v\n%s", err, out)
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s: %v", shot, err)
+	}
+	t.Logf("screenshot: %s", shot)
+}
