@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: starts (and where missing installs) MariaDB, PostgreSQL,
-# sysbench and qemu-user-static, then runs gofmt, go vet and every Go test against
+# sysbench, qemu-user-static and chromium, then runs gofmt, go vet and every Go test against
 # the real servers. Usage: scripts/test.sh [go test flags/packages]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +66,7 @@ ensure_tools() {
 	local missing=()
 	command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 	command -v qemu-aarch64-static >/dev/null 2>&1 || missing+=(qemu-user-static)
+	command -v chromium >/dev/null 2>&1 || missing+=(chromium) # renders the HTML report in its test
 	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 

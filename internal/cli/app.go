@@ -140,6 +140,9 @@ named), and writes results that record the machine and server they came from.
 		a.workloadCommand(phaseWarmup),
 		a.suiteCommand(),
 		a.serverCommand(),
+		a.compareCommand(),
+		a.reportCommand(),
+		a.costCommand(),
 		a.listCommand(),
 		a.versionCommand(),
 	)

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/report"
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// compareFlags are the options shared by `compare` and `report`.
+type compareFlags struct {
+	metric   string
+	baseline string
+	ghz      string
+	vcpus    string
+	center   string
+	alpha    float64
+	format   string
+	out      string
+	latency  string
+	png      string
+	title    string
+	costFlag costFlags
+}
+
+func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
+	fs.StringVar(&f.metric, "metric", "tps", "the figure compared: tps, qps, tpmc, or a latency percentile such as p95, p99")
+	fs.StringVar(&f.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
+	fs.StringVar(&f.ghz, "ghz", "", "CPU frequencies overriding the fingerprints, e.g. arm=2.6,x86=3.0 (used to frequency-scale)")
+	fs.StringVar(&f.vcpus, "vcpus", "", "vCPU counts overriding the fingerprints, e.g. arm=24,x86=24")
+	fs.StringVar(&f.center, "center", "mean", "the statistic that stands for a cell's rounds: mean or median")
+	fs.Float64Var(&f.alpha, "alpha", analysis.DefaultAlpha, "significance level of the Mann-Whitney U test")
+	fs.StringVar(&f.format, "format", "text", "output format: "+formats)
+	fs.StringVarP(&f.out, "out", "o", "", "write to this file instead of standard output")
+}
+
+// loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
+// suite directory or a directory of result files.
+func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
+	var systems []*analysis.System
+	for _, arg := range args {
+		label, path := "", arg
+		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
+			label, path = l, p
+		}
+		s, err := analysis.Load(path, label)
+		if err != nil {
+			return nil, err
+		}
+		systems = append(systems, s)
+	}
+	analysis.DisambiguateLabels(systems)
+	ghz, err := analysis.ParseGHz(f.ghz)
+	if err != nil {
+		return nil, fmt.Errorf("--ghz: %w", err)
+	}
+	if err := analysis.ApplyGHz(systems, ghz); err != nil {
+		return nil, fmt.Errorf("--ghz: %w", err)
+	}
+	vcpus, err := analysis.ParseVCPUs(f.vcpus)
+	if err != nil {
+		return nil, fmt.Errorf("--vcpus: %w", err)
+	}
+	if err := analysis.ApplyVCPUs(systems, vcpus); err != nil {
+		return nil, fmt.Errorf("--vcpus: %w", err)
+	}
+	return systems, nil
+}
+
+// compareOptions turns the flags into analysis options.
+func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
+	m, err := analysis.ParseMetric(f.metric)
+	if err != nil {
+		return analysis.CompareOptions{}, fmt.Errorf("--metric: %w", err)
+	}
+	c, err := analysis.ParseCenter(f.center)
+	if err != nil {
+		return analysis.CompareOptions{}, fmt.Errorf("--center: %w", err)
+	}
+	if !(f.alpha > 0 && f.alpha < 1) {
+		return analysis.CompareOptions{}, fmt.Errorf("--alpha %v: give a level between 0 and 1, e.g. 0.05", f.alpha)
+	}
+	return analysis.CompareOptions{Metric: m, Center: c, Alpha: f.alpha, Baseline: f.baseline}, nil
+}
+
+// output opens --out (or returns stdout) and a function that closes it.
+func (a *App) output(path string) (io.Writer, func() error, error) {
+	if path == "" {
+		return a.Stdout, func() error { return nil }, nil
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--out: %w", err)
+	}
+	return file, file.Close, nil
+}
+
+// compareCommand is `fairbench compare A B [C…]`.
+func (a *App) compareCommand() *cobra.Command {
+	f := &compareFlags{}
+	cmd := &cobra.Command{
+		Use:   "compare [LABEL=]RESULTS [LABEL=]RESULTS… [flags]",
+		Short: "Compare systems from result files or suite directories: % differences, frequency scaling, significance",
+		Long: `compare puts two or more systems side by side, per workload and thread count, as the
+seeds' tables do: each system's figure, the % difference to the baseline, the
+frequency-scaled figures and % (--ghz), figures per vCPU and per GHz·vCPU, and with
+several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U test
+(~ marks a difference that is not significant).
+
+Each operand is a result file, a suite directory or a directory of result files,
+optionally labelled: arm=results/arm-suite x86=results/x86-suite.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.compareOptions()
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			write, ok := map[string]func(io.Writer, *analysis.Comparison) error{
+				"text": analysis.WriteText, "md": analysis.WriteMarkdown, "markdown": analysis.WriteMarkdown,
+				"csv": analysis.WriteCSV, "json": analysis.WriteJSON,
+			}[f.format]
+			if !ok {
+				return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
+			}
+			systems, err := loadSystems(args, f)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			c, err := analysis.Compare(systems, opts)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			w, done, err := a.output(f.out)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			if err := write(w, c); err != nil {
+				done()
+				return withCode(ExitFailed, err)
+			}
+			return withCode(ExitFailed, done())
+		},
+	}
+	f.register(cmd.Flags(), "text, md, csv or json")
+	return cmd
+}
+
+// reportCommand is `fairbench report RESULTS…`.
+func (a *App) reportCommand() *cobra.Command {
+	f := &compareFlags{}
+	cmd := &cobra.Command{
+		Use:   "report [LABEL=]RESULTS… [flags]",
+		Short: "A report of result files or suite directories: tables, or one self-contained HTML file with charts",
+		Long: `report renders what compare computes, plus scalability, latency and the interval series,
+and with --prices the cost and price-performance of each system:
+
+  fairbench report arm=arm-suite x86=x86-suite --ghz arm=2.6,x86=3.0 --format html --out report.html
+  fairbench report arm=arm-suite x86=x86-suite --format html --out r.html --png charts/ \
+      --prices prices/mysqlonarm-cpm-2020.yaml --system arm=ARM --system x86=x86
+
+The HTML file needs no network to view; --png also writes every chart as a PNG.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usageErrorf("report needs result files or suite directories: fairbench report arm=DIR x86=DIR --format html --out report.html")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args, f) },
+	}
+	f.register(cmd.Flags(), "text, md, csv, json or html")
+	cmd.Flags().StringVar(&f.latency, "latency", "95", "latency percentile charted against threads in HTML (empty: none)")
+	cmd.Flags().StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
+	cmd.Flags().StringVar(&f.title, "title", "", "the report's title")
+	f.costFlag.register(cmd.Flags())
+	return cmd
+}
+
+func (a *App) runReport(args []string, f *compareFlags) error {
+	opts, err := f.compareOptions()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	switch f.format {
+	case "text", "md", "markdown", "csv", "json", "html":
+	default:
+		return usageErrorf("unknown --format %q: use text, md, csv, json or html", f.format)
+	}
+	systems, err := loadSystems(args, f)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	costSec, costText, err := f.costFlag.section(systems, opts.Metric)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	rep, err := report.Build(systems, report.Options{Title: f.title, Compare: opts, LatencyPercentile: f.latency, Cost: costSec, ReadResult: result.Read})
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	w, done, err := a.output(f.out)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	switch f.format {
+	case "html":
+		err = rep.WriteHTML(w)
+	case "text":
+		err = analysis.WriteText(w, rep.Comparison)
+	case "md", "markdown":
+		err = analysis.WriteMarkdown(w, rep.Comparison)
+	case "csv":
+		err = analysis.WriteCSV(w, rep.Comparison)
+	case "json":
+		err = analysis.WriteJSON(w, rep.Comparison)
+	}
+	if err == nil && costText != "" && f.format != "html" && f.format != "json" && f.format != "csv" {
+		_, err = fmt.Fprintf(w, "\n%s", costText)
+	}
+	if cerr := done(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return withCode(ExitFailed, err)
+	}
+	if f.png != "" {
+		files, err := rep.WritePNGs(f.png)
+		if err != nil {
+			return withCode(ExitFailed, err)
+		}
+		fmt.Fprintf(a.Stderr, "Wrote %d charts to %s\n", len(files), f.png)
+	}
+	return nil
+}

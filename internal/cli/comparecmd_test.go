@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/testdb"
+)
+
+// twoSuites runs the same tiny plan twice (two rounds of two thread counts)
+// and returns the two suite directories.
+func twoSuites(t *testing.T) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	db := testdb.SQLite(t)
+	plan := writeFile(t, "tiny.yaml", fmt.Sprintf(`target: {sqlite_db: %s}
+data: {tables: 1, table_size: 1000}
+matrix: {workloads: [oltp_point_select], threads: [1, 2], rounds: 2}
+run: {time: 1}
+`, db.Path))
+	var dirs []string
+	for _, name := range []string{"a", "b"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if r := runCLI(ctx, nil, "suite", "run", plan, "--out", dir); r.code != ExitOK {
+			t.Fatalf("suite %s: %d %s", name, r.code, r.stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs[0], dirs[1]
+}
+
+func TestCompareReportAndCostCommands(t *testing.T) {
+	ctx := context.Background()
+	a, b := twoSuites(t)
+	ops := []string{"arm=" + a, "x86=" + b}
+
+	cmp := runCLI(ctx, nil, append([]string{"compare", "--ghz", "arm=2.6,x86=3.0"}, ops...)...)
+	if cmp.code != ExitOK || !strings.Contains(cmp.stdout, "% x86-vs-arm") || !strings.Contains(cmp.stdout, "x86 fscaled") {
+		t.Fatalf("compare: %d\n%s%s", cmp.code, cmp.stdout, cmp.stderr)
+	}
+	for _, format := range []string{"md", "csv", "json"} {
+		if r := runCLI(ctx, nil, append([]string{"compare", "--format", format}, ops...)...); r.code != ExitOK || r.stdout == "" {
+			t.Errorf("compare --format %s: %d %s", format, r.code, r.stderr)
+		}
+	}
+
+	prices := filepath.Join("..", "..", "prices", "mysqlonarm-cpm-2020.yaml")
+	costArgs := []string{"--prices", prices, "--system", "arm=huawei-arm", "--system", "x86=huawei-x86"}
+	c := runCLI(ctx, nil, append(append([]string{"cost"}, costArgs...), ops...)...)
+	if c.code != ExitOK || !strings.Contains(c.stdout, "Cost comparison: oltp_point_select") || !strings.Contains(c.stdout, "tps per USD/year") {
+		t.Fatalf("cost: %d\n%s%s", c.code, c.stdout, c.stderr)
+	}
+	eq := runCLI(ctx, nil, append(append([]string{"cost", "--scenario", "equal-cost", "--budget", "5000"}, costArgs...), ops...)...)
+	if eq.code != ExitOK {
+		t.Errorf("cost --scenario equal-cost: %d %s", eq.code, eq.stderr)
+	}
+
+	html := filepath.Join(t.TempDir(), "report.html")
+	pngs := filepath.Join(t.TempDir(), "png")
+	rep := runCLI(ctx, nil, append(append([]string{"report", "--format", "html", "--out", html, "--png", pngs}, costArgs...), ops...)...)
+	if rep.code != ExitOK {
+		t.Fatalf("report: %d %s", rep.code, rep.stderr)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "Cost and price-performance", "oltp_point_select", "huawei-arm"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(pngs, "*.png")); len(files) < 4 {
+		t.Errorf("--png wrote %d charts", len(files))
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare"}, "compare needs result files"},
+		{[]string{"compare", "/nonexistent"}, "no such file"},
+		{[]string{"compare", "--metric", "speed", "x"}, "--metric"},
+		{[]string{"compare", "--alpha", "2", "x"}, "--alpha"},
+		{[]string{"compare", "--format", "pdf", "x"}, "unknown --format"},
+		{[]string{"report", "--format", "pdf", "x"}, "unknown --format"},
+		{[]string{"cost"}, "--prices"},
+		{[]string{"cost", "--prices", "/nonexistent.yaml"}, "no such file"},
+	} {
+		r := runCLI(ctx, nil, tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/cost"
+	"github.com/fairbench/fairbench/internal/report"
+)
+
+// costFlags are the cost-model options of `cost` and `report`.
+type costFlags struct {
+	prices    string
+	systems   []string // LABEL=SHEET-SYSTEM
+	threads   string   // thread counts whose throughput is averaged
+	workload  string
+	perDollar string
+	pricePerf string
+	scenario  string
+	budget    float64
+	per       string
+	allowOver float64
+}
+
+func (f *costFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/) for the cost-performance model")
+	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label)")
+	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: all)")
+	fs.StringVar(&f.workload, "cost-workload", "", "workload whose throughput the cost model uses (default: the first)")
+	fs.StringVar(&f.perDollar, "per-dollar", "year", "cost basis of throughput per dollar: hour, month, year or period")
+	fs.StringVar(&f.pricePerf, "price-perf", "period", "cost basis of price-performance (cost ÷ throughput): hour, month, year or period")
+}
+
+// options validates the bases.
+func (f *costFlags) options(workload, metric string) (cost.Options, error) {
+	pd, err := cost.ParseBasis(f.perDollar)
+	if err != nil {
+		return cost.Options{}, fmt.Errorf("--per-dollar: %w", err)
+	}
+	pp, err := cost.ParseBasis(f.pricePerf)
+	if err != nil {
+		return cost.Options{}, fmt.Errorf("--price-perf: %w", err)
+	}
+	return cost.Options{Workload: workload, Metric: metric, PerDollar: pd, PricePerf: pp}, nil
+}
+
+// threadList parses --cost-threads.
+func (f *costFlags) threadList() ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(f.threads, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--cost-threads %q: give thread counts, e.g. 300,500,800", f.threads)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// sheetSystem maps a compared system's label to the price sheet's system.
+func (f *costFlags) sheetSystem(sheet *cost.Sheet, label string) (string, error) {
+	for _, m := range f.systems {
+		l, s, ok := strings.Cut(m, "=")
+		if !ok {
+			return "", fmt.Errorf("--system %q: write LABEL=SYSTEM, e.g. arm=aws-arm", m)
+		}
+		if strings.EqualFold(l, label) {
+			if _, err := sheet.System(s); err != nil {
+				return "", fmt.Errorf("--system %s: %w", m, err)
+			}
+			return s, nil
+		}
+	}
+	for _, name := range sheet.SystemNames() {
+		if strings.EqualFold(name, label) {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("which system of %s did %s run on? give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, label, strings.Join(sheet.SystemNames(), ", "))
+}
+
+// throughput is a system's figure by thread count for workload.
+func throughput(s *analysis.System, workload string, metric analysis.Metric) map[int]float64 {
+	out := map[int]float64{}
+	var group *analysis.Key
+	for _, k := range s.Keys() {
+		if k.Workload != workload {
+			continue
+		}
+		if g := k.Group(); group == nil {
+			group = &g
+		} else if g != *group {
+			continue // the first rand type / profile / data set only
+		}
+		vals := s.Values(k, metric)
+		if len(vals) == 0 {
+			continue
+		}
+		out[k.Threads] = analysis.Describe(vals).Mean
+	}
+	return out
+}
+
+// pricing is the compared systems priced by a sheet.
+type pricing struct {
+	sheet  *cost.Sheet
+	inputs []cost.Input
+	opts   cost.Options
+	report *cost.Report
+	eval   *cost.Evaluation
+}
+
+// evaluate prices the compared systems and relates them to their throughput.
+func (f *costFlags) evaluate(systems []*analysis.System, metric analysis.Metric) (*pricing, error) {
+	sheet, err := cost.LoadSheet(f.prices)
+	if err != nil {
+		return nil, err
+	}
+	threads, err := f.threadList()
+	if err != nil {
+		return nil, err
+	}
+	workload := f.workload
+	if workload == "" && len(systems) > 0 {
+		keys := systems[0].Keys()
+		if len(keys) > 0 {
+			workload = keys[0].Workload
+		}
+	}
+	var inputs []cost.Input
+	var names []string
+	for _, s := range systems {
+		name, err := f.sheetSystem(sheet, s.Label)
+		if err != nil {
+			return nil, err
+		}
+		by := throughput(s, workload, metric)
+		if len(by) == 0 {
+			return nil, fmt.Errorf("%s has no %s results for workload %s: choose one with --cost-workload", s.Label, metric.Unit, workload)
+		}
+		inputs = append(inputs, cost.Input{System: name, Throughput: cost.Figure{ByThreads: by, Threads: threads}})
+		names = append(names, name)
+	}
+	opts, err := f.options(workload, metric.Unit)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := sheet.Evaluate(inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := cost.NewReport(sheet, names...)
+	if err != nil {
+		return nil, err
+	}
+	rep.Evaluations = append(rep.Evaluations, ev)
+	return &pricing{sheet: sheet, inputs: inputs, opts: opts, report: rep, eval: ev}, nil
+}
+
+// section is the report's cost section and its text; nil without --prices.
+func (f *costFlags) section(systems []*analysis.System, metric analysis.Metric) (*report.CostSection, string, error) {
+	if f.prices == "" {
+		return nil, "", nil
+	}
+	if metric.LowerIsBetter {
+		return nil, "", fmt.Errorf("the cost model needs a throughput: use --metric tps, qps or tpmc with --prices")
+	}
+	pr, err := f.evaluate(systems, metric)
+	if err != nil {
+		return nil, "", err
+	}
+	rep, ev := pr.report, pr.eval
+	var text bytes.Buffer
+	if err := cost.WriteText(&text, rep); err != nil {
+		return nil, "", err
+	}
+	sec := &report.CostSection{
+		Title:                fmt.Sprintf("%s, %s", rep.Sheet.Source, ev.Period),
+		Text:                 text.String(),
+		MonthlyUnit:          ev.Currency + "/month",
+		PricePerformanceUnit: fmt.Sprintf("%s per %s (%s)", ev.Currency, metric.Unit, ev.PricePerf),
+		PerDollarUnit:        fmt.Sprintf("%s per %s (%s)", metric.Unit, ev.Currency, ev.PerDollar),
+	}
+	for i, row := range ev.Rows {
+		label := systems[i].Label
+		sec.Monthly = append(sec.Monthly, report.Bar{Label: label, Value: row.Cost.Monthly})
+		sec.PricePerformance = append(sec.PricePerformance, report.Bar{Label: label, Value: row.PricePerformance})
+		sec.PerDollar = append(sec.PerDollar, report.Bar{Label: label, Value: row.PerDollar})
+	}
+	return sec, text.String(), nil
+}
+
+// costCommand is `fairbench cost`.
+func (a *App) costCommand() *cobra.Command {
+	f := &costFlags{}
+	var (
+		format, out, metric string
+		cf                  compareFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "cost --prices SHEET [LABEL=RESULTS…] [flags]",
+		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
+		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
+given results, relates each to its throughput: throughput per dollar, price-performance
+(period cost ÷ throughput) and % differences. Throughput can be the mean over chosen
+thread counts (--cost-threads 300,500,800, as seed 003 does).
+
+  fairbench cost --prices prices/tidb-eks-graviton2-vs-x86-2021.yaml
+  fairbench cost --prices prices/mysqlonarm-cpm-2020.yaml arm=arm-suite x86=x86-suite \
+      --system arm=huawei-arm --system x86=huawei-x86
+  fairbench cost --prices SHEET arm=A x86=B --system arm=... --system x86=... --scenario equal-cost --budget 3500 --per year
+  fairbench cost --prices SHEET arm=A x86=B --system arm=... --system x86=... --scenario equal-compute`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.prices == "" {
+				return usageErrorf("cost needs a price sheet: --prices FILE (examples in prices/)")
+			}
+			write, ok := map[string]func(io.Writer, *cost.Report) error{
+				"text": cost.WriteText, "md": cost.WriteMarkdown, "markdown": cost.WriteMarkdown, "csv": cost.WriteCSV, "json": cost.WriteJSON,
+			}[format]
+			if !ok {
+				return usageErrorf("unknown --format %q: use text, md, csv or json", format)
+			}
+			rep, err := a.costReport(args, f, &cf, metric)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			w, done, err := a.output(out)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			err = write(w, rep)
+			if cerr := done(); err == nil {
+				err = cerr
+			}
+			return withCode(ExitFailed, err)
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&f.scenario, "scenario", "", "equal-cost (what a --budget buys of each system) or equal-compute (systems of equal vCPUs, cost allowed to differ); default: each system as priced")
+	cmd.Flags().Float64Var(&f.budget, "budget", 0, "budget of the equal-cost scenario, per --per")
+	cmd.Flags().StringVar(&f.per, "per", "year", "period of --budget: hour, month, year or period")
+	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
+	cmd.Flags().StringVar(&metric, "metric", "tps", "throughput used: tps, qps or tpmc")
+	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
+	return cmd
+}
+
+// costReport builds what `cost` prints.
+func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricName string) (*cost.Report, error) {
+	if len(args) == 0 {
+		if f.scenario != "" {
+			return nil, fmt.Errorf("--scenario %s needs results to relate the cost to", f.scenario)
+		}
+		sheet, err := cost.LoadSheet(f.prices)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, m := range f.systems {
+			_, s, _ := strings.Cut(m, "=")
+			names = append(names, s)
+		}
+		return cost.NewReport(sheet, names...)
+	}
+	metric, err := analysis.ParseMetric(metricName)
+	if err != nil || metric.LowerIsBetter {
+		return nil, fmt.Errorf("--metric %q: the cost model needs a throughput: tps, qps or tpmc", metricName)
+	}
+	systems, err := loadSystems(args, cf)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := f.evaluate(systems, metric)
+	if err != nil {
+		return nil, err
+	}
+	switch f.scenario {
+	case "":
+	case "equal-compute":
+		eq, err := pr.sheet.EqualCompute(pr.inputs, pr.opts)
+		if err != nil {
+			return nil, err
+		}
+		pr.report.Evaluations = append(pr.report.Evaluations, eq)
+	case "equal-cost":
+		if f.budget <= 0 {
+			return nil, fmt.Errorf("--scenario equal-cost needs --budget, e.g. --budget 3500 --per year")
+		}
+		per, err := cost.ParseBasis(f.per)
+		if err != nil {
+			return nil, fmt.Errorf("--per: %w", err)
+		}
+		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Metric: pr.opts.Metric})
+		if err != nil {
+			return nil, err
+		}
+		pr.report.EqualCosts = append(pr.report.EqualCosts, ec)
+	default:
+		return nil, fmt.Errorf("unknown --scenario %q: use equal-cost or equal-compute", f.scenario)
+	}
+	return pr.report, nil
+}

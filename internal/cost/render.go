@@ -1,0 +1,411 @@
+package cost
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// cell is a table cell: text for people, raw for CSV.
+type cell struct{ text, raw string }
+
+func txt(s string) cell            { return cell{s, s} }
+func num(s string, x float64) cell { return cell{s, raw(x)} }
+
+type column struct {
+	head  string
+	right bool // numbers are right-aligned
+}
+
+// table is one of a report's tables, rendered by every writer.
+type table struct {
+	id       string // CSV's first field, e.g. "cost" or "evaluation"
+	title    string
+	cols     []column
+	rows     [][]cell
+	notes    []string
+	noHeader bool // key/value tables print without a header in text
+}
+
+func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
+
+// tables lays the report out as the tables every writer renders.
+func (r *Report) tables() []*table {
+	var out []*table
+	out = append(out, r.sheetTable())
+	if len(r.Costs) > 0 {
+		out = append(out, r.costsTable())
+		for _, c := range r.Costs {
+			out = append(out, linesTable(c))
+		}
+	}
+	for _, ev := range r.Evaluations {
+		out = append(out, evaluationTable(ev))
+	}
+	for _, ec := range r.EqualCosts {
+		out = append(out, equalCostTable(ec))
+	}
+	return out
+}
+
+func (r *Report) sheetTable() *table {
+	s := r.Sheet
+	t := &table{id: "sheet", title: "Price sheet", noHeader: true, cols: []column{{head: "key"}, {head: "value"}}}
+	t.add(txt("file"), txt(s.File))
+	t.add(txt("source"), txt(s.Source))
+	if s.URL != "" {
+		t.add(txt("url"), txt(s.URL))
+	}
+	if s.Date != "" {
+		t.add(txt("date"), txt(s.Date))
+	}
+	t.add(txt("currency"), txt(s.Currency))
+	t.add(txt("hours per month"), num(trimFloat(s.HoursPerMonth), s.HoursPerMonth))
+	t.add(txt("period"), txt(fmt.Sprintf("%s (%d months)", s.Period, s.PeriodMonths)))
+	if s.RoundMonthlyTo > 0 {
+		t.add(txt("monthly lines rounded to"), num(trimFloat(s.RoundMonthlyTo), s.RoundMonthlyTo))
+	}
+	if s.Notes != "" {
+		t.add(txt("notes"), txt(strings.Join(strings.Fields(s.Notes), " ")))
+	}
+	return t
+}
+
+func (r *Report) costsTable() *table {
+	p := r.Sheet.Period
+	t := &table{id: "costs", title: fmt.Sprintf("Costs (%s)", r.Sheet.Currency), cols: []column{
+		{head: "system"}, {head: "arch"}, {head: "vCPU", right: true},
+		{head: "compute/month", right: true}, {head: "storage/month", right: true}, {head: "fees/month", right: true},
+		{head: "hour", right: true}, {head: "month", right: true}, {head: "year", right: true}, {head: p, right: true}}}
+	for _, c := range r.Costs {
+		t.add(txt(c.System), txt(c.Arch), vcpuCell(c.VCPU),
+			num(money(c.ComputeMonthly), c.ComputeMonthly), num(money(c.StorageMonthly), c.StorageMonthly),
+			num(money(c.FeesMonthly), c.FeesMonthly), num(hourly(c.Hourly), c.Hourly),
+			num(money(c.Monthly), c.Monthly), num(money(c.Yearly), c.Yearly), num(money(c.PeriodCost), c.PeriodCost))
+	}
+	return t
+}
+
+func linesTable(c *SystemCost) *table {
+	title := "Cost of " + c.System
+	if c.Description != "" {
+		title += ": " + c.Description
+	}
+	if c.VCPU > 0 {
+		title += fmt.Sprintf(" (%s, %d vCPU, %s)", c.Arch, c.VCPU, c.Currency)
+	} else {
+		title += fmt.Sprintf(" (%s, %s)", c.Arch, c.Currency)
+	}
+	t := &table{id: "lines:" + c.System, title: title, cols: []column{
+		{head: "role"}, {head: "kind"}, {head: "item"}, {head: "count", right: true}, {head: "unit price", right: true},
+		{head: "hour", right: true}, {head: "month", right: true}, {head: c.Period, right: true}}}
+	for _, l := range c.Lines {
+		t.add(txt(l.Role), txt(string(l.Kind)), txt(l.Name), num(strconv.Itoa(l.Count), float64(l.Count)),
+			txt(l.UnitPrice.String()), num(hourly(l.Hourly), l.Hourly), num(money(l.Monthly), l.Monthly), num(money(l.Period), l.Period))
+	}
+	t.add(txt("total"), txt(""), txt(""), txt(""), txt(""), num(hourly(c.Hourly), c.Hourly), num(money(c.Monthly), c.Monthly), num(money(c.PeriodCost), c.PeriodCost))
+	return t
+}
+
+func evaluationTable(ev *Evaluation) *table {
+	title := "Cost comparison"
+	if ev.Scenario != "" {
+		title = "Equal compute (same vCPU, cost allowed to differ)"
+	}
+	if ev.Workload != "" {
+		title += ": " + ev.Workload
+	}
+	pp, pd := basisLabel(ev.PricePerf, ev.Period), basisLabel(ev.PerDollar, ev.Period)
+	m, cur := ev.Metric, ev.Currency
+	t := &table{id: "evaluation", title: title}
+	t.cols = []column{{head: "system"}, {head: "arch"}, {head: "vCPU", right: true}}
+	power := slices.ContainsFunc(ev.Rows, func(r Row) bool { return r.ComputePower > 0 })
+	if power {
+		t.cols = append(t.cols, column{head: "vCPU×GHz", right: true})
+	}
+	t.cols = append(t.cols, column{head: "cost/" + pp, right: true})
+	if pd != pp {
+		t.cols = append(t.cols, column{head: "cost/" + pd, right: true})
+	}
+	if ev.HasThroughput {
+		t.cols = append(t.cols, column{head: m, right: true}, column{head: m + " per " + cur + "/" + pd, right: true},
+			column{head: cur + "/" + pp + " per " + m, right: true})
+	}
+	t.cols = append(t.cols, column{head: "cost %", right: true})
+	if ev.HasThroughput {
+		t.cols = append(t.cols, column{head: m + " %", right: true}, column{head: "per " + cur + " %", right: true},
+			column{head: "price-perf %", right: true})
+	}
+	for _, r := range ev.Rows {
+		cells := []cell{txt(r.System), txt(r.Arch), vcpuCell(r.VCPU)}
+		if power {
+			cells = append(cells, powerCell(r.ComputePower))
+		}
+		cpp := r.Cost.On(ev.PricePerf)
+		cells = append(cells, num(money(cpp), cpp))
+		if pd != pp {
+			cpd := r.Cost.On(ev.PerDollar)
+			cells = append(cells, num(money(cpd), cpd))
+		}
+		if ev.HasThroughput {
+			cells = append(cells, num(figure(r.Throughput), r.Throughput), num(ratio(r.PerDollar), r.PerDollar),
+				num(ratio(r.PricePerformance), r.PricePerformance))
+		}
+		if r.Diff == nil {
+			cells = append(cells, txt("baseline"))
+			if ev.HasThroughput {
+				cells = append(cells, txt(""), txt(""), txt(""))
+			}
+		} else {
+			cells = append(cells, pctCell(r.Diff.Cost))
+			if ev.HasThroughput {
+				cells = append(cells, pctCell(r.Diff.Throughput), pctCell(r.Diff.PerDollar), pctCell(r.Diff.PricePerformance))
+			}
+		}
+		t.add(cells...)
+	}
+	if ev.HasThroughput {
+		t.notes = append(t.notes, fmt.Sprintf("%s: %s. Price-performance is cost/%s ÷ %s: lower is better.",
+			m, describeRows(ev.Rows, m), pp, m))
+	}
+	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ev.Baseline, ev.Baseline))
+	return t
+}
+
+// describeRows says what the rows' throughput is, when they agree on it.
+func describeRows(rows []Row, metric string) string {
+	for _, r := range rows[1:] {
+		if !slices.Equal(r.Threads, rows[0].Threads) {
+			return "mean over each system's own thread counts"
+		}
+	}
+	d := describe(metric, rows[0].Threads)
+	if d == metric {
+		return "as given"
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(d, metric), ", ")
+}
+
+func equalCostTable(ec *EqualCost) *table {
+	title := "Equal cost: " + ec.String()
+	if ec.Workload != "" {
+		title += ": " + ec.Workload
+	}
+	m, cur, per := ec.Metric, ec.Currency, basisLabel(ec.Per, ec.Period)
+	t := &table{id: "equal_cost", title: title}
+	t.cols = []column{{head: "system"}, {head: "arch"}, {head: "one/" + per, right: true}, {head: "count", right: true},
+		{head: "spent", right: true}, {head: "left", right: true}, {head: "vCPU", right: true}}
+	vcpus := !slices.ContainsFunc(ec.Rows, func(r EqualCostRow) bool { return r.VCPU == 0 && r.Count > 0 })
+	power := slices.ContainsFunc(ec.Rows, func(r EqualCostRow) bool { return r.ComputePower > 0 })
+	if power {
+		t.cols = append(t.cols, column{head: "vCPU×GHz", right: true})
+	}
+	if ec.HasThroughput {
+		t.cols = append(t.cols, column{head: m + " each", right: true}, column{head: m + " total", right: true},
+			column{head: m + " per " + cur + "/" + per, right: true})
+	}
+	// The % columns, each with the difference it shows.
+	type diffCol struct {
+		head string
+		of   func(*EqualCostDiff) float64
+	}
+	var diffs []diffCol
+	if vcpus {
+		diffs = append(diffs, diffCol{"vCPU %", func(d *EqualCostDiff) float64 { return d.VCPU }})
+	}
+	if power {
+		diffs = append(diffs, diffCol{"vCPU×GHz %", func(d *EqualCostDiff) float64 { return d.ComputePower }})
+	}
+	if ec.HasThroughput {
+		diffs = append(diffs, diffCol{m + " %", func(d *EqualCostDiff) float64 { return d.TotalThroughput }},
+			diffCol{"per " + cur + " %", func(d *EqualCostDiff) float64 { return d.PerDollar }})
+	}
+	diffs = append(diffs, diffCol{"spent %", func(d *EqualCostDiff) float64 { return d.Spent }})
+	for _, d := range diffs {
+		t.cols = append(t.cols, column{head: d.head, right: true})
+	}
+	for _, r := range ec.Rows {
+		cells := []cell{txt(r.System), txt(r.Arch), num(money(r.UnitCost), r.UnitCost), num(strconv.Itoa(r.Count), float64(r.Count)),
+			num(money(r.Spent), r.Spent), num(money(r.Leftover), r.Leftover), vcpuCell(r.VCPU)}
+		if power {
+			cells = append(cells, powerCell(r.ComputePower))
+		}
+		if ec.HasThroughput {
+			cells = append(cells, num(figure(r.Throughput), r.Throughput), num(figure(r.TotalThroughput), r.TotalThroughput),
+				num(ratio(r.PerDollar), r.PerDollar))
+		}
+		for i, d := range diffs {
+			switch {
+			case r.Diff != nil:
+				cells = append(cells, pctCell(d.of(r.Diff)))
+			case i > 0:
+				cells = append(cells, txt(""))
+			case r.Count == 0:
+				cells = append(cells, txt("does not fit"))
+			case r.System == ec.Baseline:
+				cells = append(cells, txt("baseline"))
+			default:
+				cells = append(cells, txt(""))
+			}
+		}
+		t.add(cells...)
+	}
+	if ec.HasThroughput {
+		t.notes = append(t.notes, fmt.Sprintf("%s total = count × %s each: it assumes copies add up their throughput (an upper bound).", m, m))
+	}
+	if out := ec.DoesNotFit(); len(out) > 0 {
+		t.notes = append(t.notes, fmt.Sprintf("Not one copy of %s fits the budget: raise it, or allow overspend.", strings.Join(out, ", ")))
+	}
+	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ec.Baseline, ec.Baseline))
+	return t
+}
+
+// vcpuCell leaves a vCPU count the sheet does not give (0) empty.
+func vcpuCell(n int) cell {
+	if n == 0 {
+		return txt("")
+	}
+	return num(strconv.Itoa(n), float64(n))
+}
+
+func powerCell(x float64) cell {
+	if x == 0 {
+		return txt("")
+	}
+	return num(trimFloat(roundTo(x, 0.01)), x)
+}
+
+func pctCell(x float64) cell { return num(percent(x), x) }
+
+// WriteText writes the report as aligned plain-text tables.
+func WriteText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for i, t := range r.tables() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(t.title + "\n")
+		rows := t.rows
+		if !t.noHeader {
+			head := make([]cell, len(t.cols))
+			for j, c := range t.cols {
+				head[j] = txt(c.head)
+			}
+			rows = append([][]cell{head}, rows...)
+		}
+		widths := make([]int, len(t.cols))
+		for _, row := range rows {
+			for j, c := range row {
+				widths[j] = max(widths[j], len([]rune(c.text)))
+			}
+		}
+		for _, row := range rows {
+			var line strings.Builder
+			for j, c := range row {
+				pad := strings.Repeat(" ", widths[j]-len([]rune(c.text)))
+				if j > 0 {
+					line.WriteString("  ")
+				}
+				if t.cols[j].right {
+					line.WriteString(pad + c.text)
+				} else {
+					line.WriteString(c.text + pad)
+				}
+			}
+			b.WriteString("  " + strings.TrimRight(line.String(), " ") + "\n")
+		}
+		for _, n := range t.notes {
+			b.WriteString("  " + n + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the report as Markdown: a heading and a table each.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for i, t := range r.tables() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("### " + mdEscape(t.title) + "\n\n")
+		b.WriteString("|")
+		for _, c := range t.cols {
+			b.WriteString(" " + mdEscape(c.head) + " |")
+		}
+		b.WriteString("\n|")
+		for _, c := range t.cols {
+			if c.right {
+				b.WriteString("---:|")
+			} else {
+				b.WriteString("---|")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range t.rows {
+			b.WriteString("|")
+			for _, c := range row {
+				b.WriteString(" " + mdEscape(c.text) + " |")
+			}
+			b.WriteString("\n")
+		}
+		if len(t.notes) > 0 {
+			b.WriteString("\n" + mdEscape(strings.Join(t.notes, " ")) + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdEscape keeps text from breaking a Markdown table.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// WriteCSV writes each table as a block: a header row whose first field is
+// "table", then rows whose first field names the table ("sheet", "costs",
+// "lines:SYSTEM", "evaluation", "equal_cost"); numbers are plain digits
+// without separators; blocks are separated by an empty line.
+func WriteCSV(w io.Writer, r *Report) error {
+	for i, t := range r.tables() {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		cw := csv.NewWriter(w)
+		head := []string{"table"}
+		for _, c := range t.cols {
+			head = append(head, c.head)
+		}
+		if err := cw.Write(head); err != nil {
+			return err
+		}
+		for _, row := range t.rows {
+			rec := []string{t.id}
+			for _, c := range row {
+				rec = append(rec, c.raw)
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON writes the report as indented JSON (the Report type's fields).
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
