@@ -143,6 +143,7 @@ named), and writes results that record the machine and server they came from.
 		a.compareCommand(),
 		a.reportCommand(),
 		a.costCommand(),
+		a.importCommand(),
 		a.listCommand(),
 		a.versionCommand(),
 	)

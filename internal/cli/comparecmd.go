@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/importer"
 	"github.com/fairbench/fairbench/internal/report"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -50,7 +51,7 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
 			label, path = l, p
 		}
-		s, err := analysis.Load(path, label)
+		s, err := loadOperand(path, label)
 		if err != nil {
 			return nil, err
 		}
@@ -72,6 +73,29 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		return nil, fmt.Errorf("--vcpus: %w", err)
 	}
 	return systems, nil
+}
+
+// loadOperand reads one operand: a result file, a suite directory, a directory
+// of result files, or a sysbench / go-tpc log (imported on the fly).
+func loadOperand(path, label string) (*analysis.System, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(path, ".json") {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if importer.Detect(text) != importer.FormatAuto {
+			results, err := importer.ParseFile(path, importer.Options{Label: label})
+			if err != nil {
+				return nil, err
+			}
+			s, err := analysis.FromResults(label, results)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w (write LABEL=%s)", path, err, path)
+			}
+			return s, nil
+		}
+	}
+	return analysis.Load(path, label)
 }
 
 // compareOptions turns the flags into analysis options.
@@ -217,9 +241,13 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	case "html":
 		err = rep.WriteHTML(w)
 	case "text":
-		err = analysis.WriteText(w, rep.Comparison)
+		if err = analysis.WriteText(w, rep.Comparison); err == nil {
+			err = report.WriteScaling(w, rep.Scaling, false)
+		}
 	case "md", "markdown":
-		err = analysis.WriteMarkdown(w, rep.Comparison)
+		if err = analysis.WriteMarkdown(w, rep.Comparison); err == nil {
+			err = report.WriteScaling(w, rep.Scaling, true)
+		}
 	case "csv":
 		err = analysis.WriteCSV(w, rep.Comparison)
 	case "json":

@@ -100,3 +100,34 @@ func TestCompareBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestImportThenCompare(t *testing.T) {
+	ctx := context.Background()
+	a, _ := twoSuites(t)
+	logs := filepath.Join("..", "importer", "testdata")
+	sb := filepath.Join(logs, "sysbench-1.0.20-oltp_point_select-t4.log")
+	out := filepath.Join(t.TempDir(), "imported")
+	imp := runCLI(ctx, nil, "import", sb, filepath.Join(logs, "go-tpc-1.0.12-run-t2.log"), "--out", out,
+		"--arch", "arm64", "--cpu-model", "Kunpeng 920", "--machine-vcpus", "24", "--machine-ghz", "2.6", "--set", "warehouses=1", "--log-threads", "2")
+	if imp.code != ExitOK || !strings.Contains(imp.stdout, "Imported 2 runs") {
+		t.Fatalf("import: %d\n%s%s", imp.code, imp.stdout, imp.stderr)
+	}
+	noThreads := runCLI(ctx, nil, "import", filepath.Join(logs, "go-tpc-1.0.12-run-t2.log"), "--out", filepath.Join(t.TempDir(), "x"))
+	if noThreads.code != ExitUsage || !strings.Contains(noThreads.stderr, "--log-threads") {
+		t.Errorf("go-tpc log without a thread count: %d %s", noThreads.code, noThreads.stderr)
+	}
+	again := runCLI(ctx, nil, "import", sb, "--out", out)
+	if again.code != ExitUsage || !strings.Contains(again.stderr, "exists") {
+		t.Errorf("import over existing files: %d %s", again.code, again.stderr)
+	}
+	// The imported directory and a log given directly are operands like any other.
+	for _, op := range []string{"sysbench=" + out, "sysbench=" + sb} {
+		r := runCLI(ctx, nil, "compare", op, "fairbench="+a)
+		if r.code != ExitOK || !strings.Contains(r.stdout, "oltp_point_select") {
+			t.Errorf("compare %s: %d\n%s%s", op, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := runCLI(ctx, nil, "import", "--out", out, filepath.Join(logs, "README.md")); r.code != ExitUsage {
+		t.Errorf("importing a file that is no log: %d %s", r.code, r.stderr)
+	}
+}

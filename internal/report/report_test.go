@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"image/png"
 	"os"
@@ -18,6 +19,8 @@ import (
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 // writeSystem writes the results of one made-up machine into a directory: two
 // workloads × threads 1, 2, 4 × two rounds, each with a warm-up and a series.
@@ -186,4 +189,31 @@ func TestHTMLReportInChromium(t *testing.T) {
 		t.Errorf("screenshot %s: %v", shot, err)
 	}
 	t.Logf("screenshot: %s", shot)
+}
+
+func TestWriteScalingGolden(t *testing.T) {
+	r := buildReport(t)
+	for _, md := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := WriteScaling(&b, r.Scaling, md); err != nil {
+			t.Fatal(err)
+		}
+		name := map[bool]string{false: "scaling.txt.golden", true: "scaling.md.golden"}[md]
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.MkdirAll("testdata", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test ./internal/report -update)", err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("%s differs (go test ./internal/report -update if intended):\n%s", name, b.String())
+		}
+	}
 }
