@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
 // Arch names accepted in a sheet's instances.
@@ -245,7 +247,7 @@ func choices(what string, names []string, wrong string) string {
 	if len(names) == 0 {
 		msg = what + " none"
 	}
-	if near := nearest(wrong, names); near != "" {
+	if near := yamlkeys.Nearest(wrong, names); near != "" {
 		msg = fmt.Sprintf("did you mean %q? %s", near, msg)
 	}
 	return msg

@@ -9,35 +9,18 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
-// PlanError is a mistake in a plan, located in its file.
-type PlanError struct {
-	File string
-	Line int    // 0 when the mistake has no single place
-	Path string // the key, as "matrix.threads"
-	Msg  string
-}
-
-func (e *PlanError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Path != "" {
-		b.WriteString(e.Path + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// PlanError is a mistake in a plan, located in its file by line and key path
+// ("matrix.threads").
+type PlanError = yamlkeys.FileError
 
 // ReadPlan reads and parses the plan file at path (without validating it
 // against workloads and targets; see Validate).
@@ -65,7 +48,7 @@ func ParsePlan(file string, text []byte) (*Plan, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, &PlanError{File: file, Line: root.Line, Msg: "a plan is a mapping of keys (name, target, data, matrix, run, steps): see plans/quick.yaml"}
 	}
-	if err := p.checkKeys(root, reflect.TypeOf(Plan{}), ""); err != nil {
+	if err := p.checkKeys(root); err != nil {
 		return nil, err
 	}
 	if err := root.Decode(p); err != nil {
@@ -97,127 +80,22 @@ func (p *Plan) line(path string) int {
 	return 0
 }
 
-// checkKeys walks the YAML tree along the Go type, refusing keys that no field
-// takes, and records the line of every key.
-func (p *Plan) checkKeys(n *yaml.Node, t reflect.Type, path string) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// checkKeys refuses keys that no field of the plan takes, and records the line
+// of every key.
+func (p *Plan) checkKeys(root *yaml.Node) error {
+	c := yamlkeys.Checker{
+		Lines:     p.source.lines,
+		Opaque:    []reflect.Type{reflect.TypeOf(ThreadList{}), reflect.TypeOf(Seconds(0))},
+		OneOrMany: map[reflect.Type]reflect.Type{reflect.TypeOf(DataSets{}): reflect.TypeOf(Data{})},
 	}
-	switch {
-	case t == reflect.TypeOf(DataSets{}):
-		if n.Kind == yaml.MappingNode {
-			return p.checkKeys(n, reflect.TypeOf(Data{}), path)
+	if err := c.Check(root, reflect.TypeOf(Plan{}), ""); err != nil {
+		var ke *yamlkeys.Error
+		if errors.As(err, &ke) {
+			return &PlanError{File: p.source.file, Line: ke.Line, Path: ke.Path, Msg: ke.Msg}
 		}
-	case t == reflect.TypeOf(ThreadList{}) || t == reflect.TypeOf(Seconds(0)):
-		return nil
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			return nil // Decode reports the wrong kind
-		}
-		fields := yamlFields(t)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			sub := joinPath(path, k.Value)
-			p.source.lines[sub] = k.Line
-			f, ok := fields[k.Value]
-			if !ok {
-				return &PlanError{File: p.source.file, Line: k.Line, Msg: unknownKeyMsg(k.Value, path, fields)}
-			}
-			if err := p.checkKeys(v, f.Type, sub); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			return nil
-		}
-		for i, v := range n.Content {
-			sub := fmt.Sprintf("%s[%d]", path, i)
-			p.source.lines[sub] = v.Line
-			if err := p.checkKeys(v, t.Elem(), sub); err != nil {
-				return err
-			}
-		}
-	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			return nil
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			p.source.lines[joinPath(path, n.Content[i].Value)] = n.Content[i].Line
-		}
+		return err
 	}
 	return nil
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// yamlFields maps the yaml names of t's fields to the fields.
-func yamlFields(t reflect.Type) map[string]reflect.StructField {
-	out := map[string]reflect.StructField{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name != "" && name != "-" && f.IsExported() {
-			out[name] = f
-		}
-	}
-	return out
-}
-
-// unknownKeyMsg names the keys that would have been accepted, and the nearest one.
-func unknownKeyMsg(key, path string, fields map[string]reflect.StructField) string {
-	known := make([]string, 0, len(fields))
-	for k := range fields {
-		known = append(known, k)
-	}
-	sort.Strings(known)
-	where := "at the top level"
-	if path != "" {
-		where = "in " + path
-	}
-	msg := fmt.Sprintf("unknown key %q %s", key, where)
-	if near := nearest(key, known); near != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", near)
-	}
-	return msg + "; the keys here are " + strings.Join(known, ", ")
-}
-
-// nearest returns the candidate within edit distance 2 of s, if any.
-func nearest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // lineError is a custom unmarshaler's complaint about the node at Line.
@@ -228,43 +106,29 @@ type lineError struct {
 
 func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-var (
-	yamlLineRe   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	yamlTypeRe   = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
-	yamlGoTypeRe = regexp.MustCompile(`^(?:\[\])?(?:suite\.)?(\w+)$`)
-)
-
 // yamlError turns the YAML library's errors into PlanErrors with lines.
 func (p *Plan) yamlError(err error) error {
 	var le *lineError
 	if errors.As(err, &le) {
 		return &PlanError{File: p.source.file, Line: le.Line, Path: p.pathAtLine(le.Line), Msg: le.Msg}
 	}
-	var msgs []string
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
-	var out []string
-	firstLine := 0
-	for _, m := range msgs {
-		sub := yamlLineRe.FindStringSubmatch(m)
-		if sub == nil {
-			out = append(out, fmt.Sprintf("%s: %s", p.source.file, strings.TrimPrefix(m, "yaml: ")))
-			continue
+	first := &PlanError{File: p.source.file}
+	var more []string
+	for i, pr := range yamlkeys.Problems(err) {
+		text := pr.Text
+		if pr.GoType != "" {
+			text = explainType(pr.Value, pr.GoType, p.pathAtLine(pr.Line))
 		}
-		line, _ := strconv.Atoi(sub[1])
-		if firstLine == 0 {
-			firstLine = line
+		if i == 0 {
+			first.Line, first.Msg = pr.Line, text
+		} else {
+			more = append(more, fmt.Sprintf("line %d: %s", pr.Line, text))
 		}
-		out = append(out, fmt.Sprintf("%s:%d: %s", p.source.file, line, explainYAML(sub[2], p.pathAtLine(line))))
 	}
-	if len(out) == 1 {
-		return &PlanError{File: p.source.file, Line: firstLine, Msg: strings.TrimPrefix(out[0], fmt.Sprintf("%s:%d: ", p.source.file, firstLine))}
+	if len(more) > 0 {
+		first.Msg += "; also " + strings.Join(more, "; ")
 	}
-	return fmt.Errorf("%s", strings.Join(out, "\n"))
+	return first
 }
 
 // pathAtLine returns the deepest key written on line.
@@ -278,15 +142,13 @@ func (p *Plan) pathAtLine(line int) string {
 	return best
 }
 
-// explainYAML rewrites "cannot unmarshal !!str `abc` into int" as advice.
-func explainYAML(msg, path string) string {
-	sub := yamlTypeRe.FindStringSubmatch(msg)
-	if sub == nil {
-		return msg
-	}
-	value, goType := sub[2], sub[3]
+// goTypeRe takes the name out of a Go type the YAML library names ("[]suite.Data").
+var goTypeRe = regexp.MustCompile(`^(?:\[\])?(?:suite\.)?(\w+)$`)
+
+// explainType says what a value at path should have been.
+func explainType(value, goType, path string) string {
 	want := goType
-	if m := yamlGoTypeRe.FindStringSubmatch(goType); m != nil {
+	if m := goTypeRe.FindStringSubmatch(goType); m != nil {
 		want = map[string]string{
 			"int": "a whole number", "uint64": "a whole number ≥ 0", "float64": "a number", "bool": "true or false",
 			"string": "text", "Data": "a mapping (tables, table_size, warehouses, options)",
