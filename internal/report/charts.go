@@ -16,6 +16,9 @@ import (
 // Series is one line of a chart.
 type Series struct {
 	Label string
+	// Color picks the line's colour and marker, so that a system keeps its
+	// colour in every chart (its position among the systems).
+	Color int
 	X, Y  []float64
 }
 
@@ -77,7 +80,7 @@ func (c *Chart) plot() (*plot.Plot, error) {
 	}
 	var ticks plot.ConstantTicks
 	seen := map[float64]bool{}
-	for i, s := range c.Series {
+	for _, s := range c.Series {
 		xys := make(plotter.XYs, 0, len(s.X))
 		for j := range s.X {
 			x := s.X[j]
@@ -94,9 +97,9 @@ func (c *Chart) plot() (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
 		}
-		line.Color, points.Color = plotutil.Color(i), plotutil.Color(i)
+		line.Color, points.Color = plotutil.Color(s.Color), plotutil.Color(s.Color)
 		line.Width = vg.Points(1.5)
-		points.Shape = plotutil.Shape(i)
+		points.Shape = plotutil.Shape(s.Color)
 		p.Add(line, points)
 		p.Legend.Add(s.Label, line, points)
 	}

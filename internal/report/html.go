@@ -80,6 +80,13 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("± %s", num((c.Stats.CIHi-c.Stats.CILo)/2))
 	},
+	// mark is the significance mark of a cell that has a difference to mark.
+	"mark": func(c analysis.Cell) string {
+		if math.IsNaN(c.Pct) {
+			return ""
+		}
+		return c.Significance.Mark
+	},
 	"pvalue": func(c analysis.Cell) string {
 		if math.IsNaN(c.Significance.P) {
 			return ""
@@ -158,7 +165,7 @@ pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 <div class="charts">{{range $sec.Charts}}<figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure>{{end}}</div>
 <table class="cmp">
 <tr><th>threads</th>{{range $.Systems}}<th>{{.Label}}</th>{{end}}{{range $j, $s := $.Systems}}{{if ne $j $.Comparison.Baseline}}<th>% {{$s.Label}}</th>{{if $.Comparison.Scaled}}<th>% {{$s.Label}} (FS)</th>{{end}}{{end}}{{end}}</tr>
-{{range $sec.Rows}}{{$row := .}}<tr><td>{{.Key.Threads}}</td>{{range .Cells}}<td>{{num .Value}} <span class="note">{{ci .}}</span></td>{{end}}{{range $j, $c := .Cells}}{{if ne $j $.Comparison.Baseline}}<td{{if $c.Significance.Mark}} class="ns"{{end}} title="{{pvalue $c}}">{{pct $c.Pct}}{{if $c.Significance.Mark}} {{$c.Significance.Mark}}{{end}}</td>{{if $.Comparison.Scaled}}<td>{{pct $c.PctFScaled}}</td>{{end}}{{end}}{{end}}</tr>
+{{range $sec.Rows}}{{$row := .}}<tr><td>{{.Key.Threads}}</td>{{range .Cells}}<td>{{num .Value}} <span class="note">{{ci .}}</span></td>{{end}}{{range $j, $c := .Cells}}{{if ne $j $.Comparison.Baseline}}{{$mark := mark $c}}<td{{if $mark}} class="ns"{{end}} title="{{pvalue $c}}">{{pct $c.Pct}}{{if $mark}} {{$mark}}{{end}}</td>{{if $.Comparison.Scaled}}<td>{{pct $c.PctFScaled}}</td>{{end}}{{end}}{{end}}</tr>
 {{end}}</table>
 {{end}}
 {{if .Scaling}}

@@ -148,7 +148,7 @@ func matching(c *analysis.Comparison, g analysis.Key) []analysis.Row {
 func lineChart(id, title, unit string, systems []*analysis.System, rows []analysis.Row) *Chart {
 	c := &Chart{ID: id, Title: title, XLabel: "threads", YLabel: unit, ThreadAxis: true}
 	for i, s := range systems {
-		ser := Series{Label: s.Label}
+		ser := Series{Label: s.Label, Color: i}
 		for _, row := range rows {
 			if v := row.Cells[i].Value; !math.IsNaN(v) {
 				ser.X = append(ser.X, float64(row.Key.Threads))
@@ -169,7 +169,7 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 	threads := rows[len(rows)-1].Key.Threads
 	key := rows[len(rows)-1].Key
 	c := &Chart{ID: id, Title: fmt.Sprintf("%s: tps over time at %d threads", title, threads), XLabel: "seconds", YLabel: "tps"}
-	for _, s := range systems {
+	for i, s := range systems {
 		var file string
 		round := math.MaxInt
 		for _, sm := range s.Samples {
@@ -184,7 +184,7 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 		if err != nil || len(res.Intervals) == 0 {
 			continue
 		}
-		ser := Series{Label: s.Label}
+		ser := Series{Label: s.Label, Color: i}
 		warmEnd := 0.0
 		for _, iv := range res.Intervals {
 			ser.X = append(ser.X, iv.At)

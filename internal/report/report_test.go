@@ -24,12 +24,15 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // writeSystem writes the results of one made-up machine into a directory: two
 // workloads × threads 1, 2, 4 × two rounds, each with a warm-up and a series.
-func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64) string {
+func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64, workloads ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	m := sysinfo.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 8, MHz: ghz * 1000}
 	n := 0
-	for _, wl := range []string{"oltp_point_select", "oltp_read_write"} {
+	if len(workloads) == 0 {
+		workloads = []string{"oltp_point_select", "oltp_read_write"}
+	}
+	for _, wl := range workloads {
 		for _, threads := range []int{1, 2, 4} {
 			for round := 1; round <= 2; round++ {
 				tps := speed * float64(threads) * (1 + 0.01*float64(round))
@@ -214,6 +217,30 @@ func TestWriteScalingGolden(t *testing.T) {
 		}
 		if b.String() != string(want) {
 			t.Errorf("%s differs (go test ./internal/report -update if intended):\n%s", name, b.String())
+		}
+	}
+}
+
+func TestSystemsKeepTheirColours(t *testing.T) {
+	// The first system lacks oltp_read_write: in its charts the x86 line is
+	// the only one and must keep the x86 colour.
+	arm, err := analysis.Load(writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000, "oltp_point_select"), "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x86, err := analysis.Load(writeSystem(t, "x86_64", "Xeon", 3.0, 1100), "x86")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{arm, x86}, Options{LatencyPercentile: "95"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Charts() {
+		for _, s := range c.Series {
+			if want := map[string]int{"arm": 0, "x86": 1}[s.Label]; s.Color != want {
+				t.Errorf("chart %s: %s has colour %d, want %d", c.ID, s.Label, s.Color, want)
+			}
 		}
 	}
 }
