@@ -22,6 +22,7 @@ import (
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Options are the choices of one `fairbench suite run`.
@@ -37,7 +38,30 @@ type Options struct {
 	// Tool and CommandLine are recorded in every result.
 	Tool        result.Tool
 	CommandLine []string
+	// Watch, when set, is told what the suite does as it does it (live
+	// metrics); its methods are called from the suite's goroutines.
+	Watch Watcher
 }
+
+// Watcher follows a running suite.
+type Watcher interface {
+	// Phase names what the suite does now: a step ("prepare", "checksum
+	// warm-up", "query warm-up", "server start", "sleep"), "warmup" or
+	// "measure" within a cell, or "done".
+	Phase(name string)
+	// Cell says a cell begins: its position, the number of cells, its id,
+	// workload, thread count and event kinds (TPC-C's transactions).
+	Cell(index, cells int, id, workload string, threads int, kinds []string)
+	// Interval is every interval of a running cell (warm-up ones marked).
+	Interval(iv result.Interval)
+}
+
+// noWatch is the Watcher of a suite nobody watches.
+type noWatch struct{}
+
+func (noWatch) Phase(string)                                 {}
+func (noWatch) Cell(int, int, string, string, int, []string) {}
+func (noWatch) Interval(result.Interval)                     {}
 
 // StepLogName is the file in a suite directory that receives the steps'
 // per-table lines (tables created and loaded, warmed, dropped).
@@ -71,6 +95,9 @@ func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error)
 	if s.out == nil {
 		s.out = io.Discard
 	}
+	if s.opts.Watch == nil {
+		s.opts.Watch = noWatch{}
+	}
 	if err := s.open(ctx); err != nil {
 		return s.m, err
 	}
@@ -81,6 +108,7 @@ func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error)
 	defer logFile.Close()
 	s.stepLog = logFile
 	err = s.run(ctx)
+	s.opts.Watch.Phase("done")
 	return s.m, s.finish(ctx, err)
 }
 
@@ -368,6 +396,7 @@ func (s *session) recordServer(profile string, tg *target) {
 // step runs one step outside the cells, records it and prints a line.
 func (s *session) step(g group, name string, fn func() (string, error)) error {
 	start := time.Now()
+	s.opts.Watch.Phase(name)
 	fmt.Fprintf(s.out, "-- %s\n", name)
 	fmt.Fprintf(s.stepLog, "-- %s %s\n", time.Now().UTC().Format(time.RFC3339), name)
 	detail, err := fn()
@@ -410,7 +439,8 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 	r := &s.plan.Run
 	return runner.Config{
 		Threads: threads, Duration: measured, Warmup: warmup, Rate: r.Rate,
-		ReportInterval: 0, SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
+		// Every interval reaches the Watcher (the suite prints no interval lines).
+		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
 	}
 }
@@ -441,10 +471,22 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
 		return *rec
 	}
 	rcfg := s.runnerConfig(c.Threads, p.Run.Time.D(), p.Run.WarmupTime.D(), tg)
+	var kinds []string
+	if k, ok := wl.(workload.Kinded); ok {
+		kinds = k.Kinds()
+	}
+	s.opts.Watch.Cell(c.Index, len(s.m.Cells), c.ID, c.Workload, c.Threads, kinds)
+	if rcfg.Warmup > 0 {
+		s.opts.Watch.Phase("warmup")
+	}
 	var probe *observe.Probe
 	out := runner.Run(ctx, rcfg, runner.Deps{
 		Driver: tg.drv, Workload: wl, Rand: rng,
-		OnMeasure: func() { probe = observe.Begin(ctx, tg.drv, tg.server) },
+		OnMeasure: func() {
+			s.opts.Watch.Phase("measure")
+			probe = observe.Begin(ctx, tg.drv, tg.server)
+		},
+		OnInterval: s.opts.Watch.Interval,
 	})
 	res := &result.Result{
 		Schema:        result.SchemaVersion,

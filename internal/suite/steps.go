@@ -127,6 +127,7 @@ func (s *session) beforeCell(ctx context.Context, c Cell, tg *target) error {
 	}
 	if s.plan.sleepsBefore(*prev, c) {
 		d := s.plan.Steps.ChangeoverSleep.D()
+		s.opts.Watch.Phase("sleep")
 		fmt.Fprintf(s.out, "   change-over sleep %s\n", d)
 		t := time.NewTimer(d)
 		defer t.Stop()

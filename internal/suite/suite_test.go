@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -475,5 +476,48 @@ run: {time: 5, reconnect_timeout: 1}
 	}
 	if again, err := ReadManifest(suiteDir); err != nil || again.Status != StatusFailed {
 		t.Errorf("manifest on disk: %v %+v", err, again)
+	}
+}
+
+// recorder is a Watcher that keeps what it was told.
+type recorder struct {
+	mu        sync.Mutex
+	phases    []string
+	cells     []string
+	intervals int
+	warm      int
+}
+
+func (r *recorder) Phase(name string) { r.mu.Lock(); r.phases = append(r.phases, name); r.mu.Unlock() }
+func (r *recorder) Cell(i, n int, id, wl string, threads int, kinds []string) {
+	r.mu.Lock()
+	r.cells = append(r.cells, fmt.Sprintf("%d/%d %s", i, n, id))
+	r.mu.Unlock()
+}
+func (r *recorder) Interval(iv result.Interval) {
+	r.mu.Lock()
+	r.intervals++
+	if iv.Warmup {
+		r.warm++
+	}
+	r.mu.Unlock()
+}
+
+func TestSuiteTellsItsWatcher(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	path := writePlan(t, targetYAML(cfg)+"data: {tables: 1, table_size: 500}\nmatrix: {workloads: [oltp_point_select], threads: [1]}\nrun: {time: 2, warmup_time: 1}\n")
+	w := &recorder{}
+	_, err := Run(context.Background(), loadPlan(t, path), testEnv(), Options{Dir: filepath.Join(t.TempDir(), "s"), Watch: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(w.phases, ","); got != "prepare,warmup,measure,done" {
+		t.Errorf("phases %s", got)
+	}
+	if len(w.cells) != 1 || w.cells[0] != "1/1 uniform/r1/oltp_point_select/t1" {
+		t.Errorf("cells %v", w.cells)
+	}
+	if w.warm == 0 || w.intervals <= w.warm {
+		t.Errorf("%d intervals, %d of them warm-up", w.intervals, w.warm)
 	}
 }
