@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,16 +11,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suite"
 )
 
 // suiteFlags are the options of `suite run`.
 type suiteFlags struct {
-	out    string
-	resume bool
-	dryRun bool
-	scale  float64
+	out         string
+	resume      bool
+	dryRun      bool
+	scale       float64
+	metricsAddr string
 }
 
 // suiteCommand builds `fairbench suite run|status`.
@@ -56,6 +59,7 @@ seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
 	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out (default: the plan's latest suite) with the cells not completed")
 	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
 	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
+	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. :9105")
 	status := &cobra.Command{
 		Use:   "status DIR",
 		Short: "Show a suite's progress and its tables so far",
@@ -95,8 +99,21 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err := suite.Preflight(ctx, plan, env); err != nil {
 		return withCode(ExitTarget, err)
 	}
+	var watch suite.Watcher
+	if f.metricsAddr != "" {
+		exp := livemetrics.New(livemetrics.Labels{Plan: plan.Name})
+		serveCtx, stopServing := context.WithCancel(ctx)
+		defer stopServing()
+		addr, err := exp.Serve(serveCtx, f.metricsAddr)
+		if err != nil {
+			return withCode(ExitUsage, fmt.Errorf("--metrics-addr: %w", err))
+		}
+		fmt.Fprintf(a.Stdout, "Live metrics on http://%s/metrics\n", addr)
+		watch = suiteMetrics{exp}
+	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{
-		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
+		Watch: watch,
+		Dir:   dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 	})
@@ -121,6 +138,18 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	}
 	return withCode(ExitFailed, err)
 }
+
+// suiteMetrics feeds a suite's progress to the live metrics.
+type suiteMetrics struct{ e *livemetrics.Exporter }
+
+func (m suiteMetrics) Phase(name string) { m.e.SetPhase(name) }
+
+func (m suiteMetrics) Cell(index, cells int, id, workload string, threads int, kinds []string) {
+	m.e.SetSuiteProgress(index, cells, id)
+	m.e.StartRun(workload, threads, kinds)
+}
+
+func (m suiteMetrics) Interval(iv result.Interval) { m.e.Observe(iv) }
 
 // resultsParent is where suite directories go by default.
 const resultsParent = "fairbench-results"

@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +143,49 @@ func TestSuiteDirDefaults(t *testing.T) {
 	}
 	if got, _ := suiteDir(suiteFlags{resume: true}, "quick", at); got != filepath.Join("fairbench-results", "quick-20261122-010000") {
 		t.Errorf("--resume → %s, want the latest of the plan", got)
+	}
+}
+
+func TestSuiteServesLiveMetrics(t *testing.T) {
+	db := testdb.SQLite(t)
+	plan := writeFile(t, "m.yaml", fmt.Sprintf(`target: {sqlite_db: %s}
+data: {tables: 1, table_size: 500}
+matrix: {workloads: [oltp_point_select], threads: [1, 2]}
+run: {time: 2}
+`, db.Path))
+	var out, errb syncBuffer
+	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
+	done := make(chan int)
+	go func() {
+		done <- app.Execute(context.Background(), []string{"suite", "run", plan, "--out", filepath.Join(t.TempDir(), "s"), "--metrics-addr", "127.0.0.1:0"})
+	}()
+	addrRe := regexp.MustCompile(`Live metrics on (http://\S+/metrics)`)
+	var url string
+	seen := ""
+	deadline := time.Now().Add(time.Minute)
+	measuring := regexp.MustCompile(`fairbench_phase\{phase="measure"[^}]*\} 1`)
+	for time.Now().Before(deadline) && !(measuring.MatchString(seen) && strings.Contains(seen, "fairbench_events_total{")) {
+		if m := addrRe.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+		if url != "" {
+			if resp, err := http.Get(url); err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				seen = string(b)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code := <-done; code != ExitOK {
+		t.Fatalf("suite: %d %s", code, errb.String())
+	}
+	if !measuring.MatchString(seen) {
+		t.Errorf("no scrape saw the measure phase:\n%s", seen)
+	}
+	for _, want := range []string{`fairbench_suite_cells{`, "fairbench_events_total{"} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("scrape during the suite lacks %q:\n%s", want, seen)
+		}
 	}
 }

@@ -1,0 +1,162 @@
+package livemetrics
+
+import (
+	"context"
+	"io"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/oltp"
+)
+
+// TestScrapedDuringARealRun runs oltp_read_only on SQLite with the exporter fed
+// by the runner's OnInterval, scrapes while it runs, and checks that the
+// scrapes saw the warm-up and the measured phase and that the final counters
+// equal the run's own intervals.
+func TestScrapedDuringARealRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := testdb.SQLite(t)
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+
+	const name = "oltp_read_only"
+	wl := newWorkload(t, name, "--tables=1", "--table-size=1000")
+	rng := factory(t)
+	if err := wl.Prepare(ctx, workload.PrepareEnv{Driver: drv, Threads: 1, Rand: rng, Log: io.Discard}); err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+
+	e := New(Labels{Target: cfg.Kind})
+	addr, err := e.Serve(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Scrape every 50ms while the run goes on.
+	stop := make(chan struct{})
+	var seenWarmup, seenMeasure bool
+	var measuredEvents float64
+	var scrapeErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			s, err := fetch(addr)
+			if err != nil {
+				scrapeErr = err
+				return
+			}
+			if v, _ := s.value("fairbench_phase", labels("phase=warmup")); v == 1 {
+				seenWarmup = true
+			}
+			if v, _ := s.value("fairbench_phase", labels("phase=measure")); v == 1 {
+				seenMeasure = true
+				measuredEvents, _ = s.value("fairbench_events_total", labels("workload="+name))
+			}
+		}
+	}()
+
+	const threads = 2
+	e.StartRun(name, threads, nil)
+	out := runner.Run(ctx, runner.Config{
+		Threads: threads, Warmup: time.Second, Duration: 1500 * time.Millisecond,
+		ReportInterval: 200 * time.Millisecond, Percentiles: []float64{95},
+	}, runner.Deps{Driver: drv, Workload: wl, Rand: rng, OnInterval: e.Observe})
+	close(stop)
+	wg.Wait()
+	e.SetPhase(PhaseDone)
+	if out.Status != result.StatusComplete {
+		t.Fatalf("run %s: %v", out.Status, out.Err)
+	}
+
+	if scrapeErr != nil {
+		t.Errorf("scraping during the run: %v", scrapeErr)
+	}
+	if !seenWarmup || !seenMeasure {
+		t.Errorf("scrapes during the run saw warm-up %v, measure %v: want both", seenWarmup, seenMeasure)
+	}
+	if measuredEvents <= 0 {
+		t.Errorf("a scrape in the measured phase saw %v events, want some", measuredEvents)
+	}
+
+	var events, reads, others int64
+	for _, iv := range out.Intervals {
+		events += iv.Counts.Events
+		reads += iv.Counts.Reads
+		others += iv.Counts.Others
+	}
+	last := out.Intervals[len(out.Intervals)-1]
+	s := get(t, addr)
+	cases := []struct {
+		name, labels string
+		want         float64
+	}{
+		{"fairbench_events_total", "workload=" + name, float64(events)},
+		{"fairbench_queries_total", "type=read", float64(reads)},
+		{"fairbench_queries_total", "type=other", float64(others)},
+		{"fairbench_queries_total", "type=write", 0},
+		{"fairbench_tps", "workload=" + name, last.TPS},
+		{"fairbench_threads", "target=sqlite", threads},
+		{"fairbench_interval_latency_seconds", "quantile=0.95", last.LatencyMs["95"] / 1000},
+		{"fairbench_phase", "phase=done", 1},
+	}
+	for _, c := range cases {
+		got, ok := s.value(c.name, labels(c.labels))
+		if !ok || math.Abs(got-c.want) > 1e-9*math.Max(1, c.want) {
+			t.Errorf("%s{%s} = %v (present %v), want %v", c.name, c.labels, got, ok, c.want)
+		}
+	}
+	if events == 0 || measuredEvents > float64(events) {
+		t.Errorf("run counted %d events, a scrape during it saw %v", events, measuredEvents)
+	}
+}
+
+// newWorkload builds the OLTP workload name with args, validated.
+func newWorkload(t *testing.T, name string, args ...string) workload.Workload {
+	t.Helper()
+	spec, err := workload.NewRegistry(oltp.Specs()...).Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	wl := spec.New(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := wl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return wl
+}
+
+// factory returns seeded random numbers.
+func factory(t *testing.T) *randgen.Factory {
+	t.Helper()
+	c := randgen.DefaultConfig()
+	c.Seed = 42
+	f, err := randgen.NewFactory(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
