@@ -140,6 +140,7 @@ named), and writes results that record the machine and server they came from.
 		a.workloadCommand(phaseWarmup),
 		a.suiteCommand(),
 		a.serverCommand(),
+		a.mergeCommand(),
 		a.compareCommand(),
 		a.reportCommand(),
 		a.costCommand(),

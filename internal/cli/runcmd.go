@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -13,8 +14,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -89,9 +92,17 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if _, err := inv.runnerConfig(runner.ErrorPolicy{}); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
+		return withCode(ExitUsage, err)
+	}
 	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	exp, stopServing, err := inv.serveMetrics(ctx, human)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	defer stopServing()
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err
@@ -122,6 +133,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		fmt.Fprintln(human)
 	}
+	// The target and its tables are checked before the wait, so that a mistake
+	// shows now and not at the start time; the workers connect after it.
+	if err := inv.coord.wait(ctx, human, time.Now); err != nil {
+		return err
+	}
 
 	header(human, a.Version, inv.spec.Name, s, rcfg, rng.Config().Seed)
 	if inv.run.cpuProfile != "" {
@@ -131,16 +147,38 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		defer stop()
 	}
+	// Interval lines print at --report-interval (warm-up ones always); live
+	// metrics see every interval, so without --report-interval they come
+	// each second.
+	printLines := rcfg.ReportInterval > 0
+	if exp != nil {
+		var kinds []string
+		if k, ok := inv.wl.(workload.Kinded); ok {
+			kinds = k.Kinds()
+		}
+		exp.StartRun(inv.spec.Name, rcfg.Threads, kinds)
+		if rcfg.ReportInterval == 0 {
+			rcfg.ReportInterval = time.Second
+		}
+	}
 	var probe *observe.Probe
 	out := runner.Run(ctx, rcfg, runner.Deps{
 		Driver:   s.drv,
 		Workload: inv.wl,
 		Rand:     rng,
 		OnInterval: func(iv result.Interval) {
-			intervalLine(human, iv, rcfg.Percentiles)
+			if printLines || iv.Warmup {
+				intervalLine(human, iv, rcfg.Percentiles)
+			}
+			if exp != nil {
+				exp.Observe(iv)
+			}
 		},
 		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
 	})
+	if exp != nil {
+		exp.SetPhase(livemetrics.PhaseDone)
+	}
 
 	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
 	if probe != nil {
@@ -160,6 +198,23 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))
 	}
 	return nil
+}
+
+// serveMetrics starts the live metrics of --metrics-addr (nil without it) and
+// returns a function that stops serving.
+func (inv *invocation) serveMetrics(ctx context.Context, human io.Writer) (*livemetrics.Exporter, func(), error) {
+	if inv.run.metricsAddr == "" {
+		return nil, func() {}, nil
+	}
+	exp := livemetrics.New(livemetrics.Labels{})
+	serveCtx, stop := context.WithCancel(ctx)
+	addr, err := exp.Serve(serveCtx, inv.run.metricsAddr)
+	if err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	fmt.Fprintf(human, "Live metrics on http://%s/metrics\n", addr)
+	return exp, stop, nil
 }
 
 // startCPUProfile profiles the client until the returned stop is called.
@@ -203,6 +258,7 @@ func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, 
 		Server:      s.server,
 	}
 	out.Fill(res, rcfg, inv.wl)
+	res.Client = inv.coord.client
 	res.Options["ignore-errors"] = rcfg.Ignore.String()
 	return res
 }
@@ -230,4 +286,97 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 		fmt.Fprintf(w, "Loaded %d rows in %.2fs (%.0f rows/s).\n", done, elapsed.Seconds(), float64(done)/elapsed.Seconds())
 	}
 	return nil
+}
+
+// startTolerance is how far in the past --start-at may be: a client launched a
+// moment late starts at once rather than being refused.
+const startTolerance = 5 * time.Second
+
+// maxStartAhead bounds how far ahead --start-at may be; further is a mistake
+// (milliseconds given for seconds, a wrong date).
+const maxStartAhead = 24 * time.Hour
+
+// coordination is a run's place among coordinated clients.
+type coordination struct {
+	startAt time.Time          // zero: start at once
+	client  *result.ClientInfo // nil without --clients
+}
+
+// coordinate validates --client-id, --clients and --start-at against now.
+func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordination, error) {
+	f := &inv.run
+	var c coordination
+	if f.startAt != "" {
+		t, err := parseStartAt(f.startAt)
+		if err != nil {
+			return c, err
+		}
+		if late := now.Sub(t); late > startTolerance {
+			return c, fmt.Errorf("--start-at %s was %s ago: give a moment in the future, the same to every client, e.g. --start-at=$(date -d '+1 min' +%%s)",
+				f.startAt, late.Round(time.Second))
+		}
+		if ahead := t.Sub(now); ahead > maxStartAhead {
+			return c, fmt.Errorf("--start-at %s is %s away, more than %s: give a moment closer (a Unix time is in seconds, not milliseconds)",
+				f.startAt, ahead.Round(time.Second), maxStartAhead)
+		}
+		c.startAt = t
+	}
+	switch {
+	case f.clients < 0:
+		return c, fmt.Errorf("--clients must not be negative, got %d", f.clients)
+	case f.clients == 0 && fs.Changed("client-id"):
+		return c, fmt.Errorf("--client-id needs --clients N, the number of coordinated clients")
+	case f.clients == 0:
+		return c, nil
+	case f.startAt == "":
+		return c, fmt.Errorf("--clients needs --start-at TIME so that the clients start together: give every client the same, e.g. --start-at=$(date -d '+1 min' +%%s)")
+	case f.clientID < 0 || f.clientID >= f.clients:
+		return c, fmt.Errorf("--client-id %d is outside 0..%d (--clients=%d): number the clients from 0 to N-1", f.clientID, f.clients-1, f.clients)
+	}
+	c.client = &result.ClientInfo{ID: f.clientID, Of: f.clients, StartAt: c.startAt.UTC()}
+	return c, nil
+}
+
+// parseStartAt reads an RFC 3339 time or Unix seconds (fractions allowed).
+func parseStartAt(s string) (time.Time, error) {
+	if sec, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "eEnNiIxX") && sec > 0 {
+		whole, frac := math.Modf(sec)
+		return time.Unix(int64(whole), int64(math.Round(frac*1e9))), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--start-at %q: give an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds (1795323600)", s)
+	}
+	return t, nil
+}
+
+// wait blocks until the start time (at once without one). Cancelling ctx ends
+// the wait with exit 130; a start time already well past (the connection checks
+// took that long) is refused.
+func (c coordination) wait(ctx context.Context, w io.Writer, now func() time.Time) error {
+	if c.startAt.IsZero() {
+		return nil
+	}
+	d := c.startAt.Sub(now())
+	if d < -startTolerance {
+		return withCode(ExitUsage, fmt.Errorf("it is already %s past --start-at %s (connecting took that long): give a later start time",
+			(-d).Round(time.Millisecond), c.startAt.UTC().Format(time.RFC3339Nano)))
+	}
+	who := "Starting"
+	if c.client != nil {
+		who = fmt.Sprintf("Client %d of %d (client ids 0..%d): starting", c.client.ID, c.client.Of, c.client.Of-1)
+	}
+	if d <= 0 {
+		fmt.Fprintf(w, "%s now (--start-at %s was %s ago).\n\n", who, c.startAt.UTC().Format(time.RFC3339Nano), (-d).Round(time.Millisecond))
+		return nil
+	}
+	fmt.Fprintf(w, "%s at %s (--start-at), in %s; Ctrl-C cancels.\n\n", who, c.startAt.UTC().Format(time.RFC3339Nano), d.Round(time.Millisecond))
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return withCode(ExitInterrupted, fmt.Errorf("interrupted while waiting for --start-at: nothing was run"))
+	}
 }

@@ -153,39 +153,59 @@ data: {tables: 1, table_size: 500}
 matrix: {workloads: [oltp_point_select], threads: [1, 2]}
 run: {time: 2}
 `, db.Path))
+	last := scrapeDuring(t, "suite", "run", plan, "--out", filepath.Join(t.TempDir(), "s"), "--metrics-addr", "127.0.0.1:0")
+	if !strings.Contains(last, "fairbench_suite_cells{") {
+		t.Errorf("no suite progress in the last scrape:\n%s", last)
+	}
+}
+
+func TestRunServesLiveMetrics(t *testing.T) {
+	db := testdb.SQLite(t)
+	last := scrapeDuring(t, "run", "oltp_point_select", "--sqlite-db", db.Path, "--table-size=500", "--time=3", "--metrics-addr", "127.0.0.1:0")
+	if !strings.Contains(last, `fairbench_queries_total{type="read",workload="oltp_point_select"}`) {
+		t.Errorf("no read queries in the last scrape:\n%s", last)
+	}
+}
+
+// scrapeDuring runs the command in-process and scrapes the live metrics it
+// announces until it ends: some scrape must see the measure phase and events.
+// It returns the last scrape.
+func scrapeDuring(t *testing.T, args ...string) string {
+	t.Helper()
 	var out, errb syncBuffer
 	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
 	done := make(chan int)
-	go func() {
-		done <- app.Execute(context.Background(), []string{"suite", "run", plan, "--out", filepath.Join(t.TempDir(), "s"), "--metrics-addr", "127.0.0.1:0"})
-	}()
+	go func() { done <- app.Execute(context.Background(), args) }()
 	addrRe := regexp.MustCompile(`Live metrics on (http://\S+/metrics)`)
-	var url string
-	seen := ""
-	deadline := time.Now().Add(time.Minute)
 	measuring := regexp.MustCompile(`fairbench_phase\{phase="measure"[^}]*\} 1`)
-	for time.Now().Before(deadline) && !(measuring.MatchString(seen) && strings.Contains(seen, "fairbench_events_total{")) {
-		if m := addrRe.FindStringSubmatch(out.String()); m != nil {
+	var url, last string
+	sawMeasure, sawEvents, finished := false, false, false
+	code := 0
+	for !finished {
+		select {
+		case code = <-done:
+			finished = true
+		case <-time.After(50 * time.Millisecond):
+		}
+		if m := addrRe.FindStringSubmatch(out.String() + errb.String()); m != nil {
 			url = m[1]
 		}
-		if url != "" {
-			if resp, err := http.Get(url); err == nil {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				seen = string(b)
-			}
+		if url == "" || finished {
+			continue
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if code := <-done; code != ExitOK {
-		t.Fatalf("suite: %d %s", code, errb.String())
-	}
-	if !measuring.MatchString(seen) {
-		t.Errorf("no scrape saw the measure phase:\n%s", seen)
-	}
-	for _, want := range []string{`fairbench_suite_cells{`, "fairbench_events_total{"} {
-		if !strings.Contains(seen, want) {
-			t.Errorf("scrape during the suite lacks %q:\n%s", want, seen)
+		if resp, err := http.Get(url); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			last = string(b)
+			sawMeasure = sawMeasure || measuring.MatchString(last)
+			sawEvents = sawEvents || strings.Contains(last, "fairbench_events_total{")
 		}
 	}
+	if code != ExitOK {
+		t.Fatalf("%v: exit %d %s", args, code, errb.String())
+	}
+	if !sawMeasure || !sawEvents {
+		t.Errorf("scrapes during %v: measure phase seen %v, events seen %v; last scrape:\n%s", args, sawMeasure, sawEvents, last)
+	}
+	return last
 }

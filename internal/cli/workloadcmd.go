@@ -43,6 +43,12 @@ type runFlags struct {
 	output         string
 	format         string
 	cpuProfile     string
+	metricsAddr    string
+	// clientID, clients and startAt coordinate several clients (--client-id,
+	// --clients, --start-at); see coordination.
+	clientID int
+	clients  int
+	startAt  string
 }
 
 // checkFlags are the options of `check`.
@@ -111,6 +117,8 @@ type invocation struct {
 	warm    warmupFlags
 	groups  []flagGroup
 	command *cobra.Command
+	// coord is the validated --client-id/--clients/--start-at of a run.
+	coord coordination
 }
 
 type flagGroup struct {
@@ -182,6 +190,10 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
+		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
+		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
+		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
+		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
 		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
 	case phasePrepare:
 		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)

@@ -61,6 +61,39 @@ type Result struct {
 	// ManagedServer is the configuration of the server, when fairbench started it
 	// (schema 1.1).
 	ManagedServer *ManagedServer `json:"managed_server,omitempty"`
+	// Client places the run among coordinated clients (run --client-id, --clients,
+	// --start-at; schema 1.1); nil for a run on its own and for a merged result.
+	Client *ClientInfo `json:"client,omitempty"`
+	// MergedFrom lists the client results a merged result was made of (fairbench
+	// merge; schema 1.1), in client id order; empty for a run's own result.
+	MergedFrom []MergedPart `json:"merged_from,omitempty"`
+}
+
+// ClientInfo says which of several coordinated clients wrote a result.
+type ClientInfo struct {
+	// ID is the client's id, from 0 to Of-1 (--client-id).
+	ID int `json:"id"`
+	// Of is the number of clients of the coordinated run (--clients).
+	Of int `json:"of"`
+	// StartAt is the moment all clients were told to start (--start-at).
+	StartAt time.Time `json:"start_at"`
+}
+
+// MergedPart is one client result of a merged result, as it was before the merge.
+type MergedPart struct {
+	File     string          `json:"file"`      // the file as named to merge
+	ClientID int             `json:"client_id"` // its ClientInfo.ID
+	Status   Status          `json:"status"`
+	Error    string          `json:"error,omitempty"`
+	Seed     uint64          `json:"seed"`
+	Threads  int             `json:"threads"`
+	Rate     float64         `json:"rate,omitempty"`
+	Start    time.Time       `json:"start"` // its measured phase
+	End      time.Time       `json:"end"`
+	Seconds  float64         `json:"seconds"`
+	Events   int64           `json:"events"`
+	Target   Target          `json:"target"`
+	Machine  sysinfo.Machine `json:"machine"` // the client machine it ran on
 }
 
 // Figure is one named headline figure.

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// mergeFlags are the options of `merge`.
+type mergeFlags struct {
+	output string
+	format string
+}
+
+// mergeCommand is `fairbench merge RESULTS… -o FILE`.
+func (a *App) mergeCommand() *cobra.Command {
+	f := &mergeFlags{}
+	cmd := &cobra.Command{
+		Use:   "merge RESULTS… [-o FILE]",
+		Short: "Combine the results of coordinated clients (run --client-id/--clients/--start-at) into one",
+		Long: strings.TrimSpace(`
+merge combines the result files of the N clients of one coordinated run into the
+result of the whole, exactly: counters and threads are summed, latency histograms
+are merged and every percentile is recomputed from the merged histogram (never
+averaged), the interval series are summed on aligned time, fairness is pooled over
+all threads, and the workload's figures (TPC-C tpmC) are recomputed.
+
+Each client runs the same command with its own --client-id (0 to N-1):
+
+  fairbench run oltp_read_write --mysql-host=db1 --threads=16 --time=300 \
+      --clients=3 --client-id=0 --start-at=2026-11-22T05:00:00Z --output=c0.json
+  (the same on two more machines with --client-id=1 and 2)
+  fairbench merge c0.json c1.json c2.json -o merged.json
+
+merge refuses results that do not belong together: another workload, other
+workload or run options (threads, rate, seed, output and connection details may
+differ per client), another database or server, another --clients or
+--start-at, or a client id missing or given twice. The message names the field
+and the files. See docs/result-format.md, "Merged results".`),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("merge needs the result files of the clients: fairbench merge c0.json c1.json … -o merged.json")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.merge(args, f) },
+	}
+	cmd.Flags().StringVarP(&f.output, "output", "o", "", "write the merged result to this file (atomically)")
+	cmd.Flags().StringVar(&f.format, "format", "text", "standard output format: text (summary) or json (the merged result document)")
+	return cmd
+}
+
+// merge reads, merges, writes and summarises.
+func (a *App) merge(files []string, f *mergeFlags) error {
+	if f.format != "text" && f.format != "json" {
+		return usageErrorf("unknown --format %q: use text or json", f.format)
+	}
+	parts := make([]result.Part, len(files))
+	for i, file := range files {
+		r, err := result.Read(file)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		parts[i] = result.Part{File: file, Result: r}
+	}
+	warn := func(msg string) { fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", msg) }
+	figures, err := a.figuresOf(parts[0].Result)
+	if err != nil {
+		warn(err.Error())
+	}
+	merged, err := result.Merge(parts, result.MergeOptions{Figures: figures, Warn: warn})
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	merged.Tool = result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()}
+	merged.CommandLine = redactArgs(append([]string{"fairbench"}, a.argv...))
+
+	if f.output != "" {
+		if err := result.Write(f.output, merged); err != nil {
+			return withCode(ExitFailed, fmt.Errorf("writing the merged result to %s: %w", f.output, err))
+		}
+	}
+	if f.format == "json" {
+		if err := result.Encode(a.Stdout, merged); err != nil {
+			return withCode(ExitFailed, err)
+		}
+		return nil
+	}
+	mergeSummary(a.Stdout, merged)
+	if f.output != "" {
+		fmt.Fprintf(a.Stdout, "\nMerged result written to %s.\n", f.output)
+	}
+	return nil
+}
+
+// figuresOf returns the workload's figure function, configured with the
+// options the run recorded; nil when the workload has no figures.
+func (a *App) figuresOf(r *result.Result) (func(*result.Phase) []result.Figure, error) {
+	spec, err := a.Workloads.Lookup(r.Workload)
+	if err != nil {
+		return nil, fmt.Errorf("workload %q is unknown to this fairbench: the merged result has no workload figures", r.Workload)
+	}
+	fs := pflag.NewFlagSet(r.Workload, pflag.ContinueOnError)
+	wl := spec.New(fs)
+	sum, ok := wl.(workload.Summarizer)
+	if !ok {
+		return nil, nil
+	}
+	var setErr error
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if v, ok := r.Options[fl.Name]; ok && setErr == nil {
+			if err := fs.Set(fl.Name, v); err != nil {
+				setErr = fmt.Errorf("option --%s=%s: %w", fl.Name, v, err)
+			}
+		}
+	})
+	if setErr != nil {
+		return nil, fmt.Errorf("%w: the merged result has no workload figures", setErr)
+	}
+	return sum.Figures, nil
+}
+
+// mergeSummary prints the parts and the sysbench-like summary of the whole.
+func mergeSummary(w io.Writer, m *result.Result) {
+	fmt.Fprintf(w, "fairbench merge: %s, %d clients, %d threads in all\n\n", m.Workload, len(m.MergedFrom), m.Threads)
+	fmt.Fprintf(w, "    %-6s %-24s %-20s %8s %10s %10s  %s\n", "client", "file", "machine", "threads", "seconds", "events", "status")
+	for _, p := range m.MergedFrom {
+		host := p.Machine.Hostname
+		if host == "" {
+			host = "?"
+		}
+		fmt.Fprintf(w, "    %-6d %-24s %-20s %8d %10.3f %10d  %s\n", p.ClientID, p.File, host, p.Threads, p.Seconds, p.Events, p.Status)
+	}
+	var pcts []float64
+	for k := range m.Totals.Latency.Percentiles {
+		if v, err := strconv.ParseFloat(k, 64); err == nil {
+			pcts = append(pcts, v)
+		}
+	}
+	sort.Float64s(pcts)
+	if len(pcts) == 0 {
+		pcts = []float64{95}
+	}
+	summary(w, m, pcts)
+}
