@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -83,6 +84,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	human := a.Stdout
 	if inv.run.format == "json" {
 		human = a.Stderr
+	}
+	if inv.run.clients > 0 && inv.rnd.seed != 0 {
+		// Coordinated clients given one --rand-seed must not send the same
+		// statements: each derives its own seed (recorded in its result).
+		inv.rnd.seed = randgen.ClientSeed(inv.rnd.seed, inv.run.clientID)
 	}
 	rng, err := inv.rnd.factory(time.Now)
 	if err != nil {

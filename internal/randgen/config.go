@@ -128,3 +128,21 @@ func ResolveSeed(seed uint64, now func() time.Time) uint64 {
 	}
 	return s
 }
+
+// ClientSeed derives the seed of client id from the seed all clients were
+// given, so that coordinated clients draw different numbers; client 0 keeps
+// the seed as given. The result is never 0 (which would mean "from the clock").
+func ClientSeed(seed uint64, id int) uint64 {
+	if id == 0 {
+		return seed
+	}
+	// splitmix64 of the seed and the id: well spread, cheap, repeatable.
+	z := seed + uint64(id)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	z ^= z >> 31
+	if z&math.MaxInt64 == 0 {
+		return 1
+	}
+	return z & math.MaxInt64
+}

@@ -263,3 +263,23 @@ func TestNURand(t *testing.T) {
 		}
 	}
 }
+
+func TestClientSeed(t *testing.T) {
+	seen := map[uint64]int{}
+	for id := 0; id < 1000; id++ {
+		s := ClientSeed(42, id)
+		if s == 0 || s > math.MaxInt64 {
+			t.Fatalf("client %d: seed %d", id, s)
+		}
+		if prev, dup := seen[s]; dup {
+			t.Fatalf("clients %d and %d share seed %d", prev, id, s)
+		}
+		seen[s] = id
+		if ClientSeed(42, id) != s {
+			t.Fatalf("client %d: seed not repeatable", id)
+		}
+	}
+	if ClientSeed(42, 0) != 42 {
+		t.Errorf("client 0 must keep the seed")
+	}
+}
