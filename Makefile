@@ -4,7 +4,19 @@ COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: build build-all test bench clean
+# Releases and the container image (see README.md, "Releases and containers").
+DIST      ?= dist
+ARCHES    ?= amd64 arm64
+IMAGE     ?= ghcr.io/fairbench/fairbench
+PLATFORMS ?= linux/amd64,linux/arm64
+# IMAGE_OUTPUT: --push to push to $(IMAGE), or --load with a single PLATFORMS entry.
+IMAGE_OUTPUT ?=
+# Archive timestamps come from the last commit, so the same commit gives the same archives.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+RELEASE_FILES := README.md $(wildcard LICENSE*) docs plans prices \
+	deploy/kubernetes/README.md $(wildcard deploy/kubernetes/*.yaml)
+
+.PHONY: build build-all test bench clean release image
 
 ## build: static binary for this machine in bin/fairbench
 build:
@@ -15,6 +27,31 @@ build-all:
 	GOOS=linux GOARCH=amd64 $(GOBUILD) -o bin/fairbench-linux-amd64 ./cmd/fairbench
 	GOOS=linux GOARCH=arm64 $(GOBUILD) -o bin/fairbench-linux-arm64 ./cmd/fairbench
 
+## release: versioned linux/amd64 and linux/arm64 archives and SHA256SUMS in $(DIST)/ (GNU cp, tar, sha256sum)
+##   make release VERSION=v1.2.3 [DIST=dist]
+release:
+	@case "$(VERSION)" in ""|*/*|*" "*) echo "VERSION=$(VERSION) cannot name an archive: use e.g. VERSION=v1.2.3" >&2; exit 2;; esac
+	mkdir -p $(DIST)
+	rm -f $(DIST)/SHA256SUMS $(DIST)/fairbench-$(VERSION)-linux-*.tar.gz
+	set -e; for arch in $(ARCHES); do \
+		name=fairbench-$(VERSION)-linux-$$arch; stage=$(DIST)/$$name; \
+		rm -rf $$stage; mkdir -p $$stage; \
+		GOOS=linux GOARCH=$$arch $(GOBUILD) -o $$stage/fairbench ./cmd/fairbench; \
+		cp -R --parents $(RELEASE_FILES) $$stage/; \
+		tar -C $(DIST) --sort=name --owner=0 --group=0 --numeric-owner --mode=a+rX,go-w --mtime=@$(SOURCE_DATE_EPOCH) \
+			-cf - $$name | gzip -n -9 > $(DIST)/$$name.tar.gz; \
+		rm -rf $$stage; \
+	done
+	cd $(DIST) && sha256sum fairbench-$(VERSION)-linux-*.tar.gz > SHA256SUMS
+	@cat $(DIST)/SHA256SUMS
+
+## image: the multi-arch container image $(IMAGE):$(VERSION) (docker buildx; see Dockerfile)
+##   make image IMAGE=registry.example.com/you/fairbench IMAGE_OUTPUT=--push
+image:
+	docker buildx build --platform $(PLATFORMS) \
+		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) \
+		-t $(IMAGE):$(VERSION) -t $(IMAGE):latest $(IMAGE_OUTPUT) -f Dockerfile .
+
 ## test: the whole suite against real MariaDB and PostgreSQL (starts/installs them)
 test:
 	scripts/test.sh
@@ -24,4 +61,4 @@ bench: build
 	bench/vs-sysbench.sh
 
 clean:
-	rm -rf bin fairbench-data
+	rm -rf bin fairbench-data $(DIST)
