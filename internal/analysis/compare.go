@@ -90,8 +90,8 @@ type Cell struct {
 // Compare compares systems for one metric. Labels must be distinct (see
 // DisambiguateLabels).
 func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
-	if len(systems) < 2 {
-		return nil, errors.New("compare needs at least two systems: give two or more result files or suite directories")
+	if len(systems) < 1 {
+		return nil, errors.New("nothing to compare: give result files or suite directories")
 	}
 	seen := map[string]bool{}
 	for _, s := range systems {

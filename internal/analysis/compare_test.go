@@ -177,7 +177,7 @@ func TestCompareFiltersWorkloadsAndChecksInput(t *testing.T) {
 		opts    CompareOptions
 		want    string
 	}{
-		{[]*System{a}, CompareOptions{}, "at least two systems"},
+		{nil, CompareOptions{}, "nothing to compare"},
 		{[]*System{a, a}, CompareOptions{}, `two systems are labelled "a"`},
 		{[]*System{a, b}, CompareOptions{Baseline: "z"}, `baseline "z": no system has that label`},
 		{[]*System{a, b}, CompareOptions{Metric: MetricTpmC}, "have no tpmc"},

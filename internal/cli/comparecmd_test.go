@@ -77,6 +77,11 @@ func TestCompareReportAndCostCommands(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(pngs, "*.png")); len(files) < 4 {
 		t.Errorf("--png wrote %d charts", len(files))
 	}
+	// One suite alone gets its report too (tables, scalability, charts).
+	single := runCLI(ctx, nil, "report", a, "--format", "text")
+	if single.code != ExitOK || !strings.Contains(single.stdout, "Scalability") {
+		t.Errorf("report of one suite: %d\n%s%s", single.code, single.stdout, single.stderr)
+	}
 }
 
 func TestCompareBadInput(t *testing.T) {
