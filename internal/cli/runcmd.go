@@ -66,6 +66,7 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		ReportInterval: time.Duration(f.reportInterval * float64(time.Second)),
 		Percentiles:    pcts,
 		Ignore:         policy,
+		ConnectRate:    f.connectRate,
 	}
 	if f.time < 0 {
 		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)
@@ -121,6 +122,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	rcfg, err := inv.runnerConfig(policy)
 	if err != nil {
 		return withCode(ExitUsage, err)
+	}
+	if err := runner.Preflight(ctx, s.drv, rcfg.Threads); err != nil {
+		return withCode(ExitTarget, err)
 	}
 
 	missing, err := inv.missingTables(ctx, s)

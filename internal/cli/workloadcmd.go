@@ -44,6 +44,7 @@ type runFlags struct {
 	format         string
 	cpuProfile     string
 	metricsAddr    string
+	connectRate    float64
 	// clientID, clients and startAt coordinate several clients (--client-id,
 	// --clients, --start-at); see coordination.
 	clientID int
@@ -190,6 +191,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
+		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
 		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
 		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")

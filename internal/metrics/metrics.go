@@ -1,6 +1,7 @@
 // Package metrics records what workers do: one Recorder per worker (no lock shared
-// between workers), drained by a Collector at each reporting tick into a Window
-// that holds merged HdrHistograms and counters.
+// between workers) holding a small ring of raw samples, swept often by a Collector
+// into Windows that hold merged HdrHistograms and counters. Histograms live only
+// in the collector's windows, so memory does not grow with the thread count.
 //
 // Latencies are recorded in microseconds in HdrHistograms covering 1 µs to 1 h with
 // 3 significant digits; the exact minimum and maximum are kept beside them in
@@ -9,7 +10,6 @@ package metrics
 
 import (
 	"math"
-	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -240,120 +240,6 @@ func (w *Window) Reset() {
 		clear(k.Errors)
 		k.Events, k.Rollbacks = 0, 0
 		k.Latency.reset()
-	}
-}
-
-// Recorder is one worker's handle. Its methods are called by that worker only; the
-// mutex is shared with the Collector alone and is uncontended between ticks.
-type Recorder struct {
-	mu  sync.Mutex
-	cur *Window
-	// busy is the service time spent in events since the last drain (fairness).
-	busy time.Duration
-}
-
-// Event is one completed event as a worker saw it.
-type Event struct {
-	// Latency is measured from the intended start, Service from the actual start.
-	Latency, Service      time.Duration
-	Reads, Writes, Others int64
-	Kind                  int  // index of the event's kind (0 for single-kind workloads)
-	Rollback              bool // ended in an expected rollback
-}
-
-// Event records one completed event.
-func (r *Recorder) Event(e *Event) {
-	r.mu.Lock()
-	w := r.cur
-	w.Events++
-	w.Reads += e.Reads
-	w.Writes += e.Writes
-	w.Others += e.Others
-	w.Latency.record(e.Latency)
-	if w.HasService {
-		w.Service.record(e.Service)
-	}
-	if e.Kind < len(w.Kinds) {
-		k := &w.Kinds[e.Kind]
-		k.Events++
-		if e.Rollback {
-			k.Rollbacks++
-		}
-		k.Latency.record(e.Latency)
-	}
-	r.busy += e.Service
-	r.mu.Unlock()
-}
-
-// Queries records statements of an event that did not complete (it was rolled back
-// after an ignored error): they ran and are counted, as sysbench counts them.
-func (r *Recorder) Queries(reads, writes, others int64) {
-	r.mu.Lock()
-	r.cur.Reads += reads
-	r.cur.Writes += writes
-	r.cur.Others += others
-	r.mu.Unlock()
-}
-
-// Error records an ignored error by code, for an event of the given kind.
-func (r *Recorder) Error(kind int, code string) {
-	r.mu.Lock()
-	w := r.cur
-	if w.Errors == nil {
-		w.Errors = make(map[string]int64, 2)
-	}
-	w.Errors[code]++
-	if kind < len(w.Kinds) {
-		k := &w.Kinds[kind]
-		if k.Errors == nil {
-			k.Errors = make(map[string]int64, 2)
-		}
-		k.Errors[code]++
-	}
-	r.mu.Unlock()
-}
-
-// Reconnect records a reconnect after a lost connection.
-func (r *Recorder) Reconnect() {
-	r.mu.Lock()
-	r.cur.Reconnects++
-	r.mu.Unlock()
-}
-
-// Collector owns the Recorders of a run and drains them.
-type Collector struct {
-	shape Shape
-	recs  []*Recorder
-}
-
-// NewCollector makes n Recorders whose windows have the given shape.
-func NewCollector(n int, shape Shape) *Collector {
-	c := &Collector{shape: shape, recs: make([]*Recorder, n)}
-	for i := range c.recs {
-		c.recs[i] = &Recorder{cur: NewWindow(shape)}
-	}
-	return c
-}
-
-// Recorder returns worker i's recorder.
-func (c *Collector) Recorder(i int) *Recorder { return c.recs[i] }
-
-// NewWindow returns an empty window of this collector's shape.
-func (c *Collector) NewWindow() *Window { return NewWindow(c.shape) }
-
-// Drain moves everything recorded since the last drain into into, and adds each
-// worker's events and busy time to perThread (len = workers) when it is not nil.
-func (c *Collector) Drain(into *Window, perThread []ThreadTotals) {
-	for i, r := range c.recs {
-		r.mu.Lock()
-		if perThread != nil {
-			perThread[i].Events += r.cur.Events
-			perThread[i].Busy += r.busy
-		}
-		into.Merge(r.cur)
-		r.cur.Reset()
-		r.busy = 0
-		r.mu.Unlock()
 	}
 }
 

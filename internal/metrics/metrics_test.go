@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestDrainMergesWorkersExactly(t *testing.T) {
@@ -122,5 +123,163 @@ func TestKindsAreKeptApart(t *testing.T) {
 	c.Drain(again, nil)
 	if again.Kinds[2].Events != 0 || len(again.Kinds[2].Errors) != 0 {
 		t.Fatalf("drain did not reset kinds: %+v", again.Kinds[2])
+	}
+}
+
+func TestFullRingSpillsAndDrainIsExact(t *testing.T) {
+	c := NewCollector(2, Shape{Kinds: 2, WithService: true})
+	fast, slow := c.Recorder(0), c.Recorder(1)
+	n := 3*len(fast.ring) + 7 // no sweep in between: the ring fills and the rest spills
+	for i := 1; i <= n; i++ {
+		d := time.Duration(i) * time.Microsecond
+		fast.Event(&Event{Latency: d + 3*time.Nanosecond, Service: d, Reads: 1, Kind: i % 2})
+	}
+	slow.Event(&Event{Latency: time.Second, Service: time.Second, Writes: 1, Kind: 1})
+	if fast.spill == nil || slow.spill != nil {
+		t.Fatalf("spill allocated: fast %v, slow %v; want only the worker whose ring overflowed", fast.spill != nil, slow.spill != nil)
+	}
+	w := c.NewWindow()
+	per := make([]ThreadTotals, 2)
+	c.Drain(w, per)
+	if w.Events != int64(n)+1 || w.Reads != int64(n) || w.Writes != 1 {
+		t.Fatalf("counters = %+v, want %d events", w.Counters, n+1)
+	}
+	if got := w.Latency.Hist.TotalCount(); got != int64(n)+1 {
+		t.Fatalf("histogram holds %d values, want %d", got, n+1)
+	}
+	if w.Latency.Min != time.Microsecond+3*time.Nanosecond || w.Latency.Max != time.Second || w.Service.Min != time.Microsecond {
+		t.Fatalf("exact extremes: latency %v..%v, service min %v", w.Latency.Min, w.Latency.Max, w.Service.Min)
+	}
+	if w.Kinds[0].Events+w.Kinds[1].Events != int64(n)+1 || w.Kinds[0].Events != int64(n/2) {
+		t.Fatalf("kinds = %d, %d", w.Kinds[0].Events, w.Kinds[1].Events)
+	}
+	if per[0].Events != int64(n) || per[1].Events != 1 || per[1].Busy != time.Second {
+		t.Fatalf("per thread = %+v", per)
+	}
+	wantBusy := time.Duration(n*(n+1)/2) * time.Microsecond
+	if per[0].Busy != wantBusy {
+		t.Fatalf("busy = %v, want %v", per[0].Busy, wantBusy)
+	}
+}
+
+func TestSweepWhileWorkersRecord(t *testing.T) {
+	const workers, events = 4, 20000
+	c := NewCollector(workers, Shape{Kinds: 3})
+	stop := make(chan struct{})
+	swept := c.NewWindow()
+	sweeperDone := make(chan struct{})
+	go func() { // the reporter: sweeps as fast as it can, as a busy one would
+		defer close(sweeperDone)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				c.Sweep(swept)
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			r := c.Recorder(w)
+			for i := 1; i <= events; i++ {
+				r.Event(&Event{Latency: time.Duration(i) * time.Microsecond, Service: time.Microsecond, Others: 1, Kind: i % 3})
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(stop)
+	<-sweeperDone
+	per := make([]ThreadTotals, workers)
+	c.Drain(swept, per)
+	if swept.Events != workers*events || swept.Others != workers*events || swept.Latency.Hist.TotalCount() != workers*events {
+		t.Fatalf("events %d, others %d, histogram %d; want %d each", swept.Events, swept.Others, swept.Latency.Hist.TotalCount(), workers*events)
+	}
+	if swept.Latency.Max != events*time.Microsecond || swept.Latency.Min != time.Microsecond {
+		t.Fatalf("extremes %v..%v", swept.Latency.Min, swept.Latency.Max)
+	}
+	for i, p := range per {
+		if p.Events != events || p.Busy != events*time.Microsecond {
+			t.Fatalf("thread %d: %+v", i, p)
+		}
+	}
+}
+
+func TestSweptEventsCountForTheNextDrainOnly(t *testing.T) {
+	c := NewCollector(1, Shape{})
+	r := c.Recorder(0)
+	r.Event(&Event{Latency: time.Millisecond, Service: time.Millisecond})
+	warm := c.NewWindow()
+	c.Sweep(warm)
+	c.Drain(warm, nil) // the end of a warm-up: per-thread totals are not kept
+	r.Event(&Event{Latency: 2 * time.Millisecond, Service: 2 * time.Millisecond})
+	meas := c.NewWindow()
+	c.Sweep(meas)
+	per := make([]ThreadTotals, 1)
+	c.Drain(meas, per)
+	if warm.Events != 1 || meas.Events != 1 || meas.Latency.Min != 2*time.Millisecond {
+		t.Fatalf("warm %d events, measured %d (min %v)", warm.Events, meas.Events, meas.Latency.Min)
+	}
+	if per[0].Events != 1 || per[0].Busy != 2*time.Millisecond {
+		t.Fatalf("per thread = %+v, want the measured event only", per[0])
+	}
+}
+
+func TestRecorderHoldsNoHistogram(t *testing.T) {
+	// The point of the ring: a worker costs at most 32 KiB, and 4 KiB at
+	// thousands of workers, not the ~190 KB of one histogram (TPC-C with
+	// --rate had seven per worker).
+	for _, tc := range []struct{ workers, maxBytes int }{{1, 33 << 10}, {128, 33 << 10}, {1024, 5 << 10}, {4096, 5 << 10}} {
+		c := NewCollector(tc.workers, Shape{})
+		r := c.Recorder(0)
+		size := int(unsafe.Sizeof(*r)) + len(r.ring)*int(unsafe.Sizeof(sample{}))
+		if size > tc.maxBytes || len(r.ring)&(len(r.ring)-1) != 0 {
+			t.Errorf("%d workers: a recorder takes %d bytes (ring of %d); want a power of two and at most %d bytes", tc.workers, size, len(r.ring), tc.maxBytes)
+		}
+	}
+	c := NewCollector(1, Shape{Kinds: 5, WithService: true})
+	r := c.Recorder(0)
+	r.Event(&Event{Latency: time.Millisecond})
+	r.Error(3, "1213")
+	r.Reconnect()
+	if r.spill != nil {
+		t.Fatal("a recorder that never overflowed allocated histograms")
+	}
+	w := c.NewWindow()
+	c.Drain(w, nil)
+	if w.Kinds[3].Errors["1213"] != 1 || w.Errors["1213"] != 1 || w.Reconnects != 1 || w.Events != 1 {
+		t.Fatalf("window = %+v, kind 3 errors %v", w.Counters, w.Kinds[3].Errors)
+	}
+}
+
+func TestOversizedCountsTakeTheSpillPath(t *testing.T) {
+	c := NewCollector(1, Shape{})
+	c.Recorder(0).Event(&Event{Latency: time.Millisecond, Reads: 1 << 40})
+	w := c.NewWindow()
+	c.Drain(w, nil)
+	if w.Reads != 1<<40 || w.Events != 1 {
+		t.Fatalf("reads = %d, events = %d", w.Reads, w.Events)
+	}
+}
+
+func BenchmarkRecorderEventSwept(b *testing.B) {
+	c := NewCollector(1, Shape{Kinds: 5, WithService: true})
+	r := c.Recorder(0)
+	into := c.NewWindow()
+	b.ReportAllocs()
+	e := Event{Reads: 1}
+	for i := 0; i < b.N; i++ {
+		e.Latency = time.Duration(i%5000) * time.Microsecond
+		e.Service = e.Latency
+		e.Kind = i % 5
+		r.Event(&e)
+		if i%len(r.ring) == len(r.ring)-1 {
+			b.StopTimer()
+			c.Sweep(into)
+			b.StartTimer()
+		}
 	}
 }

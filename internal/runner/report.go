@@ -57,26 +57,36 @@ func (rep *reporter) loop(done <-chan struct{}) {
 	nextTick := rep.t0.Add(rep.tick)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	// Between ticks the workers' rings are swept often into the open interval,
+	// so that a worker never finds its ring full (see metrics.SweepEvery).
+	sweep := time.NewTicker(metrics.SweepEvery)
+	defer sweep.Stop()
 	for {
 		due := nextTick
 		if !rep.warmupDone && rep.r.warmEnd.Before(due) {
 			due = rep.r.warmEnd
 		}
 		timer.Reset(time.Until(due))
-		select {
-		case <-done:
-			rep.drain(time.Now())
-			rep.measTo = time.Now()
-			if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
-				// Nothing that ended past the hard deadline was counted.
-				rep.measTo = rep.r.end
+	wait:
+		for {
+			select {
+			case <-done:
+				rep.drain(time.Now())
+				rep.measTo = time.Now()
+				if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
+					// Nothing that ended past the hard deadline was counted.
+					rep.measTo = rep.r.end
+				}
+				return
+			case <-sweep.C:
+				rep.r.col.Sweep(rep.interval)
+			case <-timer.C:
+				break wait
 			}
-			return
-		case <-timer.C:
-			rep.drain(due)
-			if !due.Before(nextTick) {
-				nextTick = nextTick.Add(rep.tick)
-			}
+		}
+		rep.drain(due)
+		if !due.Before(nextTick) {
+			nextTick = nextTick.Add(rep.tick)
 		}
 	}
 }
@@ -88,8 +98,8 @@ func (rep *reporter) drain(now time.Time) {
 	if inWarmup {
 		per = nil
 	}
-	rep.interval.Reset()
-	rep.r.col.Drain(rep.interval, per)
+	rep.r.col.Drain(rep.interval, per) // adds to what the sweeps brought in
+	defer rep.interval.Reset()
 	secs := now.Sub(rep.last).Seconds()
 	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
 		iv := rep.toInterval(rep.interval, now, secs, inWarmup)

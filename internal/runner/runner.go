@@ -1,7 +1,9 @@
-// Package runner drives a workload: one goroutine and one connection per thread,
-// a warm-up phase measured apart, a measured phase bounded by --time and/or
-// --events, an optional open-loop --rate schedule, the error policy with reconnects,
-// and a reporter that drains the workers' recorders at each interval.
+// Package runner drives a workload: one goroutine and one connection per thread
+// (opened at a bounded parallelism and rate, checked beforehand by Preflight
+// against the server's and the process's limits), a warm-up phase measured
+// apart, a measured phase bounded by --time and/or --events, an optional
+// open-loop --rate schedule, the error policy with reconnects, and a reporter
+// that sweeps the workers' recorders often and closes an interval at each tick.
 package runner
 
 import (
@@ -37,6 +39,11 @@ type Config struct {
 	Ignore         ErrorPolicy
 	// ConnectParallel bounds how many connections are opened at once (default 16).
 	ConnectParallel int
+	// ConnectRate bounds how many connections are opened per second (0 = no
+	// bound), so that thousands of threads do not storm the server's listener.
+	// Connected workers wait until every thread is connected: the warm-up and
+	// the measured phase start with all threads running.
+	ConnectRate float64
 	// ReconnectTimeout bounds how long a worker tries to replace a lost
 	// connection before the run fails (default 30s): a server that died must
 	// fail the run, not leave it counting nothing until --time ends.
@@ -60,6 +67,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--rate must not be negative")
 	case c.ReportInterval < 0:
 		return fmt.Errorf("--report-interval must not be negative")
+	case c.ConnectParallel < 0:
+		return fmt.Errorf("the connection parallelism must not be negative, got %d", c.ConnectParallel)
+	case c.ConnectRate < 0 || math.IsNaN(c.ConnectRate) || math.IsInf(c.ConnectRate, 0):
+		return fmt.Errorf("the connection rate must be a positive number of connections per second (0 = no bound), got %v", c.ConnectRate)
 	}
 	for _, p := range c.Percentiles {
 		if !(p > 0 && p <= 100) {
@@ -85,10 +96,13 @@ type Deps struct {
 // Outcome is what a run measured and how it ended. It is complete enough to be
 // written as a result even when the run failed or was interrupted.
 type Outcome struct {
-	Status    result.Status
-	Err       error
-	Start     time.Time // start of the measured phase
-	End       time.Time // end of the measured phase
+	Status result.Status
+	Err    error
+	Start  time.Time // start of the measured phase
+	End    time.Time // end of the measured phase
+	// Connect is how long opening every thread's connection took (before the
+	// warm-up; not part of any phase).
+	Connect   time.Duration
 	Warmup    *result.Phase
 	Totals    result.Phase
 	Intervals []result.Interval
@@ -151,7 +165,9 @@ func (r *run) fail(err error) {
 func (r *run) execute(parent context.Context) *Outcome {
 	out := &Outcome{Status: result.StatusComplete}
 	defer raiseProcs(r.cfg.Threads)()
+	connStart := time.Now()
 	workers, err := r.connectAll(parent)
+	out.Connect = time.Since(connStart)
 	if err != nil {
 		out.Status, out.Err = result.StatusFailed, err
 		if parent.Err() != nil {
@@ -191,9 +207,7 @@ func (r *run) execute(parent context.Context) *Outcome {
 	rep := newReporter(r, t0)
 	rep.loop(done)
 
-	for _, w := range workers {
-		w.close()
-	}
+	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
 	switch {
@@ -205,22 +219,47 @@ func (r *run) execute(parent context.Context) *Outcome {
 	return out
 }
 
-// connectAll opens one connection and one workload worker per thread, a bounded
-// number at a time.
+// connectAll opens one connection and one workload worker per thread, at most
+// ConnectParallel at a time and, with a ConnectRate, no faster than that. It
+// returns when every thread is connected (the start barrier) or, after the first
+// failure, when the attempts under way have ended; no new one is started then.
 func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	workers := make([]*worker, r.cfg.Threads)
 	errs := make([]error, r.cfg.Threads)
 	sem := make(chan struct{}, r.cfg.ConnectParallel)
-	var wg sync.WaitGroup
+	var (
+		wg     sync.WaitGroup
+		failed atomic.Bool
+	)
+	start := time.Now()
+	launched := 0
 	for i := range workers {
+		if r.cfg.ConnectRate > 0 {
+			at := start.Add(time.Duration(float64(i) / r.cfg.ConnectRate * float64(time.Second)))
+			if !sleepUntil(ctx, at) {
+				break
+			}
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil || failed.Load() {
+			break
+		}
+		launched++
 		wg.Add(1)
-		sem <- struct{}{}
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			w := &worker{id: i, rec: r.col.Recorder(i), rng: r.deps.Rand.Source(uint64(i))}
 			if err := w.open(ctx, r.deps); err != nil {
-				errs[i] = fmt.Errorf("thread %d: %w", i, err)
+				if !failed.Swap(true) || ctx.Err() == nil {
+					errs[i] = fmt.Errorf("thread %d: %w", i, err)
+				}
+				stop() // abandon the attempts under way: the run cannot start
 				return
 			}
 			workers[i] = w
@@ -228,27 +267,65 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 	}
 	wg.Wait()
 	var first error
-	failed := 0
+	n := 0
 	for _, err := range errs {
 		if err != nil {
-			failed++
+			n++
 			if first == nil {
 				first = err
 			}
 		}
 	}
+	if first == nil && launched < len(workers) {
+		first = fmt.Errorf("connecting thread %d of %d: %w", launched+1, len(workers), context.Cause(ctx))
+	}
 	if first == nil {
 		return workers, nil
 	}
-	for _, w := range workers {
-		if w != nil {
-			w.close()
-		}
+	closeAll(workers, r.cfg.ConnectParallel)
+	if code := r.deps.Driver.Describe(first).Code; code == "1040" || code == "53300" {
+		first = fmt.Errorf("%w: the server refuses more connections; raise its max_connections or run fewer threads", first)
 	}
-	if failed > 1 {
-		return nil, fmt.Errorf("%w (and %d more of %d threads failed)", first, failed-1, len(workers))
+	if n > 1 {
+		return nil, fmt.Errorf("%w (and %d more of %d threads failed)", first, n-1, len(workers))
 	}
 	return nil, first
+}
+
+// sleepUntil waits until t or until ctx ends, and reports whether t came.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
+// closeAll closes the workers' connections (nil entries skipped), parallel at
+// most at a time: closing thousands one by one would delay the end of a run.
+func closeAll(workers []*worker, parallel int) {
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		if w == nil {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			w.close()
+		}()
+	}
+	wg.Wait()
 }
 
 // yieldEvery is how often a worker passes through the scheduler (see loop): well
