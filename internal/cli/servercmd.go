@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -169,6 +170,19 @@ func printConnect(w io.Writer, srv *localserver.Server) {
 	fmt.Fprintf(w, "Connect fairbench with:\n  %s\nor over TCP:\n  %s\n", strings.Join(socket, " "), strings.Join(tcp, " "))
 }
 
+// state finds the server directory of --dir/--flavor and reads its state.
+func (f *serverCmdFlags) state(ctx context.Context) (string, localserver.State, error) {
+	dir, err := f.existingDir()
+	if err != nil {
+		return "", localserver.State{}, err
+	}
+	st, err := localserver.Status(ctx, dir)
+	if err != nil {
+		return "", localserver.State{}, serverStateError(err)
+	}
+	return dir, st, nil
+}
+
 func (a *App) serverStopCommand() *cobra.Command {
 	f := &serverCmdFlags{}
 	cmd := &cobra.Command{
@@ -176,13 +190,9 @@ func (a *App) serverStopCommand() *cobra.Command {
 		Short: "Stop a private server cleanly and wait until it has exited",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := f.existingDir()
+			dir, st, err := f.state(cmd.Context())
 			if err != nil {
 				return err
-			}
-			st, err := localserver.Status(cmd.Context(), dir)
-			if err != nil {
-				return serverStateError(err)
 			}
 			if !st.Running {
 				fmt.Fprintf(a.Stdout, "The %s server in %s is not running: nothing to stop.\n", st.Flavor, st.Dir)
@@ -206,13 +216,9 @@ func (a *App) serverStatusCommand() *cobra.Command {
 		Short: "Show whether a private server runs, where, and with which settings",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := f.existingDir()
+			_, st, err := f.state(cmd.Context())
 			if err != nil {
 				return err
-			}
-			st, err := localserver.Status(cmd.Context(), dir)
-			if err != nil {
-				return serverStateError(err)
 			}
 			printStatus(a.Stdout, st)
 			return nil

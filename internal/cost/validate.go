@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
 // validator turns a raw sheet into a Sheet, keeping the first mistake.
@@ -22,17 +24,7 @@ func (v *validator) fail(path, format string, args ...any) {
 }
 
 func (v *validator) line(path string) int {
-	for path != "" {
-		if l, ok := v.lines[path]; ok {
-			return l
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
-	}
-	return 0
+	return yamlkeys.LineOf(v.lines, path)
 }
 
 func (v *validator) sheet(r *rawSheet) *Sheet {

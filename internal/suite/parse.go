@@ -67,17 +67,7 @@ func (p *Plan) errAt(path, format string, args ...any) error {
 
 // line returns the line of path, or of its nearest written parent.
 func (p *Plan) line(path string) int {
-	for path != "" {
-		if l, ok := p.source.lines[path]; ok {
-			return l
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
-	}
-	return 0
+	return yamlkeys.LineOf(p.source.lines, path)
 }
 
 // checkKeys refuses keys that no field of the plan takes, and records the line

@@ -231,3 +231,20 @@ func Problems(err error) []Problem {
 	}
 	return out
 }
+
+// LineOf returns the line of path in lines, or of its nearest parent that was
+// written ("data[1].options.x" falls back to "data[1].options", "data[1]", …);
+// 0 when none was.
+func LineOf(lines map[string]int, path string) int {
+	for path != "" {
+		if l, ok := lines[path]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return 0
+}

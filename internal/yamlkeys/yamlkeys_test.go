@@ -95,3 +95,12 @@ func TestProblemsAndFileError(t *testing.T) {
 		}
 	}
 }
+
+func TestLineOf(t *testing.T) {
+	lines := map[string]int{"data": 3, "data[1]": 5, "matrix.threads": 9}
+	for path, want := range map[string]int{"data[1].options.x": 5, "data[0].tables": 3, "matrix.threads": 9, "matrix.rounds": 0, "": 0} {
+		if got := LineOf(lines, path); got != want {
+			t.Errorf("LineOf(%q) = %d, want %d", path, got, want)
+		}
+	}
+}
