@@ -10,6 +10,8 @@
 #   bench/scale.sh                                  # defaults below
 #   TIME=30 THREADS="64 256 1024" LONG=600 bench/scale.sh
 #   LONG=0 bench/scale.sh                           # skip the long run
+#   CASES=none LONG=0 bench/scale.sh                # TPC-C only
+#   FB=/path/to/other/fairbench OUT=bench/out/b bench/scale.sh   # A/B against another build
 #
 # Needs: MariaDB server binaries (mariadbd, mariadb-install-db), python3.
 set -euo pipefail
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 TIME=${TIME:-30}
 THREADS=${THREADS:-"64 256 1024"}
 CASES=${CASES:-"oltp_point_select oltp_read_only"}
+[ "$CASES" = none ] && CASES=""
 TPCC_THREADS=${TPCC_THREADS:-1000}
 WAREHOUSES=${WAREHOUSES:-4}
 LONG=${LONG:-600}             # seconds of the long run; 0 skips it
@@ -35,6 +38,7 @@ FB=$(cd "$(dirname "$FB")" && pwd)/$(basename "$FB")
 
 # A private server: the shared one allows 151 connections.
 "$FB" server stop --dir="$SRV" >/dev/null 2>&1 || true
+rm -rf "$SRV" # a fresh data directory each time: prepare must not find earlier tables
 "$FB" server start --flavor=mariadb --dir="$SRV" --data-size=1GiB \
 	--set max_connections=2000 --set max_prepared_stmt_count=1048576 >"$OUT/server-start.log"
 trap '"$FB" server stop --dir="$SRV" >/dev/null 2>&1 || true' EXIT

@@ -7,20 +7,21 @@ import (
 
 // deadline makes a call in flight return soon after its context is cancelled,
 // without the per-call goroutine hand-off that go-sql-driver's context methods
-// pay. The runner passes one long-lived context per worker, so a watcher
-// goroutine is started once per distinct context (compared by its Done
-// channel); each call then only flips an atomic flag.
+// pay. The runner passes one long-lived context per worker, so a callback is
+// registered once per distinct context (compared by its Done channel) with
+// context.AfterFunc, which costs no goroutine while it waits; each call then
+// only flips an atomic flag.
 //
-// When the watched context ends while a call is in flight, the watcher closes
+// When the watched context ends while a call is in flight, the callback closes
 // the network connection, which unblocks the read at once; the connection is
 // then lost. A context that ends between calls only fails the next call made
 // with it and leaves the connection usable with another context.
 type deadline struct {
 	kill     func()                // closes the network connection
 	done     <-chan struct{}       // Done channel of the watched context
-	cur      atomic.Pointer[watch] // the current watch; older watchers must not kill
+	cur      atomic.Pointer[watch] // the current watch; older callbacks must not kill
 	inFlight atomic.Bool
-	stop     chan struct{} // closes the current watcher goroutine
+	stop     func() bool // unregisters the current callback
 }
 
 // watch is the state of one watched context.
@@ -33,7 +34,7 @@ type watch struct {
 func (d *deadline) enter(ctx context.Context) error {
 	done := ctx.Done()
 	if done != d.done {
-		d.rewatch(done)
+		d.rewatch(ctx, done)
 		if done != nil {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -64,40 +65,36 @@ func (d *deadline) fired() bool {
 	return w != nil && w.fired.Load()
 }
 
-// rewatch stops the current watcher and starts one for done (none when nil).
-func (d *deadline) rewatch(done <-chan struct{}) {
-	if d.stop != nil {
-		close(d.stop)
-		d.stop = nil
-	}
+// rewatch unregisters the current callback and registers one on ctx, whose
+// Done channel is done (none when nil).
+func (d *deadline) rewatch(ctx context.Context, done <-chan struct{}) {
+	d.unwatch()
 	d.done = done
 	if done == nil {
-		d.cur.Store(nil)
 		return
 	}
 	w := &watch{}
 	d.cur.Store(w)
-	stop := make(chan struct{})
-	d.stop = stop
-	go func() {
-		select {
-		case <-done:
-			w.fired.Store(true)
-			// Either enter sees done closed, or we see the call in flight.
-			if d.inFlight.Load() && d.cur.Load() == w {
-				d.kill()
-			}
-		case <-stop:
+	d.stop = context.AfterFunc(ctx, func() {
+		w.fired.Store(true)
+		// Either enter sees done closed, or we see the call in flight.
+		if d.inFlight.Load() && d.cur.Load() == w {
+			d.kill()
 		}
-	}()
+	})
 }
 
-// close stops the watcher goroutine.
-func (d *deadline) close() {
+// unwatch unregisters the current callback.
+func (d *deadline) unwatch() {
 	if d.stop != nil {
-		close(d.stop)
+		d.stop()
 		d.stop = nil
 	}
-	d.done = nil
 	d.cur.Store(nil)
+}
+
+// close unregisters the callback.
+func (d *deadline) close() {
+	d.unwatch()
+	d.done = nil
 }

@@ -26,7 +26,6 @@ type Worker struct {
 
 	home       int64
 	homeArg    any              // home boxed once
-	lastNames  [1000]any        // C_LAST of each number, boxed once
 	slDistrict int64            // the terminal's district for Stock-Level (clause 2.8.1.1)
 	args       [12]any          // arguments of the statement being run
 	no         newOrderState    // scratch of New-Order
@@ -67,9 +66,6 @@ func NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *ran
 	}
 	w.sleep = w.sleeper.sleep
 	w.slDistrict = rng.Uniform(1, districtsPerWarehouse)
-	for n := range w.lastNames {
-		w.lastNames[n] = LastName(n)
-	}
 	w.no.init()
 	w.pay.init()
 	w.os.init()
