@@ -6,8 +6,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +17,9 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
@@ -515,5 +520,127 @@ func corrupt(t *testing.T, kind string, cfg driver.Config, stmt string) {
 	defer c.Close()
 	if _, err := c.Exec(context.Background(), stmt); err != nil {
 		t.Fatalf("%s: %v", kind, err)
+	}
+}
+
+// promScrape fetches and parses url (a /metrics endpoint).
+func promScrape(url string) (map[string]*dto.MetricFamily, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	return p.TextToMetricFamilies(resp.Body)
+}
+
+// promValue is the value of the first series of family name (a counter, gauge
+// or the sample count of a histogram) whose labels include want.
+func promValue(fams map[string]*dto.MetricFamily, name string, want map[string]string) (float64, bool) {
+	f := fams[name]
+	if f == nil {
+		return 0, false
+	}
+next:
+	for _, m := range f.Metric {
+		for _, lp := range m.Label {
+			if v, ok := want[lp.GetName()]; ok && v != lp.GetValue() {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			return m.Counter.GetValue(), true
+		case m.Gauge != nil:
+			return m.Gauge.GetValue(), true
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount()), true
+		}
+	}
+	return 0, false
+}
+
+// TestRunMetricsHistogramAndLinger runs against MariaDB with --metrics-addr:
+// every scrape's latency histogram counts the events counted so far; after the
+// run the endpoint lingers (--metrics-linger) in phase "done" with the final
+// figures, those of the result file; Ctrl-C ends the linger at once, and the
+// run's exit status stands.
+func TestRunMetricsHistogramAndLinger(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	prepareMySQL(t, cfg)
+	file := filepath.Join(t.TempDir(), "r.json")
+	var out, errb syncBuffer
+	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	done := make(chan int, 1)
+	go func() {
+		done <- app.Execute(ctx, join([]string{"run", "oltp_point_select", "--table-size=1000", "--threads=2", "--time=2",
+			"--report-interval=0.25", "--metrics-addr=127.0.0.1:0", "--metrics-linger=600", "--output=" + file}, targetArgs(cfg)))
+	}()
+	addrRe := regexp.MustCompile(`Live metrics on (http://\S+/metrics)`)
+	wl := map[string]string{"workload": "oltp_point_select"}
+	var url string
+	scrapes := 0
+	for !strings.Contains(out.String(), "Live metrics stay up for 10m0s (--metrics-linger)") {
+		select {
+		case code := <-done:
+			t.Fatalf("the run ended (exit %d) without lingering:\n%s%s", code, out.String(), errb.String())
+		case <-time.After(30 * time.Millisecond):
+		}
+		if m := addrRe.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+		if url == "" {
+			continue
+		}
+		fams, err := promScrape(url)
+		if err != nil {
+			t.Fatalf("scrape during the run: %v", err)
+		}
+		count, okH := promValue(fams, "fairbench_event_latency_seconds", wl)
+		events, _ := promValue(fams, "fairbench_events_total", wl)
+		if okH {
+			scrapes++
+			if count != events {
+				t.Fatalf("a scrape during the run: histogram count %v, events_total %v", count, events)
+			}
+		}
+	}
+	if scrapes == 0 {
+		t.Error("no scrape during the run saw the latency histogram")
+	}
+	// Lingering: the result is written and the endpoint answers, phase done.
+	r := readResult(t, file)
+	var events int64
+	for _, iv := range r.Intervals {
+		events += iv.Counts.Events
+		if iv.Histogram != nil {
+			t.Fatal("the run kept interval histograms without --interval-histograms or --clients")
+		}
+	}
+	fams, err := promScrape(url)
+	if err != nil {
+		t.Fatalf("scrape while lingering: %v", err)
+	}
+	if v, _ := promValue(fams, "fairbench_phase", map[string]string{"phase": "done"}); v != 1 {
+		t.Errorf("phase done = %v while lingering, want 1", v)
+	}
+	count, _ := promValue(fams, "fairbench_event_latency_seconds", wl)
+	total, _ := promValue(fams, "fairbench_events_total", wl)
+	if events == 0 || count != float64(events) || total != float64(events) {
+		t.Errorf("while lingering: histogram count %v, events_total %v; the result's intervals hold %d", count, total, events)
+	}
+	interrupt() // Ctrl-C during the linger
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Fatalf("exit %d after a complete run, want %d:\n%s", code, ExitOK, errb.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Ctrl-C did not end the linger")
+	}
+	if _, err := promScrape(url); err == nil {
+		t.Error("the endpoint still answers after the command returned")
 	}
 }

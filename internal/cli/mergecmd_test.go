@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -224,5 +225,153 @@ func TestInterruptWhileWaitingForStart(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("a result was written for a run that never started")
+	}
+}
+
+// TestMergedIntervalsHaveExactPercentiles runs three coordinated clients on
+// MariaDB (--clients keeps interval histograms) and merges them: every merged
+// interval's histogram is the pooled one of the client intervals in its slot,
+// and its percentiles and maximum are that histogram's. Without interval
+// histograms the merged intervals keep no percentiles, as before; with only
+// some clients' histograms the merge says why.
+func TestMergedIntervalsHaveExactPercentiles(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	prepareMySQL(t, cfg)
+	dir := t.TempDir()
+	start := time.Now().Add(3 * time.Second).Truncate(time.Second)
+	files := make([]string, 3)
+	runs := make([]cliRun, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		files[i] = filepath.Join(dir, "c"+strconv.Itoa(i)+".json")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * 400 * time.Millisecond)
+			runs[i] = runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=1000",
+				"--threads=" + strconv.Itoa(i+1), "--time=3", "--warmup-time=1", "--percentile=50,95,99",
+				"--client-id=" + strconv.Itoa(i), "--clients=3", "--start-at=" + strconv.FormatInt(start.Unix(), 10), "--output=" + files[i]}, targetArgs(cfg))...)
+		}()
+	}
+	wg.Wait()
+	parts := make([]*result.Result, 3)
+	for i, r := range runs {
+		if r.code != ExitOK {
+			t.Fatalf("client %d: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+		parts[i] = readResult(t, files[i])
+		for _, iv := range parts[i].Intervals {
+			if (iv.Histogram != nil) != (iv.Counts.Events > 0) {
+				t.Fatalf("client %d: interval at %vs with %d events, histogram %v", i, iv.At, iv.Counts.Events, iv.Histogram != nil)
+			}
+		}
+	}
+
+	merge := func(t *testing.T, files ...string) (*result.Result, cliRun) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "merged.json")
+		r := runCLI(context.Background(), nil, append([]string{"merge", "-o", out}, files...)...)
+		if r.code != ExitOK {
+			t.Fatalf("merge: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		return readResult(t, out), r
+	}
+	m, r := merge(t, files...)
+	if r.stderr != "" {
+		t.Errorf("merge warned: %s", r.stderr)
+	}
+	// Place each client interval in its slot as the merge rule says: its end on
+	// absolute time (run start = start - warm-up, + at_s), in interval lengths
+	// (1 s) from --start-at, rounded; warm-up and measured ones apart.
+	type slot struct {
+		at     float64
+		warmup bool
+	}
+	pooled := map[slot]*hdrhistogram.Histogram{}
+	events := map[slot]int64{}
+	maxMs := map[slot]float64{}
+	for _, p := range parts {
+		runStart := p.Start.Add(-time.Second)
+		for _, iv := range p.Intervals {
+			end := runStart.Add(time.Duration(iv.At * float64(time.Second)))
+			s := slot{math.Round(end.Sub(start).Seconds()), iv.Warmup}
+			events[s] += iv.Counts.Events
+			maxMs[s] = math.Max(maxMs[s], iv.MaxMs)
+			if pooled[s] == nil {
+				pooled[s] = hdrhistogram.New(1, 3_600_000_000, 3)
+			}
+			if iv.Histogram != nil {
+				h, err := iv.Histogram.Decode()
+				if err != nil {
+					t.Fatal(err)
+				}
+				pooled[s].Merge(h)
+			}
+		}
+	}
+	if len(m.Intervals) != len(pooled) {
+		t.Fatalf("%d merged intervals, the clients' fall in %d slots", len(m.Intervals), len(pooled))
+	}
+	for _, iv := range m.Intervals {
+		s := slot{iv.At, iv.Warmup}
+		h := pooled[s]
+		if h == nil || iv.Counts.Events != events[s] || h.TotalCount() != events[s] || iv.MaxMs != maxMs[s] {
+			t.Fatalf("merged interval at %vs (warm-up %v): %d events max %v; the clients' slot holds %d, max %v", iv.At, iv.Warmup, iv.Counts.Events, iv.MaxMs, events[s], maxMs[s])
+		}
+		for key, q := range map[string]float64{"50": 0.5, "95": 0.95, "99": 0.99} {
+			want := result.HistogramQuantileMs(h, q, 0, maxMs[s])
+			if got, ok := iv.LatencyMs[key]; !ok || got != want {
+				t.Errorf("merged interval at %vs: p%s = %v (present %v), the pooled interval histograms say %v", iv.At, key, got, ok, want)
+			}
+		}
+		if iv.Counts.Events > 0 {
+			got, err := iv.Histogram.Decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.TotalCount() != h.TotalCount() || !h.Equals(got) {
+				t.Errorf("merged interval at %vs: its histogram is not the pooled one", iv.At)
+			}
+		}
+	}
+
+	// The same results without interval histograms, as older files are.
+	strip := func(i int) string {
+		p := *parts[i]
+		p.Intervals = slices.Clone(p.Intervals)
+		for j := range p.Intervals {
+			p.Intervals[j].Histogram = nil
+		}
+		f := filepath.Join(dir, "old"+strconv.Itoa(i)+".json")
+		if err := result.Write(f, &p); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	old := []string{strip(0), strip(1), strip(2)}
+	for _, tc := range []struct {
+		name  string
+		files []string
+		warn  string
+	}{
+		{"none", old, ""},
+		{"some", []string{files[0], old[1], files[2]}, "the intervals of " + old[1] + " carry no latency histograms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, r := merge(t, tc.files...)
+			var sum int64
+			for _, iv := range m.Intervals {
+				sum += iv.Counts.Events
+				if len(iv.LatencyMs) != 0 || iv.Histogram != nil {
+					t.Fatalf("merged interval at %vs has percentiles %v or a histogram", iv.At, iv.LatencyMs)
+				}
+			}
+			if want := m.Totals.Counts.Events + m.Warmup.Counts.Events; sum != want {
+				t.Errorf("merged intervals hold %d events, the phases %d", sum, want)
+			}
+			if tc.warn == "" && r.stderr != "" || !strings.Contains(r.stderr, tc.warn) {
+				t.Errorf("merge stderr %q, want %q", r.stderr, tc.warn)
+			}
+		})
 	}
 }

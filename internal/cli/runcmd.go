@@ -18,6 +18,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/livemetrics"
+	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
@@ -67,6 +68,12 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		Percentiles:    pcts,
 		Ignore:         policy,
 		ConnectRate:    f.connectRate,
+		// Coordinated clients keep interval histograms so that merge gives
+		// the merged intervals exact percentiles.
+		IntervalHistograms: f.intervalHistograms || f.clients > 0,
+	}
+	if f.metricsLinger < 0 || math.IsNaN(f.metricsLinger) || math.IsInf(f.metricsLinger, 0) {
+		return cfg, fmt.Errorf("--metrics-linger must be a number of seconds, 0 or more, got %v", f.metricsLinger)
 	}
 	if f.time < 0 {
 		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)
@@ -109,7 +116,8 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	defer stopServing()
+	ran := false // the metrics linger after a run, not after a mistake
+	defer func() { stopServing(ran) }()
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err
@@ -172,7 +180,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 	}
 	var probe *observe.Probe
-	out := runner.Run(ctx, rcfg, runner.Deps{
+	deps := runner.Deps{
 		Driver:   s.drv,
 		Workload: inv.wl,
 		Rand:     rng,
@@ -180,15 +188,17 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 			if printLines || iv.Warmup {
 				intervalLine(human, iv, rcfg.Percentiles)
 			}
-			if exp != nil {
-				exp.Observe(iv)
-			}
 		},
 		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
-	})
+	}
+	if exp != nil {
+		deps.OnIntervalHistogram = observeInterval(exp, a.Stderr)
+	}
+	out := runner.Run(ctx, rcfg, deps)
 	if exp != nil {
 		exp.SetPhase(livemetrics.PhaseDone)
 	}
+	ran = true
 
 	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
 	if probe != nil {
@@ -211,20 +221,42 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 }
 
 // serveMetrics starts the live metrics of --metrics-addr (nil without it) and
-// returns a function that stops serving.
-func (inv *invocation) serveMetrics(ctx context.Context, human io.Writer) (*livemetrics.Exporter, func(), error) {
+// returns a function that stops serving: after a run (ran) it first keeps
+// answering for --metrics-linger, unless ctx ended (Ctrl-C).
+func (inv *invocation) serveMetrics(ctx context.Context, human io.Writer) (*livemetrics.Exporter, func(ran bool), error) {
 	if inv.run.metricsAddr == "" {
-		return nil, func() {}, nil
+		return nil, func(bool) {}, nil
 	}
 	exp := livemetrics.New(livemetrics.Labels{})
-	serveCtx, stop := context.WithCancel(ctx)
-	addr, err := exp.Serve(serveCtx, inv.run.metricsAddr)
+	srv, err := exp.Start(inv.run.metricsAddr)
 	if err != nil {
-		stop()
 		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
-	fmt.Fprintf(human, "Live metrics on http://%s/metrics\n", addr)
+	fmt.Fprintf(human, "Live metrics on http://%s/metrics\n", srv.Addr())
+	stop := func(ran bool) {
+		srv.Linger = time.Duration(inv.run.metricsLinger * float64(time.Second))
+		if !ran || ctx.Err() != nil {
+			srv.Linger = 0
+		}
+		if srv.Linger > 0 {
+			fmt.Fprintf(human, "Live metrics stay up for %s (--metrics-linger) so that the last scrape sees the final figures; Ctrl-C ends them now.\n", srv.Linger)
+		}
+		srv.Stop(ctx)
+	}
 	return exp, stop, nil
+}
+
+// observeInterval feeds each interval and its latency histogram to the live
+// metrics; a failure (it cannot happen with the exporter's own buckets) is
+// reported once on stderr and does not stop the run.
+func observeInterval(exp *livemetrics.Exporter, stderr io.Writer) func(result.Interval, *metrics.Latency) {
+	warned := false
+	return func(iv result.Interval, lat *metrics.Latency) {
+		if err := exp.ObserveInterval(iv, lat); err != nil && !warned {
+			warned = true
+			fmt.Fprintf(stderr, "fairbench: warning: live metrics: %v\n", err)
+		}
+	}
 }
 
 // startCPUProfile profiles the client until the returned stop is called.

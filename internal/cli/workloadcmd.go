@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -44,7 +45,11 @@ type runFlags struct {
 	format         string
 	cpuProfile     string
 	metricsAddr    string
+	metricsLinger  float64 // seconds the metrics stay up after the run
 	connectRate    float64
+	// intervalHistograms keeps each interval's latency histogram in the
+	// result (always with --clients).
+	intervalHistograms bool
 	// clientID, clients and startAt coordinate several clients (--client-id,
 	// --clients, --start-at); see coordination.
 	clientID int
@@ -193,6 +198,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
+		rfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
+		rfs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
 		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
 		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
 		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")

@@ -2,9 +2,12 @@
 // (--metrics-addr), so that the Grafana dashboards TiDB and PMM users already
 // watch can show the benchmark's load next to the server's own metrics.
 //
-// The exporter is fed once per reporting interval (runner.Deps.OnInterval →
-// Observe), never on the per-event path, and has its own registry: nothing is
-// registered in client_golang's global default registry.
+// The exporter is fed once per reporting interval (runner.Deps.OnIntervalHistogram
+// → ObserveInterval, or runner.Deps.OnInterval → Observe without the latency
+// histogram), never on the per-event path, and has its own registry: nothing is
+// registered in client_golang's global default registry. A Server serves it
+// (Exporter.Start) and keeps answering for Server.Linger after the run ends,
+// so that the last scrape sees the final figures and phase "done".
 //
 // Metrics (every fairbench_ metric carries the constant Labels given to New;
 // the per-run ones also carry workload):
@@ -19,7 +22,8 @@
 //	fairbench_interval_latency_seconds{workload,quantile}
 //	                                                 gauge, the last interval's percentiles
 //	                                                 (quantile="1" is the interval's maximum)
-//	fairbench_event_latency_seconds{workload}        histogram, only once ObserveHistogram is fed
+//	fairbench_event_latency_seconds{workload}        histogram of event latency (from the intended
+//	                                                 start), fed by ObserveInterval; absent until then
 //	fairbench_phase{phase}                           gauge, 1 for the current phase, 0 for the others seen
 //	fairbench_suite_cell{cell}                       gauge, 1-based index of the running suite cell
 //	fairbench_suite_cells                            gauge, number of cells of the suite
@@ -29,21 +33,18 @@
 package livemetrics
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 
+	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -97,12 +98,20 @@ type Exporter struct {
 	suiteCells prometheus.Gauge
 	hist       *histogramCollector
 
-	mu       sync.Mutex // guards the fields below
+	// mu guards the fields below and makes every scrape consistent: updates
+	// hold it for writing, a gather for reading, so that a scrape sees whole
+	// intervals (fairbench_events_total and the histogram's _count agree).
+	mu       sync.RWMutex
 	workload string
 	kinds    []string
 	curPhase string
 	cellID   string
 	hasCell  bool
+	// bounds are LatencyBounds and +Inf, boundsUs the finite ones in µs, cum
+	// the cumulative counts of one interval: buffers reused by ObserveInterval.
+	bounds   []float64
+	boundsUs []int64
+	cum      []uint64
 }
 
 // New returns an exporter whose metrics carry labels, in phase "idle".
@@ -141,56 +150,26 @@ func New(labels Labels) *Exporter {
 			Help: "Number of cells of the suite."}),
 		hist: newHistogramCollector(),
 	}
+	finite := LatencyBounds()
+	e.bounds = append(finite, math.Inf(1))
+	e.boundsUs = micros(finite)
+	e.cum = make([]uint64, len(e.bounds))
 	own.MustRegister(e.suiteCells, e.hist)
 	e.setPhaseLocked(PhaseIdle)
 	return e
 }
 
-// Handler serves the metrics in the Prometheus exposition formats.
+// Handler serves the metrics in the Prometheus exposition formats. Each
+// scrape sees whole intervals: none half applied.
 func (e *Exporter) Handler() http.Handler {
-	return promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return promhttp.HandlerFor(prometheus.GathererFunc(e.gather), promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 }
 
-// Serve listens on addr (":9105", "127.0.0.1:0"…) and serves /metrics, and a
-// hint at /, until ctx ends. It returns the address actually bound, which
-// tells the port when addr asked for port 0.
-func (e *Exporter) Serve(ctx context.Context, addr string) (string, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return "", fmt.Errorf("serving metrics on %q: port %s is already in use: choose another port or stop the program using it", addr, portOf(addr))
-		}
-		return "", fmt.Errorf("serving metrics on %q: %w: use host:port, e.g. :9105", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", e.Handler())
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "fairbench live metrics: scrape /metrics (Prometheus text format)")
-	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(sctx) != nil {
-			_ = srv.Close()
-		}
-	}()
-	return ln.Addr().String(), nil
-}
-
-// portOf returns the port part of addr, or addr itself.
-func portOf(addr string) string {
-	if _, port, err := net.SplitHostPort(addr); err == nil {
-		return port
-	}
-	return addr
+// gather collects every metric between two updates.
+func (e *Exporter) gather() ([]*dto.MetricFamily, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.reg.Gather()
 }
 
 // StartRun says a run (or a suite cell) begins: it drops the gauges of the
@@ -221,6 +200,32 @@ func (e *Exporter) StartRun(workload string, threads int, kinds []string) {
 func (e *Exporter) Observe(iv result.Interval) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.observeLocked(iv)
+}
+
+// ObserveInterval is Observe plus the interval's latency distribution, added
+// to fairbench_event_latency_seconds in the buckets of LatencyBounds, with
+// lat's exact count and sum; a scrape sees both or neither. lat is the
+// runner's (runner.Deps.OnIntervalHistogram hands it; values in µs): it is
+// only read, during the call, and the buffers are the exporter's own, so an
+// interval costs about 20 scans of its histogram per bucket and no
+// allocation. A nil lat makes it Observe. Feed every interval of a run through
+// it, warm-up included, as the counters count them, so that the histogram's
+// _count equals fairbench_events_total of the workload.
+func (e *Exporter) ObserveInterval(iv result.Interval, lat *metrics.Latency) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.observeLocked(iv)
+	if lat == nil || lat.Hist == nil {
+		return nil
+	}
+	cumulativeCounts(lat.Hist, e.boundsUs, e.cum)
+	e.cum[len(e.cum)-1] = uint64(lat.Hist.TotalCount())
+	return e.hist.add(e.workload, e.bounds, e.cum, lat.Sum.Seconds())
+}
+
+// observeLocked is Observe with e.mu held.
+func (e *Exporter) observeLocked(iv result.Interval) {
 	wl := e.workload
 	if len(iv.KindEvents) > 0 {
 		for i, n := range iv.KindEvents {
@@ -305,22 +310,24 @@ func (e *Exporter) SetSuiteProgress(cell, cells int, id string) {
 
 // ObserveHistogram adds one interval's latency distribution of the current
 // run to fairbench_event_latency_seconds, a true Prometheus histogram that
-// quantiles can be computed from across any time range. bounds are the upper
-// bounds of the buckets in seconds, increasing (a last +Inf is allowed), and
-// must be the same on every call of a workload; cumulativeCounts[i] counts the
-// interval's events whose latency was <= bounds[i], so it never decreases and
-// its last value is the interval's event count (make the last bound +Inf, or
-// above the interval's maximum). sum is the interval's total latency in
-// seconds. Until it is first called the histogram is absent; the percentile
-// gauges fed by Observe are there from the first interval.
+// quantiles can be computed from across any time range. ObserveInterval feeds
+// it from the runner's histograms; this is for distributions from elsewhere,
+// and does not touch the counters. bounds are the upper bounds of the buckets
+// in seconds, increasing (a last +Inf is allowed), and must be the same on
+// every call of a workload (ObserveInterval uses LatencyBounds);
+// cumulativeCounts[i] counts the interval's events whose latency was <=
+// bounds[i], so it never decreases and its last value is the interval's event
+// count (make the last bound +Inf, or above the interval's maximum). sum is
+// the interval's total latency in seconds. Until it is first called the
+// histogram is absent; the percentile gauges fed by Observe are there from the
+// first interval.
 func (e *Exporter) ObserveHistogram(bounds []float64, cumulativeCounts []uint64, sum float64) error {
 	if err := checkHistogram(bounds, cumulativeCounts, sum); err != nil {
 		return err
 	}
 	e.mu.Lock()
-	wl := e.workload
-	e.mu.Unlock()
-	return e.hist.add(wl, bounds, cumulativeCounts, sum)
+	defer e.mu.Unlock()
+	return e.hist.add(e.workload, bounds, cumulativeCounts, sum)
 }
 
 func checkHistogram(bounds []float64, counts []uint64, sum float64) error {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -79,6 +80,64 @@ func (c *histogramCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// LatencyBounds are bucket bounds for ObserveHistogram: 100µs doubling up to
-// about 52s, enough for OLTP events on any machine.
-func LatencyBounds() []float64 { return prometheus.ExponentialBuckets(0.0001, 2, 20) }
+// LatencyBounds are the bucket bounds, in seconds, of the histogram that
+// ObserveInterval feeds: from 0.1 ms to 10 s in steps of 2 to 2.5 (1, 2.5, 5
+// per decade), which hold client_golang's default buckets, so that sub-
+// millisecond point selects and multi-second stalls both land in a bucket of
+// their own. Each call returns a new slice.
+func LatencyBounds() []float64 {
+	return []float64{
+		0.0001, 0.00025, 0.0005,
+		0.001, 0.0025, 0.005,
+		0.01, 0.025, 0.05,
+		0.1, 0.25, 0.5,
+		1, 2.5, 5,
+		10,
+	}
+}
+
+// micros returns bounds (seconds) in whole microseconds, the unit of the
+// runner's HdrHistograms.
+func micros(bounds []float64) []int64 {
+	out := make([]int64, len(bounds))
+	for i, b := range bounds {
+		out[i] = int64(math.Round(b * 1e6))
+	}
+	return out
+}
+
+// cumulativeCounts sets dst[i] to the number of values of h (µs) at or below
+// boundsUs[i] (increasing), within the histogram's precision: a value counts
+// when the whole HdrHistogram bucket holding it (0.1% wide) lies at or below
+// the bound, so the counts of several histograms add up to those of their
+// merge. It reads h without changing it and allocates nothing: for each bound
+// a binary search over ranks (ValueAtPercentile), about 20 scans of h per bound.
+func cumulativeCounts(h *hdrhistogram.Histogram, boundsUs []int64, dst []uint64) {
+	total := h.TotalCount()
+	if total == 0 {
+		clear(dst[:len(boundsUs)])
+		return
+	}
+	// valueAt is the highest value equivalent to the k-th smallest (1 ≤ k ≤
+	// total): the percentile 100k/total is rank k exactly (ranks round half up).
+	valueAt := func(k int64) int64 { return h.ValueAtPercentile(100 * float64(k) / float64(total)) }
+	top := valueAt(total)
+	var lo int64 // values at or below the previous bound
+	for i, b := range boundsUs {
+		if b >= top {
+			dst[i] = uint64(total)
+			continue
+		}
+		// valueAt(lo) <= b (or lo = 0) and valueAt(hi) > b.
+		hi := total
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if valueAt(mid) <= b {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		dst[i] = uint64(lo)
+	}
+}

@@ -81,7 +81,7 @@ func sample() *Result {
 			{At: 10, Seconds: 10, Warmup: true, Threads: 2, Counts: counts, TPS: 0.5, QPS: 9,
 				LatencyMs: map[string]float64{"95": 15.0}, MaxMs: 15.0},
 			{At: 20, Seconds: 10, Threads: 2, Counts: counts, TPS: 0.5, QPS: 9,
-				LatencyMs: map[string]float64{"95": 2.3}, MaxMs: 2.3},
+				LatencyMs: map[string]float64{"95": 2.3}, MaxMs: 2.3, Histogram: hist},
 		},
 	}
 }
@@ -103,6 +103,23 @@ func TestGoldenJSON(t *testing.T) {
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
 		t.Errorf("JSON differs from %s (if the change is intended, run go test ./internal/result -update):\n%s", golden, buf.String())
+	}
+}
+
+// TestOlderMinorStillLoads reads a file written with schema 1.1 (before the
+// interval histograms of 1.2): it loads whole, its intervals without histograms.
+func TestOlderMinorStillLoads(t *testing.T) {
+	got, err := Read(filepath.Join("testdata", "result-1.1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sample()
+	want.Schema = "1.1"
+	for i := range want.Intervals {
+		want.Intervals[i].Histogram = nil
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("schema 1.1 file read as\n %+v\nwant\n %+v", got, want)
 	}
 }
 

@@ -40,6 +40,7 @@ type MergeOptions struct {
 func PerClientOptions() []string {
 	return []string{
 		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "percentile",
+		"metrics-addr", "metrics-linger", "interval-histograms", // what each client serves and keeps
 		"start-at",  // compared as ClientInfo.StartAt, one instant however it was written
 		"db-driver", // compared as Target.Driver
 		"mysql-host", "mysql-port", "mysql-socket", "mysql-user", "mysql-password",
@@ -63,7 +64,10 @@ func PerClientOptions() []string {
 //     counted its events over about that long);
 //   - intervals are placed on absolute time (the part's run start + at_s), snapped
 //     to the nearest multiple of the interval length from the common start time,
-//     and summed; their percentiles are left out (no interval histograms are kept);
+//     and summed; when every part's intervals with events carry a histogram
+//     (schema 1.2), those of a slot are merged and its percentiles recomputed
+//     from them, otherwise the merged intervals have no percentiles (and Warn
+//     says why when only some parts carry histograms);
 //   - fairness is pooled over the threads of all parts;
 //   - status is the worst; machine, server and target are the first part's, and
 //     MergedFrom records every part's own.
@@ -141,7 +145,7 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		}
 		out.Warmup = &w
 	}
-	if out.Intervals, err = mergeIntervals(parts); err != nil {
+	if out.Intervals, err = mergeIntervals(parts, opts.Warn); err != nil {
 		return nil, err
 	}
 	if opts.Figures != nil {
@@ -345,6 +349,11 @@ func percentileKeys(parts []Part) []string {
 			}
 		}
 	}
+	return keysByValue(set)
+}
+
+// keysByValue returns the keys of set ordered by their values.
+func keysByValue(set map[string]float64) []string {
 	keys := slices.Collect(maps.Keys(set))
 	sort.Slice(keys, func(i, j int) bool { return set[keys[i]] < set[keys[j]] })
 	return keys
@@ -547,12 +556,15 @@ func pooledFairness(phases []*Phase, threads []int) Fairness {
 // mergeIntervals places every part's intervals on absolute time and sums those
 // that end at the same point of a grid of the interval length, laid from the
 // common start time. A part's run began (warm-up included) at Start minus its
-// --warmup-time; an interval ends at that moment + at_s.
-func mergeIntervals(parts []Part) ([]Interval, error) {
+// --warmup-time; an interval ends at that moment + at_s. When every part's
+// intervals carry histograms, the histograms of a slot are merged and its
+// percentiles recomputed; otherwise the merged intervals have none.
+func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 	length := seriesLength(parts)
 	if length <= 0 {
 		return nil, nil
 	}
+	withHist := intervalHistograms(parts, warn)
 	origin := parts[0].Result.Client.StartAt
 	type key struct {
 		slot   int64
@@ -561,6 +573,7 @@ func mergeIntervals(parts []Part) ([]Interval, error) {
 	type bucket struct {
 		iv      Interval
 		seconds []float64 // per part
+		hist    *hdrhistogram.Histogram
 	}
 	buckets := map[key]*bucket{}
 	for i, p := range parts {
@@ -570,7 +583,7 @@ func mergeIntervals(parts []Part) ([]Interval, error) {
 			return nil, fmt.Errorf("%s: %w", p.File, err)
 		}
 		runStart := r.Start.Add(-time.Duration(warmup * float64(time.Second)))
-		for _, iv := range r.Intervals {
+		for j, iv := range r.Intervals {
 			end := runStart.Add(time.Duration(iv.At * float64(time.Second)))
 			slot := int64(math.Round(end.Sub(origin).Seconds() / length))
 			k := key{slot, iv.Warmup}
@@ -589,13 +602,19 @@ func mergeIntervals(parts []Part) ([]Interval, error) {
 			b.seconds[i] += iv.Seconds
 			addCounters(&b.iv.Counts, &iv.Counts)
 			b.iv.MaxMs = math.Max(b.iv.MaxMs, iv.MaxMs)
-			for j, n := range iv.KindEvents {
-				if j < len(b.iv.KindEvents) {
-					b.iv.KindEvents[j] += n
+			for kind, n := range iv.KindEvents {
+				if kind < len(b.iv.KindEvents) {
+					b.iv.KindEvents[kind] += n
+				}
+			}
+			if withHist && iv.Histogram != nil {
+				if b.hist, err = addHistogram(b.hist, iv.Histogram); err != nil {
+					return nil, fmt.Errorf("%s: interval %d (at %gs): %w", p.File, j+1, iv.At, err)
 				}
 			}
 		}
 	}
+	keys := intervalPercentileKeys(parts)
 	out := make([]Interval, 0, len(buckets))
 	for _, b := range buckets {
 		iv := b.iv
@@ -603,6 +622,11 @@ func mergeIntervals(parts []Part) ([]Interval, error) {
 		if iv.Seconds > 0 {
 			iv.TPS = float64(iv.Counts.Events) / iv.Seconds
 			iv.QPS = float64(iv.Counts.Queries) / iv.Seconds
+		}
+		if withHist {
+			if err := intervalPercentiles(&iv, b.hist, keys); err != nil {
+				return nil, fmt.Errorf("merged interval at %gs: %w", iv.At, err)
+			}
 		}
 		out = append(out, iv)
 	}
@@ -613,6 +637,88 @@ func mergeIntervals(parts []Part) ([]Interval, error) {
 		return out[i].Warmup && !out[j].Warmup
 	})
 	return out, nil
+}
+
+// intervalHistograms reports whether every interval with events of every part
+// carries a histogram. When only some parts' do, warn (if set) says which
+// part lacks them and that the merged intervals have no percentiles.
+func intervalHistograms(parts []Part, warn func(string)) bool {
+	var with, without []string
+	for _, p := range parts {
+		has, lacks := false, false
+		for _, iv := range p.Result.Intervals {
+			switch {
+			case iv.Histogram != nil:
+				has = true
+			case iv.Counts.Events > 0:
+				lacks = true
+			}
+		}
+		switch {
+		case lacks:
+			without = append(without, p.File)
+		case has:
+			with = append(with, p.File)
+		}
+	}
+	if len(without) > 0 && len(with) > 0 && warn != nil {
+		warn(fmt.Sprintf("the merged intervals have no percentiles: the intervals of %s carry no latency histograms, unlike those of %s (results of schema 1.2 keep them for runs with --clients or --interval-histograms); run every client with the same fairbench",
+			strings.Join(without, ", "), strings.Join(with, ", ")))
+	}
+	return len(without) == 0
+}
+
+// addHistogram decodes h and adds it to into, which it creates on first use.
+func addHistogram(into *hdrhistogram.Histogram, h *Histogram) (*hdrhistogram.Histogram, error) {
+	d, err := h.Decode()
+	if err != nil {
+		return into, err
+	}
+	if into == nil {
+		into = hdrhistogram.New(d.LowestTrackableValue(), d.HighestTrackableValue(), int(d.SignificantFigures()))
+	}
+	if dropped := into.Merge(d); dropped > 0 {
+		return into, fmt.Errorf("%d latencies outside the range of the first histogram of the slot", dropped)
+	}
+	return into, nil
+}
+
+// intervalPercentiles sets the percentiles keys of a merged interval from its
+// merged histogram (nil when the slot had no events), capped at its exact
+// maximum, and keeps the histogram.
+func intervalPercentiles(iv *Interval, h *hdrhistogram.Histogram, keys []string) error {
+	for _, k := range keys {
+		p, _ := strconv.ParseFloat(k, 64)
+		iv.LatencyMs[k] = 0
+		if h != nil {
+			iv.LatencyMs[k] = HistogramQuantileMs(h, p/100, 0, iv.MaxMs)
+		}
+	}
+	if h == nil || h.TotalCount() == 0 {
+		return nil
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		return err
+	}
+	iv.Histogram = enc
+	return nil
+}
+
+// intervalPercentileKeys is the union of the percentiles the parts' intervals
+// reported, in order.
+func intervalPercentileKeys(parts []Part) []string {
+	set := map[string]float64{}
+	for _, p := range parts {
+		for _, iv := range p.Result.Intervals {
+			for k := range iv.LatencyMs {
+				if v, err := strconv.ParseFloat(k, 64); err == nil && v > 0 && v <= 100 {
+					set[k] = v
+				}
+			}
+		}
+	}
+	return keysByValue(set)
 }
 
 // seriesLength is the length of the parts' intervals: the median of their

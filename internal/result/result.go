@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.1"
+const SchemaVersion = "1.2"
 
 // Status says how a run ended.
 type Status string
@@ -218,4 +218,9 @@ type Interval struct {
 	MaxMs     float64            `json:"max_ms"`
 	// KindEvents counts the interval's events per kind (Result.Kinds order).
 	KindEvents []int64 `json:"kind_events,omitempty"`
+	// Histogram is the interval's latency histogram (schema 1.2), encoded as
+	// Latency.Histogram; kept by runs of coordinated clients (run --clients)
+	// and on request (run --interval-histograms), so that merged intervals
+	// have exact percentiles. Nil otherwise and for intervals without events.
+	Histogram *Histogram `json:"histogram,omitempty"`
 }

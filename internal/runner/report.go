@@ -104,8 +104,13 @@ func (rep *reporter) drain(now time.Time) {
 	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
 		iv := rep.toInterval(rep.interval, now, secs, inWarmup)
 		rep.intervals = append(rep.intervals, iv)
-		if rep.r.deps.OnInterval != nil && (rep.r.cfg.ReportInterval > 0 || iv.Warmup) {
-			rep.r.deps.OnInterval(iv)
+		if rep.r.cfg.ReportInterval > 0 || iv.Warmup {
+			if rep.r.deps.OnInterval != nil {
+				rep.r.deps.OnInterval(iv)
+			}
+			if rep.r.deps.OnIntervalHistogram != nil {
+				rep.r.deps.OnIntervalHistogram(iv, &rep.interval.Latency)
+			}
 		}
 	}
 	if inWarmup {
@@ -145,6 +150,12 @@ func (rep *reporter) toInterval(w *metrics.Window, now time.Time, secs float64, 
 		for i := range w.Kinds {
 			iv.KindEvents[i] = w.Kinds[i].Events
 		}
+	}
+	if rep.r.cfg.IntervalHistograms && w.Latency.Count > 0 {
+		// Encoding cannot fail on a histogram of ours; if it did, the interval
+		// would lack its histogram and merge would leave interval percentiles
+		// out rather than get them wrong.
+		iv.Histogram, _ = result.EncodeHistogram(w.Latency.Hist)
 	}
 	return iv
 }

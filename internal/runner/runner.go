@@ -48,6 +48,11 @@ type Config struct {
 	// connection before the run fails (default 30s): a server that died must
 	// fail the run, not leave it counting nothing until --time ends.
 	ReconnectTimeout time.Duration
+	// IntervalHistograms keeps each interval's latency histogram in its
+	// result.Interval (Histogram), so that the intervals of coordinated clients
+	// merge with exact percentiles. It costs one encoded histogram (a few KB)
+	// per interval in the result; nothing on the per-event path.
+	IntervalHistograms bool
 }
 
 // Validate checks the configuration and says what to change.
@@ -88,6 +93,13 @@ type Deps struct {
 	// OnInterval, when set, is called from the reporter goroutine after each
 	// interval (warm-up ones included, marked).
 	OnInterval func(result.Interval)
+	// OnIntervalHistogram, when set, is called from the reporter goroutine
+	// right after OnInterval, for the same intervals, with the interval's
+	// latency from the intended start (histogram in µs, exact count, sum,
+	// minimum and maximum). lat belongs to the reporter and is reset after the
+	// call: read it, never change or keep it. It feeds live histograms
+	// (livemetrics.Exporter.ObserveInterval) at no cost per event.
+	OnIntervalHistogram func(iv result.Interval, lat *metrics.Latency)
 	// OnMeasure, when set, is called once when the measured phase begins (after
 	// the warm-up), from the goroutine that keeps time; it should return quickly.
 	OnMeasure func()
