@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -25,8 +28,8 @@ type mergeFlags struct {
 func (a *App) mergeCommand() *cobra.Command {
 	f := &mergeFlags{}
 	cmd := &cobra.Command{
-		Use:   "merge RESULTS… [-o FILE]",
-		Short: "Combine the results of coordinated clients (run --client-id/--clients/--start-at) into one",
+		Use:   "merge RESULTS… [-o FILE] | merge DIRS… -o DIR",
+		Short: "Combine the results (or suite directories) of coordinated clients into one",
 		Long: strings.TrimSpace(`
 merge combines the result files of the N clients of one coordinated run into the
 result of the whole, exactly: counters and threads are summed, latency histograms
@@ -45,16 +48,29 @@ merge refuses results that do not belong together: another workload, other
 workload or run options (threads, rate, seed, output and connection details may
 differ per client), another database or server, another --clients or
 --start-at, or a client id missing or given twice. The message names the field
-and the files. See docs/result-format.md, "Merged results".`),
+and the files. See docs/result-format.md, "Merged results".
+
+Suite directories of the coordinated clients of one plan (a plan with clients:,
+run as 'suite run PLAN --client-id I --run-id R' on every client) merge cell by
+cell into a new suite directory:
+
+  fairbench merge c0/ c1/ c2/ -o merged/
+
+A cell complete in every directory becomes one merged result; the others are
+listed as not merged, with why. The merged directory has a manifest, so
+compare, report and suite status read it like any suite directory (a cell's
+threads are then the clients' sum). Directories of another plan, scale or run
+id are refused, naming what differs. The exit code is 1 when some cells did
+not merge.`),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("merge needs the result files of the clients: fairbench merge c0.json c1.json … -o merged.json")
+				return usageErrorf("merge needs the result files of the clients: fairbench merge c0.json c1.json … -o merged.json (or their suite directories: fairbench merge c0/ c1/ … -o merged/)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return a.merge(args, f) },
 	}
-	cmd.Flags().StringVarP(&f.output, "output", "o", "", "write the merged result to this file (atomically)")
+	cmd.Flags().StringVarP(&f.output, "output", "o", "", "write the merged result to this file (atomically); for suite directories, the new directory of the merged suite")
 	cmd.Flags().StringVar(&f.format, "format", "text", "standard output format: text (summary) or json (the merged result document)")
 	return cmd
 }
@@ -63,6 +79,13 @@ and the files. See docs/result-format.md, "Merged results".`),
 func (a *App) merge(files []string, f *mergeFlags) error {
 	if f.format != "text" && f.format != "json" {
 		return usageErrorf("unknown --format %q: use text or json", f.format)
+	}
+	dirs, err := suiteOperands(files)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if dirs {
+		return a.mergeSuites(files, f)
 	}
 	parts := make([]result.Part, len(files))
 	for i, file := range files {
@@ -151,4 +174,61 @@ func mergeSummary(w io.Writer, m *result.Result) {
 		pcts = []float64{95}
 	}
 	summary(w, m, pcts)
+}
+
+// suiteOperands reports whether merge was given suite directories (all of
+// them) rather than result files, and refuses a mix.
+func suiteOperands(args []string) (bool, error) {
+	var dirs, files []string
+	for _, arg := range args {
+		if info, err := os.Stat(arg); err == nil && info.IsDir() {
+			dirs = append(dirs, arg)
+		} else {
+			files = append(files, arg)
+		}
+	}
+	if len(dirs) > 0 && len(files) > 0 {
+		return false, fmt.Errorf("merge takes either result files or suite directories, not both: %s is a directory, %s is not", dirs[0], files[0])
+	}
+	return len(dirs) > 0, nil
+}
+
+// mergeSuites merges the suite directories of coordinated clients cell by cell.
+func (a *App) mergeSuites(dirs []string, f *mergeFlags) error {
+	if f.output == "" {
+		return usageErrorf("merging suite directories needs -o DIR, a new directory for the merged suite: fairbench merge %s -o merged", strings.Join(dirs, " "))
+	}
+	if f.format != "text" {
+		return usageErrorf("--format %s applies to result files; the merged suite's manifest is %s", f.format, filepath.Join(f.output, suite.ManifestName))
+	}
+	warn := func(msg string) { fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", msg) }
+	m, err := suite.MergeDirs(dirs, f.output, suite.MergeOptions{
+		Figures:     a.figuresOf,
+		Warn:        warn,
+		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
+		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
+	})
+	if err != nil {
+		if m == nil {
+			return withCode(ExitUsage, err)
+		}
+		return withCode(ExitFailed, err)
+	}
+	merged := m.Counts()[suite.StatusComplete]
+	fmt.Fprintf(a.Stdout, "fairbench merge: suite %s, run %s, %d clients: %d of %d cells merged\n\n", m.Plan.Name, m.Merged.RunID, m.Merged.Clients, merged, len(m.Cells))
+	for _, c := range m.Cells {
+		if c.Status == suite.StatusComplete {
+			fmt.Fprintf(a.Stdout, "  %4d %-40s merged: %d threads, %.2f tps, %.2f qps\n", c.Index, c.ID, c.Threads, c.Summary.TPS, c.Summary.QPS)
+			continue
+		}
+		fmt.Fprintf(a.Stdout, "  %4d %-40s %s\n", c.Index, c.ID, c.Error)
+	}
+	fmt.Fprintln(a.Stdout)
+	suite.WriteTables(a.Stdout, m)
+	fmt.Fprintf(a.Stdout, "Merged suite written to %s (fairbench suite status %s; fairbench report %s).\n", f.output, f.output, f.output)
+	if merged < len(m.Cells) {
+		return withCode(ExitFailed, fmt.Errorf("%d of %d cells were not merged (listed above, with why): resume the clients with the cells missing, then merge again into a new directory",
+			len(m.Cells)-merged, len(m.Cells)))
+	}
+	return nil
 }

@@ -1,17 +1,19 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/livemetrics"
+	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suite"
 )
@@ -23,6 +25,8 @@ type suiteFlags struct {
 	dryRun      bool
 	scale       float64
 	metricsAddr string
+	clientID    int    // --client-id; suite.NoClientID when not given
+	runID       string // --run-id
 }
 
 // suiteCommand builds `fairbench suite run|status`.
@@ -36,8 +40,15 @@ and the steps around the cells (prepare once, checksum and query warm-ups,
 change-over sleeps, between-cell actions, cleanup). It writes one result file per
 cell and a manifest to a directory, and can resume an interrupted suite.
 
+A plan with a clients: section runs on N machines at once: each runs the same
+plan with its own --client-id (0 to N-1) and the same --run-id; they meet in
+the target database, client 0 alone prepares the data, every cell starts at the
+same moment on all of them, and 'fairbench merge DIR0 DIR1 … -o DIR' merges
+their suite directories cell by cell (docs/plans.md, "Coordinated clients").
+
 Example plans are in plans/: quick.yaml (a minute on the embedded SQLite),
-seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
+seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml,
+clients.yaml (three coordinated clients).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
@@ -45,7 +56,7 @@ seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
 	}
 	var f suiteFlags
 	run := &cobra.Command{
-		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--scale F]",
+		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--scale F] [--client-id I --run-id ID]",
 		Short: "Run (or resume) a plan",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -60,6 +71,8 @@ seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml.`,
 	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
 	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
 	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. :9105")
+	run.Flags().IntVar(&f.clientID, "client-id", suite.NoClientID, "this client's id among the plan's coordinated clients (clients.count), from 0 to N-1; client 0 leads")
+	run.Flags().StringVar(&f.runID, "run-id", "", "the token every coordinated client of one launch is given, e.g. the launcher's $(date +%s) (in Kubernetes the START_AT value)")
 	status := &cobra.Command{
 		Use:   "status DIR",
 		Short: "Show a suite's progress and its tables so far",
@@ -92,7 +105,11 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if f.dryRun {
 		return withCode(ExitUsage, suite.DryRun(a.Stdout, plan))
 	}
-	dir, err := suiteDir(f, plan.Name, time.Now())
+	client, err := clientOptions(plan, f, time.Now())
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	dir, err := suiteDir(f, plan.Name, client, time.Now())
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -102,33 +119,36 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	var watch suite.Watcher
 	if f.metricsAddr != "" {
 		exp := livemetrics.New(livemetrics.Labels{Plan: plan.Name})
-		serveCtx, stopServing := context.WithCancel(ctx)
-		defer stopServing()
-		addr, err := exp.Serve(serveCtx, f.metricsAddr)
+		srv, err := exp.Start(f.metricsAddr)
 		if err != nil {
 			return withCode(ExitUsage, fmt.Errorf("--metrics-addr: %w", err))
 		}
-		fmt.Fprintf(a.Stdout, "Live metrics on http://%s/metrics\n", addr)
+		defer srv.Stop(ctx) // answers livemetrics.DefaultLinger longer after the suite, not after Ctrl-C
+		fmt.Fprintf(a.Stdout, "Live metrics on http://%s/metrics\n", srv.Addr())
 		watch = suiteMetrics{exp}
 	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{
-		Watch: watch,
-		Dir:   dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
+		Watch: watch, Client: client,
+		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 	})
 	var (
 		target *suite.TargetError
 		failed *suite.CellsFailedError
+		coord  *suite.CoordinationError
 	)
 	switch {
 	case err == nil:
 		fmt.Fprintf(a.Stdout, "Suite complete: %d cells in %s\n", len(m.Cells), dir)
 		return nil
 	case errors.Is(err, suite.ErrInterrupted):
-		fmt.Fprintf(a.Stdout, "Interrupted: the manifest and the partial cell are kept in %s; continue with: fairbench suite run %s --out %s --resume%s\n",
-			dir, planFile, dir, scaleFlag(f.scale))
+		fmt.Fprintf(a.Stdout, "Interrupted: the manifest and the partial cell are kept in %s; continue with: fairbench suite run %s --out %s --resume%s%s\n",
+			dir, planFile, dir, scaleFlag(f.scale), resumeClientFlags(client))
 		return withCode(ExitInterrupted, errors.New(""))
+	case errors.As(err, &coord):
+		return withCode(ExitFailed, fmt.Errorf("%w\nThe cells this client completed are kept in %s; to run the rest, start every client again with --resume and a new --run-id%s",
+			err, dir, scaleFlag(f.scale)))
 	case errors.As(err, &target):
 		return withCode(ExitTarget, err)
 	case errors.As(err, &failed):
@@ -149,19 +169,28 @@ func (m suiteMetrics) Cell(index, cells int, id, workload string, threads int, k
 	m.e.StartRun(workload, threads, kinds)
 }
 
-func (m suiteMetrics) Interval(iv result.Interval) { m.e.Observe(iv) }
+func (m suiteMetrics) Interval(iv result.Interval, lat *metrics.Latency) {
+	_ = m.e.ObserveInterval(iv, lat) // an error is a histogram that does not fit the buckets: the counters stand
+}
 
 // resultsParent is where suite directories go by default.
 const resultsParent = "fairbench-results"
 
-// suiteDir is --out, or a new directory named after the plan and the time, or
-// with --resume the latest directory of the plan.
-func suiteDir(f suiteFlags, name string, now time.Time) (string, error) {
+// suiteDir is --out, or a new directory named after the plan and the time
+// (for a coordinated client: the run id and the client id), or with --resume
+// the latest directory of the plan (of this client id).
+func suiteDir(f suiteFlags, name string, client *suite.ClientOptions, now time.Time) (string, error) {
 	if f.out != "" {
 		return f.out, nil
 	}
+	if client != nil && !f.resume {
+		return filepath.Join(resultsParent, fmt.Sprintf("%s-%s-c%d", name, dirSafe(client.RunID), client.ID)), nil
+	}
 	if !f.resume {
 		return filepath.Join(resultsParent, name+"-"+now.Format("20060102-150405")), nil
+	}
+	if client != nil {
+		return latestClientDir(name, client.ID)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(resultsParent, name+"-*", suite.ManifestName))
 	if len(dirs) == 0 {
@@ -169,6 +198,53 @@ func suiteDir(f suiteFlags, name string, now time.Time) (string, error) {
 	}
 	sort.Strings(dirs) // the time stamp sorts
 	return filepath.Dir(dirs[len(dirs)-1]), nil
+}
+
+// latestClientDir is the most recently updated suite directory of client id
+// of the plan (run ids need not sort).
+func latestClientDir(name string, id int) (string, error) {
+	manifests, _ := filepath.Glob(filepath.Join(resultsParent, fmt.Sprintf("%s-*-c%d", name, id), suite.ManifestName))
+	best, bestTime := "", time.Time{}
+	for _, m := range manifests {
+		if info, err := os.Stat(m); err == nil && info.ModTime().After(bestTime) {
+			best, bestTime = filepath.Dir(m), info.ModTime()
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("--resume: no suite of plan %s for client %d under %s/: give its directory with --out", name, id, resultsParent)
+	}
+	return best, nil
+}
+
+// dirSafe makes a run id usable in a directory name.
+func dirSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// clientOptions reads --client-id and --run-id and checks them against the
+// plan (nil for a plan without clients).
+func clientOptions(plan *suite.Plan, f suiteFlags, now time.Time) (*suite.ClientOptions, error) {
+	c := &suite.ClientOptions{ID: f.clientID, RunID: f.runID}
+	if err := plan.CheckClient(c, now); err != nil {
+		return nil, err
+	}
+	if !plan.Coordinated() {
+		return nil, nil
+	}
+	return c, nil
+}
+
+// resumeClientFlags are the flags a coordinated client resumes with.
+func resumeClientFlags(c *suite.ClientOptions) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf(" --client-id %d --run-id NEW-RUN-ID (every client again, with the same new run id)", c.ID)
 }
 
 func scaleFlag(f float64) string {

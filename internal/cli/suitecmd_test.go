@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -84,6 +87,18 @@ func TestSuiteCommandBadInput(t *testing.T) {
 			return []string{"suite", "run", writeFile(t, "p.yaml", "target: {driver: mysql, host: 127.0.0.1, port: 1}\n"+good), "--out", filepath.Join(t.TempDir(), "o")}
 		}, ExitTarget, []string{"p.yaml", "does not accept a connection", "target section"}},
 		{"status of no suite", func(t *testing.T) []string { return []string{"suite", "status", t.TempDir()} }, ExitUsage, []string{"is not a suite directory"}},
+		{"--client-id without clients", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", good), "--client-id", "0", "--run-id", "r1"}
+		}, ExitUsage, []string{"p.yaml has no clients: section", "clients: {count: N}"}},
+		{"clients without --client-id", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", "target: {driver: mysql, host: 127.0.0.1, port: 1}\nclients: {count: 3}\n"+good)}
+		}, ExitUsage, []string{"names 3 coordinated clients", "--client-id (0 to 2)", "--run-id"}},
+		{"clients without --run-id", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", "target: {driver: mysql, host: 127.0.0.1, port: 1}\nclients: {count: 3}\n"+good), "--client-id", "1"}
+		}, ExitUsage, []string{"--run-id is missing"}},
+		{"clients on sqlite", func(t *testing.T) []string {
+			return []string{"suite", "run", writeFile(t, "p.yaml", "clients: {count: 3}\n"+good), "--client-id", "1", "--run-id", "r1"}
+		}, ExitUsage, []string{"p.yaml:1:", "embedded SQLite"}},
 		{"suite alone", func(*testing.T) []string { return []string{"suite"} }, ExitUsage, []string{"suite needs a subcommand"}},
 	}
 	for _, tc := range tests {
@@ -123,14 +138,14 @@ func TestWarmupCommand(t *testing.T) {
 
 func TestSuiteDirDefaults(t *testing.T) {
 	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
-	if got, _ := suiteDir(suiteFlags{out: "x"}, "quick", at); got != "x" {
+	if got, _ := suiteDir(suiteFlags{out: "x"}, "quick", nil, at); got != "x" {
 		t.Errorf("--out x → %s", got)
 	}
-	if got, _ := suiteDir(suiteFlags{}, "quick", at); got != filepath.Join("fairbench-results", "quick-20261122-030405") {
+	if got, _ := suiteDir(suiteFlags{}, "quick", nil, at); got != filepath.Join("fairbench-results", "quick-20261122-030405") {
 		t.Errorf("default → %s", got)
 	}
 	t.Chdir(t.TempDir())
-	if _, err := suiteDir(suiteFlags{resume: true}, "quick", at); err == nil || !strings.Contains(err.Error(), "--out") {
+	if _, err := suiteDir(suiteFlags{resume: true}, "quick", nil, at); err == nil || !strings.Contains(err.Error(), "--out") {
 		t.Errorf("--resume without any suite: %v", err)
 	}
 	for _, d := range []string{"quick-20261121-230000", "quick-20261122-010000", "other-20261123-000000"} {
@@ -141,8 +156,97 @@ func TestSuiteDirDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got, _ := suiteDir(suiteFlags{resume: true}, "quick", at); got != filepath.Join("fairbench-results", "quick-20261122-010000") {
+	if got, _ := suiteDir(suiteFlags{resume: true}, "quick", nil, at); got != filepath.Join("fairbench-results", "quick-20261122-010000") {
 		t.Errorf("--resume → %s, want the latest of the plan", got)
+	}
+
+	// A coordinated client's directory is named after the run and the client;
+	// resuming takes this client's latest.
+	client := &suite.ClientOptions{ID: 2, RunID: "2026-11-22T05:00:00Z"}
+	if got, _ := suiteDir(suiteFlags{}, "quick", client, at); got != filepath.Join("fairbench-results", "quick-2026-11-22T05_00_00Z-c2") {
+		t.Errorf("client default → %s", got)
+	}
+	if _, err := suiteDir(suiteFlags{resume: true}, "quick", client, at); err == nil || !strings.Contains(err.Error(), "client 2") {
+		t.Errorf("--resume of a client without any suite: %v", err)
+	}
+	for i, d := range []string{"quick-1795323600-c2", "quick-1700000000-c2", "quick-1795323600-c1"} {
+		if err := os.MkdirAll(filepath.Join("fairbench-results", d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		m := filepath.Join("fairbench-results", d, "manifest.json")
+		if err := os.WriteFile(m, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(m, at, at.Add(time.Duration(i)*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := suiteDir(suiteFlags{resume: true}, "quick", client, at); got != filepath.Join("fairbench-results", "quick-1700000000-c2") {
+		t.Errorf("--resume of client 2 → %s, want its latest updated", got)
+	}
+}
+
+// TestSuiteClientsCommand runs three coordinated clients of one plan through
+// the CLI, launched half a second apart, merges their suite directories and
+// reads the merged one as a suite.
+func TestSuiteClientsCommand(t *testing.T) {
+	ctx := context.Background()
+	cfg := testdb.MySQL(t)
+	plan := writeFile(t, "trio.yaml", fmt.Sprintf(`name: trio
+target: {driver: mysql, host: %s, port: %d, user: %s, db: %s}
+data: {tables: 1, table_size: 500}
+matrix: {workloads: [oltp_point_select], threads: [1, 2]}
+run: {time: 1}
+clients: {count: 3, wait: 1m}
+`, cfg.Hosts[0], cfg.Ports[0], cfg.User, cfg.Database))
+	env := map[string]string{"MYSQL_PWD": cfg.Password}
+	base := t.TempDir()
+	runID := strconv.FormatInt(time.Now().UnixNano(), 10)
+	dirs := make([]string, 3)
+	runs := make([]cliRun, 3)
+	var wg sync.WaitGroup
+	for i := range dirs {
+		dirs[i] = filepath.Join(base, "c"+strconv.Itoa(i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * 500 * time.Millisecond)
+			runs[i] = runCLI(ctx, env, "suite", "run", plan, "--client-id", strconv.Itoa(i), "--run-id", runID, "--out", dirs[i])
+		}()
+	}
+	wg.Wait()
+	for i, r := range runs {
+		if r.code != ExitOK || !strings.Contains(r.stdout, fmt.Sprintf("Client %d of 3", i)) || !strings.Contains(r.stdout, "Suite complete: 2 cells") {
+			t.Fatalf("client %d: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+	}
+
+	merged := filepath.Join(base, "merged")
+	r := runCLI(ctx, nil, "merge", dirs[1], dirs[0], dirs[2], "-o", merged)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "run "+runID+", 3 clients: 2 of 2 cells merged") || !strings.Contains(r.stdout, "merged: 6 threads") {
+		t.Fatalf("merge: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	st := runCLI(ctx, nil, "suite", "status", merged)
+	if st.code != ExitOK || !strings.Contains(st.stdout, "Merged from 3 clients") || !strings.Contains(st.stdout, "Cells: 2 complete") {
+		t.Errorf("status of the merged suite: %d\n%s%s", st.code, st.stdout, st.stderr)
+	}
+	rep := runCLI(ctx, nil, "report", merged)
+	if rep.code != ExitOK || !strings.Contains(rep.stdout, "oltp_point_select") {
+		t.Errorf("report of the merged suite: %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", dirs[0], filepath.Join(dirs[0], "manifest.json")}, "either result files or suite directories"},
+		{[]string{"merge", dirs[0], dirs[1], dirs[2]}, "needs -o DIR"},
+		{[]string{"merge", dirs[0], dirs[1], "-o", filepath.Join(base, "two")}, "2 directories were given"},
+		{[]string{"merge", dirs[0], dirs[1], dirs[2], "-o", filepath.Join(base, "j"), "--format", "json"}, "applies to result files"},
+	} {
+		if r := runCLI(ctx, nil, bad.args...); r.code != ExitUsage || !strings.Contains(r.stderr, bad.want) {
+			t.Errorf("%v: exit %d %s, want %q", bad.args, r.code, r.stderr, bad.want)
+		}
 	}
 }
 
@@ -156,6 +260,15 @@ run: {time: 2}
 	last := scrapeDuring(t, "suite", "run", plan, "--out", filepath.Join(t.TempDir(), "s"), "--metrics-addr", "127.0.0.1:0")
 	if !strings.Contains(last, "fairbench_suite_cells{") {
 		t.Errorf("no suite progress in the last scrape:\n%s", last)
+	}
+	// The last scrape is from the linger after the suite: phase done, and the
+	// latency histogram fed from the cells' interval histograms.
+	if !regexp.MustCompile(`fairbench_phase\{phase="done"[^}]*\} 1`).MatchString(last) {
+		t.Errorf("the last scrape (after the suite) is not in phase done:\n%s", last)
+	}
+	count := regexp.MustCompile(`fairbench_event_latency_seconds_count\{[^}]*\} ([0-9]+)`).FindStringSubmatch(last)
+	if count == nil || count[1] == "0" {
+		t.Errorf("the suite fed no latency histogram (fairbench_event_latency_seconds_count %v):\n%s", count, last)
 	}
 }
 

@@ -50,6 +50,44 @@ type Manifest struct {
 	Cells []CellRecord `json:"cells"`
 	// Sessions counts the times the suite was started (1 + resumes).
 	Sessions int `json:"sessions"`
+	// Client is this directory's place among the plan's coordinated clients
+	// (plans with clients:).
+	Client *ClientRecord `json:"client,omitempty"`
+	// Merged, in a directory written by fairbench merge, lists the client
+	// suites it was merged from.
+	Merged *MergedRecord `json:"merged,omitempty"`
+}
+
+// ClientRecord is a coordinated client's place in its run, and its clock
+// against the database server's.
+type ClientRecord struct {
+	ID int `json:"id"` // --client-id; 0 is the leader
+	Of int `json:"of"` // clients.count
+	// RunID is the latest session's --run-id; RunIDs every session's, in order.
+	RunID  string   `json:"run_id"`
+	RunIDs []string `json:"run_ids"`
+	// WaitSeconds is clients.wait.
+	WaitSeconds float64 `json:"wait_s"`
+	// ClockOffsetMs is the database server's clock minus this client's, as last
+	// measured (the round-trip midpoint of the sample with the shortest round
+	// trip, ClockRTTMs). Cells start at a moment of the server's clock.
+	ClockOffsetMs float64 `json:"clock_offset_ms"`
+	ClockRTTMs    float64 `json:"clock_rtt_ms"`
+}
+
+// MergedRecord says which client suites a merged suite was made of.
+type MergedRecord struct {
+	RunID   string        `json:"run_id"`
+	Clients int           `json:"clients"`
+	From    []MergedSuite `json:"from"`
+}
+
+// MergedSuite is one client suite directory given to fairbench merge.
+type MergedSuite struct {
+	Dir      string `json:"dir"`
+	ClientID int    `json:"client_id"`
+	Hostname string `json:"hostname,omitempty"`
+	Status   string `json:"status"`
 }
 
 // PlanRecord is the plan as it was run.
@@ -91,9 +129,18 @@ type CellRecord struct {
 	// Attempts are earlier runs of the cell that did not complete, kept under
 	// their own file names.
 	Attempts []Attempt `json:"attempts,omitempty"`
+	// StartAt is the moment the coordinated clients were told to start the
+	// cell, in the database server's clock; ClockOffsetMs is this client's
+	// offset to that clock when it waited for it (coordinated clients only).
+	StartAt       time.Time `json:"start_at,omitzero"`
+	ClockOffsetMs float64   `json:"clock_offset_ms,omitempty"`
+	// Clients is the number of client results a merged cell sums (merged
+	// suites only; Threads is then their total).
+	Clients int `json:"clients,omitempty"`
 }
 
-// Attempt is an earlier, incomplete run of a cell.
+// Attempt is an earlier run of a cell that did not complete, or, among
+// coordinated clients, one run again with the others.
 type Attempt struct {
 	Status string `json:"status"`
 	File   string `json:"file"`

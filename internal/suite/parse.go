@@ -143,7 +143,8 @@ func explainType(value, goType, path string) string {
 			"int": "a whole number", "uint64": "a whole number ≥ 0", "float64": "a number", "bool": "true or false",
 			"string": "text", "Data": "a mapping (tables, table_size, warehouses, options)",
 			"Action": "a mapping (purge_binary_logs, drop_caches or sql)", "QueryWarmup": "a mapping (workload, threads, time)",
-			"ServerSpec": "a mapping (flavor, dir, port, profiles, settings)",
+			"ServerSpec":  "a mapping (flavor, dir, port, profiles, settings)",
+			"ClientsSpec": "a mapping (count, wait)",
 		}[m[1]]
 		if want == "" {
 			want = goType

@@ -2,7 +2,10 @@
 // loaded once, checksum and query warm-ups, a matrix of cells (workloads ×
 // key distributions × thread counts × rounds, per server profile and data set),
 // change-over sleeps and between-cell actions, a result file per cell, and a
-// manifest that lets an interrupted suite resume where it stopped.
+// manifest that lets an interrupted suite resume where it stopped. A plan
+// with clients: is run by N coordinated clients on as many machines, which
+// meet in the target database and start every cell together (clients.go,
+// sync.go); MergeDirs merges their suite directories cell by cell.
 package suite
 
 import (
@@ -32,6 +35,10 @@ type Plan struct {
 	Run RunSpec `yaml:"run"`
 	// Steps are the methodology steps around the cells.
 	Steps Steps `yaml:"steps"`
+	// Clients, when set, makes the plan one run of N coordinated clients on
+	// as many machines: every cell starts at the same moment on all of them
+	// (see clients.go).
+	Clients *ClientsSpec `yaml:"clients"`
 
 	source   source             // where the plan came from, for messages and the manifest
 	registry *workload.Registry // the workloads, set by Validate
@@ -153,6 +160,16 @@ type Action struct {
 	PurgeBinaryLogs bool   `yaml:"purge_binary_logs"` // MySQL family: PURGE BINARY LOGS BEFORE NOW()
 	DropCaches      bool   `yaml:"drop_caches"`       // sync and drop the OS page cache (root only; skipped otherwise)
 	SQL             string `yaml:"sql"`               // any statement
+}
+
+// ClientsSpec names the coordinated clients that run one plan together.
+type ClientsSpec struct {
+	// Count is the number of clients running this same plan, each with its own
+	// --client-id from 0 to Count-1.
+	Count int `yaml:"count"`
+	// Wait bounds how long a client waits for the others at each meeting point
+	// (default 10m).
+	Wait Seconds `yaml:"wait"`
 }
 
 // Seconds is a duration written as seconds (300) or a Go duration ("5m").

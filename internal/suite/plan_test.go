@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -172,6 +176,14 @@ func TestPlanErrors(t *testing.T) {
 		{"purge on sqlite", ok + "steps:\n  between_cells:\n    - purge_binary_logs: true\n", []string{"MySQL-protocol servers only"}},
 		{"query warm-up without time", ok + "steps:\n  query_warmup: {workload: oltp_read_only}\n", []string{"steps.query_warmup.time"}},
 		{"no data", "matrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"data is missing"}},
+		{"clients not a mapping", "target: {driver: mysql}\n" + ok + "clients: 3\n", []string{"plan.yaml:5:", "a mapping (count, wait)"}},
+		{"clients unknown key", "target: {driver: mysql}\n" + ok + "clients:\n  count: 2\n  waits: 1m\n", []string{"plan.yaml:7:", `unknown key "waits" in clients`, `"wait"`}},
+		{"clients count missing", "target: {driver: mysql}\n" + ok + "clients:\n  wait: 1m\n", []string{"plan.yaml:5:", "clients.count 0"}},
+		{"clients count negative", "target: {driver: mysql}\n" + ok + "clients:\n  count: -2\n", []string{"plan.yaml:6:", "clients.count -2"}},
+		{"clients bad wait", "target: {driver: mysql}\n" + ok + "clients:\n  count: 2\n  wait: soon\n", []string{"plan.yaml:7:", "clients.wait", `"soon" is not a duration`}},
+		{"clients short wait", "target: {driver: mysql}\n" + ok + "clients:\n  count: 2\n  wait: 0.1\n", []string{"plan.yaml:7:", "at least 1s"}},
+		{"clients on sqlite", ok + "clients:\n  count: 2\n", []string{"plan.yaml:4:", "embedded SQLite", "driver: mysql or pgsql"}},
+		{"clients with a server", "server: {flavor: mariadb}\n" + ok + "clients:\n  count: 2\n", []string{"plan.yaml:5:", "server:", "fairbench server start"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,9 +280,42 @@ func TestPreflightRefusesMoreThreadsThanConnections(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "plan.yaml:") || !strings.Contains(err.Error(), "max_connections") || !strings.Contains(err.Error(), "100002") {
 		t.Errorf("preflight: %v", err)
 	}
+	// Coordinated clients need room for all of them: half the server's
+	// connections per client fit one client, not three.
+	limit := serverMaxConnections(t, cfg)
+	half := fmt.Sprintf("%d", limit/2)
+	trio := parseValid(t, targetYAML(cfg)+"data: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [1, "+half+"]\nrun: {time: 1}\nclients: {count: 3}\n")
+	err = Preflight(context.Background(), trio, testEnv())
+	if err == nil || !strings.Contains(err.Error(), "3 clients × ("+half+" threads + 3 for the suite)") || !strings.Contains(err.Error(), "clients.count") {
+		t.Errorf("preflight of three clients: %v", err)
+	}
 	owned := parseValid(t, "server: {flavor: mariadb, settings: {max_connections: 50}}\ndata: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [64]\nrun: {time: 1}\n")
 	err = Preflight(context.Background(), owned, testEnv())
 	if err == nil || !strings.Contains(err.Error(), "server.settings.max_connections is 50") {
 		t.Errorf("preflight of an owned server: %v", err)
 	}
+}
+
+// serverMaxConnections reads the test server's max_connections.
+func serverMaxConnections(t *testing.T, cfg driver.Config) int {
+	t.Helper()
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	conn, err := drv.Connect(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows, err := conn.QueryStrings(context.Background(), "SELECT @@max_connections")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(rows[0][0])
+	if err != nil || n < 8 {
+		t.Fatalf("max_connections %q", rows[0][0])
+	}
+	return n
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -44,6 +45,10 @@ func DryRun(w io.Writer, p *Plan) error {
 	tw.Flush()
 	e := p.estimate(cells)
 	fmt.Fprintf(w, "\n%d cells × (%s warm-up + %s measured) = %s\n", e.Cells, p.Run.WarmupTime.D(), p.Run.Time.D(), e.Measured)
+	if c := p.Clients; c != nil {
+		fmt.Fprintf(w, "%d coordinated clients run every cell together (threads are per client: %d × the thread count in all); each waits at most %s for the others\n",
+			c.Count, c.Count, c.Wait.D())
+	}
 	if e.Sleeps > 0 {
 		fmt.Fprintf(w, "change-over sleeps: %s\n", e.Sleeps)
 	}
@@ -85,8 +90,10 @@ func (p *Plan) dataBytes() int64 {
 }
 
 // Preflight checks what can be checked before anything runs: that the target
-// accepts a connection (a plan that owns its server starts it later), or that
-// the server profiles generate a configuration.
+// accepts a connection and has room for the largest cell's connections (of
+// every coordinated client), and that this process may open as many files
+// (runner.Preflight); or, for a plan that owns its server (started later),
+// that the server profiles generate a configuration with room enough.
 func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if p.Server != nil {
 		for _, prof := range p.Server.Profiles {
@@ -115,28 +122,57 @@ func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%s: the target %s does not accept a connection: %w; check the plan's target section (host, port, socket, user, db, password_env)", p.File(), cfg.Describe(), err)
 	}
-	defer conn.Close()
 	server := sysinfo.DetectServer(cctx, cfg.Kind, conn)
-	return p.checkConnections(server.Variables["max_connections"], "the server's max_connections")
+	conn.Close()
+	if err := p.checkConnections(server.Variables["max_connections"], "the server's max_connections"); err != nil {
+		return err
+	}
+	if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
+		return fmt.Errorf("%s: before the suite starts: %w", p.File(), err)
+	}
+	return nil
 }
 
 // connectionsBeyondThreads are the connections a suite opens besides the
-// workers': the probe of server counters and the one for steps.
+// workers': the probe of server counters and the one for steps; a
+// coordinated client also keeps one to the sync table.
 const connectionsBeyondThreads = 2
 
+// connectionsPerClient is the most connections one client holds at once.
+func (p *Plan) connectionsPerClient() int {
+	most := slices.Max(p.Matrix.threadCounts())
+	if q := p.Steps.QueryWarmup; q != nil {
+		most = max(most, q.Threads)
+	}
+	most += connectionsBeyondThreads
+	if p.Coordinated() {
+		most++
+	}
+	return most
+}
+
 // checkConnections refuses a matrix whose thread counts need more connections
-// than the server allows (limit as the server or the profile gives it).
+// (of all coordinated clients together) than the server allows (limit as the
+// server or the profile gives it).
 func (p *Plan) checkConnections(limit, what string) error {
 	allowed, err := strconv.Atoi(limit)
 	if err != nil || allowed <= 0 {
 		return nil // unknown: the server will say
 	}
-	most := slices.Max(p.Matrix.threadCounts())
-	if q := p.Steps.QueryWarmup; q != nil {
-		most = max(most, q.Threads)
+	per := p.connectionsPerClient()
+	threads := per - connectionsBeyondThreads
+	if p.Coordinated() {
+		threads--
 	}
-	if need := most + connectionsBeyondThreads; need > allowed {
-		return p.errAt("matrix.threads", "the matrix needs %d connections (%d threads + %d for the suite) but %s is %d: raise it to at least %d, or lower the thread counts", need, most, connectionsBeyondThreads, what, allowed, need)
+	if n := p.ClientCount(); n > 1 {
+		if need := n * per; need > allowed {
+			return p.errAt("matrix.threads", "the matrix needs %d connections (%d clients × (%d threads + %d for the suite)) but %s is %d: raise it to at least %d, or lower the thread counts or clients.count",
+				need, n, threads, per-threads, what, allowed, need)
+		}
+		return nil
+	}
+	if per > allowed {
+		return p.errAt("matrix.threads", "the matrix needs %d connections (%d threads + %d for the suite) but %s is %d: raise it to at least %d, or lower the thread counts", per, threads, per-threads, what, allowed, per)
 	}
 	return nil
 }
@@ -147,6 +183,16 @@ func WriteStatus(w io.Writer, m *Manifest) {
 	counts := m.Counts()
 	fmt.Fprintf(w, "Suite %s: %s (%d sessions, last update %s)\n", m.Plan.Name, m.Status, m.Sessions, m.Updated.Format(time.RFC3339))
 	fmt.Fprintf(w, "Plan %s (SHA-256 %.12s…, scale %v)\n", m.Plan.File, m.Plan.Hash, m.Plan.Scale)
+	if c := m.Client; c != nil {
+		fmt.Fprintf(w, "Client %d of %d, run %s; the database server's clock was %+.3f ms from this client's (round trip %.3f ms)\n", c.ID, c.Of, c.RunID, c.ClockOffsetMs, c.ClockRTTMs)
+	}
+	if mg := m.Merged; mg != nil {
+		fmt.Fprintf(w, "Merged from %d clients of run %s:", mg.Clients, mg.RunID)
+		for _, f := range mg.From {
+			fmt.Fprintf(w, " %d=%s", f.ClientID, f.Dir)
+		}
+		fmt.Fprintln(w, " (threads are the clients' sum)")
+	}
 	fmt.Fprintf(w, "Cells: %d complete, %d failed, %d interrupted, %d pending, %d running, of %d\n",
 		counts[StatusComplete], counts[StatusFailed], counts[StatusInterrupted], counts[StatusPending], counts[StatusRunning], len(m.Cells))
 	for _, c := range m.Cells {

@@ -17,6 +17,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
@@ -41,19 +42,25 @@ type Options struct {
 	// Watch, when set, is told what the suite does as it does it (live
 	// metrics); its methods are called from the suite's goroutines.
 	Watch Watcher
+	// Client places this process among the plan's coordinated clients
+	// (--client-id, --run-id); required by a plan with clients:, refused
+	// without.
+	Client *ClientOptions
 }
 
 // Watcher follows a running suite.
 type Watcher interface {
 	// Phase names what the suite does now: a step ("prepare", "checksum
-	// warm-up", "query warm-up", "server start", "sleep"), "warmup" or
-	// "measure" within a cell, or "done".
+	// warm-up", "query warm-up", "server start", "sleep"), "wait for
+	// clients" (coordinated clients meeting), "warmup" or "measure" within a
+	// cell, or "done".
 	Phase(name string)
 	// Cell says a cell begins: its position, the number of cells, its id,
 	// workload, thread count and event kinds (TPC-C's transactions).
 	Cell(index, cells int, id, workload string, threads int, kinds []string)
-	// Interval is every interval of a running cell (warm-up ones marked).
-	Interval(iv result.Interval)
+	// Interval is every interval of a running cell (warm-up ones marked)
+	// with its latency histogram, which it may only read during the call.
+	Interval(iv result.Interval, lat *metrics.Latency)
 }
 
 // noWatch is the Watcher of a suite nobody watches.
@@ -61,7 +68,7 @@ type noWatch struct{}
 
 func (noWatch) Phase(string)                                 {}
 func (noWatch) Cell(int, int, string, string, int, []string) {}
-func (noWatch) Interval(result.Interval)                     {}
+func (noWatch) Interval(result.Interval, *metrics.Latency)   {}
 
 // StepLogName is the file in a suite directory that receives the steps'
 // per-table lines (tables created and loaded, warmed, dropped).
@@ -98,6 +105,9 @@ func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error)
 	if s.opts.Watch == nil {
 		s.opts.Watch = noWatch{}
 	}
+	if err := p.CheckClient(opts.Client, time.Now()); err != nil {
+		return nil, err
+	}
 	if err := s.open(ctx); err != nil {
 		return s.m, err
 	}
@@ -107,7 +117,11 @@ func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error)
 	}
 	defer logFile.Close()
 	s.stepLog = logFile
-	err = s.run(ctx)
+	err = s.startClient(ctx)
+	if err == nil {
+		err = s.run(ctx)
+	}
+	err = s.endClient(ctx, err)
 	s.opts.Watch.Phase("done")
 	return s.m, s.finish(ctx, err)
 }
@@ -126,6 +140,8 @@ type session struct {
 	// started is when this session's first cell began, for the ETA.
 	started   time.Time
 	cellsDone int
+	// co meets the other clients of a plan with clients: (nil without).
+	co *coordinator
 }
 
 // open creates the directory and manifest, or reads them to resume.
@@ -153,6 +169,13 @@ func (s *session) open(ctx context.Context) error {
 				return fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
 			}
 		}
+		if c := s.opts.Client; c != nil && (existing.Client == nil || existing.Client.ID != c.ID) {
+			was := "ran without --client-id"
+			if existing.Client != nil {
+				was = fmt.Sprintf("is client %d's", existing.Client.ID)
+			}
+			return fmt.Errorf("cannot resume %s as client %d: the directory %s: resume it with its own --client-id, or give this client's directory with --out", dir, c.ID, was)
+		}
 		s.m = existing
 	default:
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -169,6 +192,13 @@ func (s *session) open(ctx context.Context) error {
 			s.m.Cells = append(s.m.Cells, CellRecord{Cell: c, Status: StatusPending})
 		}
 	}
+	if c := s.opts.Client; c != nil {
+		if s.m.Client == nil {
+			s.m.Client = &ClientRecord{ID: c.ID}
+		}
+		s.m.Client.Of, s.m.Client.RunID, s.m.Client.WaitSeconds = p.Clients.Count, c.RunID, p.Clients.Wait.D().Seconds()
+		s.m.Client.RunIDs = append(s.m.Client.RunIDs, c.RunID)
+	}
 	s.m.Sessions++
 	s.m.Status = StatusRunning
 	return s.m.write(dir)
@@ -177,6 +207,12 @@ func (s *session) open(ctx context.Context) error {
 // run works through the groups of cells.
 func (s *session) run(ctx context.Context) error {
 	todo := s.pending()
+	if s.co != nil {
+		var err error
+		if todo, err = s.agree(ctx); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(s.out, "Suite %s: %d cells, %d to run, in %s\n", s.plan.Name, len(s.m.Cells), len(todo), s.opts.Dir)
 	// One server (or connection target) per profile: the data sets of a
 	// profile run one after another against the same server.
@@ -260,9 +296,13 @@ type target struct {
 // runGroup prepares and warms a data set on tg, then runs its cells.
 func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 	p := s.plan
-	if err := s.prepareData(ctx, g, tg); err != nil {
-		if ctx.Err() != nil {
+	var coord *CoordinationError
+	if err := s.groupSteps(ctx, g, tg); err != nil {
+		switch {
+		case ctx.Err() != nil || errors.Is(err, ErrInterrupted):
 			return ErrInterrupted
+		case errors.As(err, &coord):
+			return err
 		}
 		s.failCells(g.Cells, err)
 		return &TargetError{err}
@@ -271,9 +311,13 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 		if ctx.Err() != nil {
 			return ErrInterrupted
 		}
-		if err := s.beforeCell(ctx, c, tg); err != nil {
-			if ctx.Err() != nil {
+		at, err := s.cellStart(ctx, c, tg)
+		if err != nil {
+			switch {
+			case ctx.Err() != nil || errors.Is(err, ErrInterrupted):
 				return ErrInterrupted
+			case errors.As(err, &coord):
+				return err
 			}
 			s.failCells([]Cell{c}, err)
 			if p.Steps.OnFailure == OnFailureStop {
@@ -281,7 +325,7 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 			}
 			continue
 		}
-		rec := s.runCell(ctx, c, tg)
+		rec := s.runCell(ctx, c, tg, at)
 		switch {
 		case rec.Status == StatusInterrupted:
 			return ErrInterrupted
@@ -289,16 +333,19 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 			return fmt.Errorf("cell %s failed and the plan says on_failure: stop: %s", c.ID, rec.Error)
 		}
 	}
-	if p.Steps.Cleanup {
-		wl, _, err := p.newWorkload(s.env.Registry, p.Matrix.Workloads[0], p.Data[g.Dataset])
-		if err == nil {
-			err = s.step(g, "cleanup", func() (string, error) { return "dropped the data set", wl.Cleanup(ctx, tg.drv, s.stepLog) })
-		}
-		if err != nil {
-			fmt.Fprintf(s.out, "cleanup failed: %v\n", err)
-		}
+	return s.cleanupGroup(ctx, g, tg)
+}
+
+// cleanup drops the group's data set; a failure is told, not fatal.
+func (s *session) cleanup(ctx context.Context, g group, tg *target) {
+	p := s.plan
+	wl, _, err := p.newWorkload(s.env.Registry, p.Matrix.Workloads[0], p.Data[g.Dataset])
+	if err == nil {
+		err = s.step(g, "cleanup", func() (string, error) { return "dropped the data set", wl.Cleanup(ctx, tg.drv, s.stepLog) })
 	}
-	return nil
+	if err != nil {
+		fmt.Fprintf(s.out, "cleanup failed: %v\n", err)
+	}
 }
 
 // connect starts the group's server profile when the plan owns one, opens the
@@ -345,6 +392,13 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 	}
 	tg.server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
 	conn.Close()
+	if p.Server != nil { // a target was checked before the suite began (Preflight)
+		if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
+			drv.Close()
+			stop()
+			return nil, nil, fmt.Errorf("the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
+		}
+	}
 	tg.cfg, tg.drv = cfg, drv
 	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable()); err != nil {
 		drv.Close()
@@ -423,11 +477,18 @@ func (s *session) failCells(cells []Cell, err error) {
 	_ = s.m.write(s.opts.Dir)
 }
 
-// newRand builds the cell's random numbers.
-func (s *session) newRand(randType string) (*randgen.Factory, error) {
+// newRand builds the random numbers of a step or a cell. A cell of a
+// coordinated client derives its own seed from run.rand_seed (or from the
+// clock, which reads alike on clients started at one moment), so that the
+// clients do not send the same statements; a step runs on the leader alone
+// and keeps the plan's seed, as a suite without clients does.
+func (s *session) newRand(randType string, cell bool) (*randgen.Factory, error) {
 	cfg := randgen.DefaultConfig()
 	cfg.Type = randType
 	cfg.Seed = randgen.ResolveSeed(s.plan.Run.RandSeed, time.Now)
+	if cell && s.co != nil {
+		cfg.Seed = randgen.ClientSeed(cfg.Seed, s.co.id)
+	}
 	if s.plan.Run.RandZipfianExp > 0 {
 		cfg.ZipfianExp = s.plan.Run.RandZipfianExp
 	}
@@ -442,11 +503,14 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 		// Every interval reaches the Watcher (the suite prints no interval lines).
 		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
+		// Coordinated clients keep interval histograms, so that merged cells
+		// get exact interval percentiles.
+		IntervalHistograms: s.opts.Client != nil,
 	}
 }
 
 // runCell runs one cell, writes its result and updates the manifest.
-func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
+func (s *session) runCell(ctx context.Context, c Cell, tg *target, at cellSync) CellRecord {
 	p := s.plan
 	rec := &s.m.Cells[c.Index-1]
 	s.keepAttempt(rec)
@@ -457,13 +521,17 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
 		s.started = start // the pace counts cells only, not loading and warm-ups
 	}
 	rec.Status, rec.Start, rec.Error, rec.Summary = StatusRunning, start.UTC(), "", nil
+	rec.StartAt, rec.ClockOffsetMs = time.Time{}, 0
+	if at.client != nil {
+		rec.StartAt, rec.ClockOffsetMs = at.client.StartAt, ms(at.offset)
+	}
 	rec.File = c.fileName()
 	_ = s.m.write(s.opts.Dir)
 
 	wl, fs, err := p.newWorkload(s.env.Registry, c.Workload, p.Data[c.Dataset])
 	var rng *randgen.Factory
 	if err == nil {
-		rng, err = s.newRand(c.RandType)
+		rng, err = s.newRand(c.RandType, true)
 	}
 	if err != nil {
 		rec.Status, rec.Error, rec.File = StatusFailed, err.Error(), ""
@@ -486,7 +554,7 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
 			s.opts.Watch.Phase("measure")
 			probe = observe.Begin(ctx, tg.drv, tg.server)
 		},
-		OnInterval: s.opts.Watch.Interval,
+		OnIntervalHistogram: s.opts.Watch.Interval,
 	})
 	res := &result.Result{
 		Schema:        result.SchemaVersion,
@@ -500,6 +568,7 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target) CellRecord {
 		Server:        tg.server,
 		ManagedServer: tg.managed,
 		Suite:         &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile},
+		Client:        at.client,
 	}
 	out.Fill(res, rcfg, wl)
 	if probe != nil {

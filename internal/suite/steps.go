@@ -65,7 +65,7 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	case mode == PrepareReuse && ok:
 		return "reusing the matching data set already loaded", nil
 	}
-	rng, err := s.newRand(s.plan.Matrix.RandTypes[0])
+	rng, err := s.newRand(s.plan.Matrix.RandTypes[0], false)
 	if err != nil {
 		return "", err
 	}
@@ -98,7 +98,7 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 	if err != nil {
 		return "", err
 	}
-	rng, err := s.newRand(s.plan.Matrix.RandTypes[0])
+	rng, err := s.newRand(s.plan.Matrix.RandTypes[0], false)
 	if err != nil {
 		return "", err
 	}

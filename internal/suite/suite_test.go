@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -41,6 +42,12 @@ func targetYAML(cfg driver.Config) string {
 		s := fmt.Sprintf("target:\n  driver: mysql\n  host: %s\n  port: %d\n  user: %s\n  db: %s\n", cfg.Hosts[0], cfg.Ports[0], cfg.User, cfg.Database)
 		if cfg.Password != "" {
 			s += "  password_env: FAIRBENCH_TEST_MYSQL_PASSWORD\n"
+		}
+		return s
+	case driver.KindPgSQL:
+		s := fmt.Sprintf("target:\n  driver: pgsql\n  host: %s\n  port: %d\n  user: %s\n  db: %s\n", cfg.Hosts[0], cfg.Ports[0], cfg.User, cfg.Database)
+		if cfg.Password != "" {
+			s += "  password_env: FAIRBENCH_TEST_PGSQL_PASSWORD\n"
 		}
 		return s
 	}
@@ -494,7 +501,7 @@ func (r *recorder) Cell(i, n int, id, wl string, threads int, kinds []string) {
 	r.cells = append(r.cells, fmt.Sprintf("%d/%d %s", i, n, id))
 	r.mu.Unlock()
 }
-func (r *recorder) Interval(iv result.Interval) {
+func (r *recorder) Interval(iv result.Interval, _ *metrics.Latency) {
 	r.mu.Lock()
 	r.intervals++
 	if iv.Warmup {

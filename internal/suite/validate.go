@@ -44,7 +44,7 @@ func (p *Plan) Validate(env Env) error {
 		env.CPUs = runtime.NumCPU()
 	}
 	p.registry = env.Registry
-	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateRun, p.validateSteps, p.validateData}
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
 	for _, check := range checks {
 		if err := check(env); err != nil {
 			return err
