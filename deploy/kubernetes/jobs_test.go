@@ -151,6 +151,49 @@ func TestRunJobIsOneIndexedPodPerClient(t *testing.T) {
 	}
 }
 
+// TestSuiteJobIsOneIndexedPodPerClient checks the suite Job against the plan
+// it runs: one pod per coordinated client, as many as the plan's clients.count,
+// each with its completion index as --client-id, one --run-id set at apply
+// time, and its own suite directory under that run id.
+func TestSuiteJobIsOneIndexedPodPerClient(t *testing.T) {
+	m := loadManifests(t)
+	j := m.job(t, suiteJob)
+	s := j.Spec
+	if s.CompletionMode == nil || *s.CompletionMode != batchv1.IndexedCompletion {
+		t.Fatalf("completionMode %v, want Indexed: the completion index is the client id", s.CompletionMode)
+	}
+	if s.Completions == nil || s.Parallelism == nil || *s.Completions != *s.Parallelism {
+		t.Fatalf("completions %v and parallelism %v must be equal: the clients meet before every cell", s.Completions, s.Parallelism)
+	}
+	p, err := suite.ParsePlan("configmap-plan.yaml:"+planKey, []byte(m.configMaps[planMap].Data[planKey]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.ClientCount(); got != int(*s.Completions) {
+		t.Errorf("the plan's clients.count is %d and the Job's completions %d: they must be one number", got, *s.Completions)
+	}
+	if s.BackoffLimit == nil || *s.BackoffLimit != 0 {
+		t.Errorf("backoffLimit %v, want 0: a retried client could not meet the others again", s.BackoffLimit)
+	}
+	c := fairbenchContainer(t, j)
+	flags := flagValues(t, c.Args)
+	want := map[string]string{"--client-id": "$(JOB_COMPLETION_INDEX)", "--run-id": "$(RUN_ID)"}
+	for name, v := range want {
+		if flags[name] != v {
+			t.Errorf("%s=%q, want %q", name, flags[name], v)
+		}
+	}
+	if runID, ok := envValue(c, "RUN_ID"); !ok || runID.Value != startAtPlaceholder {
+		t.Errorf("env RUN_ID = %q, want the placeholder %q that the apply command replaces", runID.Value, startAtPlaceholder)
+	}
+	out := flags["--out"]
+	for _, ref := range []string{"$(RUN_ID)", "$(JOB_COMPLETION_INDEX)"} {
+		if !strings.Contains(out, ref) {
+			t.Errorf("--out=%q: put %s in it (a directory per launch and per client)", out, ref)
+		}
+	}
+}
+
 // sedFirst applies sed's s/old/new/ (without g): the first match on each line.
 func sedFirst(text []byte, old, new string) []byte {
 	var out bytes.Buffer
@@ -322,7 +365,7 @@ func TestJobCommandsAreAcceptedByFairbench(t *testing.T) {
 			vars := containerVars(c, map[string]string{
 				"JOB_COMPLETION_INDEX": "0",
 				"START_AT":             strconv.FormatInt(time.Now().Add(2*time.Second).Unix(), 10),
-				"POD_NAME":             tt.job + "-x7k2p",
+				"RUN_ID":               "1795323600",
 			})
 			args := append(localArgs(c.Args, vars, dir, tt.set), tt.extra...)
 			r := runFairbench(t, nil, args)
