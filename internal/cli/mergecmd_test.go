@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,8 +58,18 @@ func TestCoordinatedClientsMerge(t *testing.T) {
 		if p.Client == nil || p.Client.ID != i || p.Client.Of != 3 || !p.Client.StartAt.Equal(start) {
 			t.Fatalf("client %d recorded %+v, want id %d of 3 at %v", i, p.Client, i, start)
 		}
-		if p.Start.Before(start) {
-			t.Fatalf("client %d started measuring at %v, before --start-at %v", i, p.Start, start)
+		// --start-at is read on the server's clock (the default): the client
+		// measured the server's clock against its own and waited for the
+		// start in it, within the measurement's error.
+		if p.Client.Clock != "server" || p.Client.ClockErrorMs <= 0 {
+			t.Errorf("client %d: clock %q, error %v ms: want the server's clock, measured", i, p.Client.Clock, p.Client.ClockErrorMs)
+		}
+		onServer := p.Start.Add(time.Duration(p.Client.ClockOffsetMs * float64(time.Millisecond)))
+		if slack := time.Duration(p.Client.ClockErrorMs*float64(time.Millisecond)) + time.Millisecond; onServer.Before(start.Add(-slack)) {
+			t.Fatalf("client %d started measuring at %v on the server's clock, before --start-at %v", i, onServer, start)
+		}
+		if !strings.Contains(r.stdout, "Clock: the server's clock is") {
+			t.Errorf("client %d does not say how its clock compares with the server's:\n%s", i, r.stdout)
 		}
 		if p.Status != result.StatusComplete || p.Totals.Counts.Events == 0 {
 			t.Fatalf("client %d: status %s, %d events", i, p.Status, p.Totals.Counts.Events)
@@ -169,6 +180,8 @@ func TestCoordinationFlagsRefused(t *testing.T) {
 		{"start in the past", []string{"--start-at=" + time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)}, []string{"ago: give a moment in the future"}},
 		{"unreadable start", []string{"--start-at=tomorrow"}, []string{`--start-at "tomorrow": give an RFC 3339 time`}},
 		{"milliseconds", []string{"--start-at=" + strconv.FormatInt(time.Now().Add(time.Minute).UnixMilli(), 10)}, []string{"not milliseconds"}},
+		{"unknown clock", []string{"--start-at=" + future, "--start-clock=ntp"}, []string{`--start-clock "ntp": give server`}},
+		{"clock without start", []string{"--start-clock=local"}, []string{"--start-clock needs --start-at"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -371,6 +384,35 @@ func TestMergedIntervalsHaveExactPercentiles(t *testing.T) {
 			}
 			if tc.warn == "" && r.stderr != "" || !strings.Contains(r.stderr, tc.warn) {
 				t.Errorf("merge stderr %q, want %q", r.stderr, tc.warn)
+			}
+		})
+	}
+}
+
+// TestWaitReadsTheServerClock checks that --start-at is compared with the
+// server's clock (this machine's plus the measured offset): a start that is
+// ahead on this machine's clock is already past on a server 7 s ahead, and one
+// that is past here is still ahead on a server 7 s behind.
+func TestWaitReadsTheServerClock(t *testing.T) {
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name   string
+		now    time.Time     // this machine's clock
+		offset time.Duration // the server's minus ours
+		want   string        // in the error
+	}{
+		{"server ahead: already past", at.Add(-time.Second), 7 * time.Second, "already 6s past --start-at"},
+		{"server behind: still to come", at.Add(6 * time.Second), -7 * time.Second, "interrupted while waiting"}, // it waits: the cancelled context ends the wait
+		{"same clock: still to come", at.Add(-time.Second), 0, "interrupted while waiting"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := coordination{startAt: at, clock: startClockServer, offset: tc.offset}
+			err := c.wait(cancelled, io.Discard, func() time.Time { return tc.now })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("wait: %v, want %q", err, tc.want)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
@@ -153,6 +154,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	// The target and its tables are checked before the wait, so that a mistake
 	// shows now and not at the start time; the workers connect after it.
+	if err := inv.coord.readClock(ctx, human, s); err != nil {
+		return err
+	}
 	if err := inv.coord.wait(ctx, human, time.Now); err != nil {
 		return err
 	}
@@ -338,10 +342,21 @@ const startTolerance = 5 * time.Second
 // (milliseconds given for seconds, a wrong date).
 const maxStartAhead = 24 * time.Hour
 
+// Values of --start-clock.
+const (
+	startClockServer = "server"
+	startClockLocal  = "local"
+)
+
+// clockSamples are the round trips that measure the server's clock.
+const clockSamples = 7
+
 // coordination is a run's place among coordinated clients.
 type coordination struct {
 	startAt time.Time          // zero: start at once
 	client  *result.ClientInfo // nil without --clients
+	clock   string             // startClockServer or startClockLocal: whose clock --start-at is read on
+	offset  time.Duration      // the server's clock minus ours (0 on the local clock)
 }
 
 // coordinate validates --client-id, --clients and --start-at against now.
@@ -363,6 +378,15 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 		}
 		c.startAt = t
 	}
+	switch f.startClock {
+	case startClockServer, startClockLocal:
+		c.clock = f.startClock
+	default:
+		return c, fmt.Errorf("--start-clock %q: give server (the database server's clock, the default: the clients' own clocks need not agree) or local (this machine's)", f.startClock)
+	}
+	if fs.Changed("start-clock") && f.startAt == "" {
+		return c, fmt.Errorf("--start-clock needs --start-at TIME, the moment it reads")
+	}
 	switch {
 	case f.clients < 0:
 		return c, fmt.Errorf("--clients must not be negative, got %d", f.clients)
@@ -375,8 +399,42 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 	case f.clientID < 0 || f.clientID >= f.clients:
 		return c, fmt.Errorf("--client-id %d is outside 0..%d (--clients=%d): number the clients from 0 to N-1", f.clientID, f.clients-1, f.clients)
 	}
-	c.client = &result.ClientInfo{ID: f.clientID, Of: f.clients, StartAt: c.startAt.UTC()}
+	c.client = &result.ClientInfo{ID: f.clientID, Of: f.clients, StartAt: c.startAt.UTC(), Clock: c.clock}
 	return c, nil
+}
+
+// readClock measures the database server's clock when --start-at is read on
+// it (--start-clock=server, the default); the embedded database runs on this
+// machine's clock. The reading is printed and recorded with the client.
+func (c *coordination) readClock(ctx context.Context, w io.Writer, s *session) error {
+	if c.startAt.IsZero() || c.clock != startClockServer {
+		return nil
+	}
+	if s.cfg.Kind == driver.KindSQLite {
+		c.clock = startClockLocal
+		if c.client != nil {
+			c.client.Clock = startClockLocal
+		}
+		return nil
+	}
+	conn, err := s.drv.Connect(ctx, 0)
+	if err != nil {
+		return withCode(ExitTarget, fmt.Errorf("cannot connect to %s to read its clock: %w", describeTarget(s.cfg), err))
+	}
+	defer conn.Close()
+	query := func(ctx context.Context, q string) ([][]string, error) { return conn.QueryStrings(ctx, q) }
+	r, err := dbclock.Measure(ctx, s.cfg.Kind, query, clockSamples)
+	if err != nil {
+		return withCode(ExitTarget, fmt.Errorf("%s: %w (--start-clock=local reads --start-at on this machine's clock instead)", describeTarget(s.cfg), err))
+	}
+	c.offset = r.Offset
+	fmt.Fprintf(w, "Clock: %s; --start-at is read on the server's clock (--start-clock=server).\n", r)
+	if c.client != nil {
+		c.client.Clock = startClockServer
+		c.client.ClockOffsetMs = float64(r.Offset) / float64(time.Millisecond)
+		c.client.ClockErrorMs = float64(r.RoundTrip) / 2 / float64(time.Millisecond)
+	}
+	return nil
 }
 
 // parseStartAt reads an RFC 3339 time or Unix seconds (fractions allowed).
@@ -399,7 +457,7 @@ func (c coordination) wait(ctx context.Context, w io.Writer, now func() time.Tim
 	if c.startAt.IsZero() {
 		return nil
 	}
-	d := c.startAt.Sub(now())
+	d := c.startAt.Sub(now().Add(c.offset))
 	if d < -startTolerance {
 		return withCode(ExitUsage, fmt.Errorf("it is already %s past --start-at %s (connecting took that long): give a later start time",
 			(-d).Round(time.Millisecond), c.startAt.UTC().Format(time.RFC3339Nano)))

@@ -55,6 +55,8 @@ type runFlags struct {
 	clientID int
 	clients  int
 	startAt  string
+	// startClock is whose clock --start-at is read on (--start-clock).
+	startClock string
 }
 
 // checkFlags are the options of `check`.
@@ -203,6 +205,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
 		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
 		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
+		rfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
 		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
 	case phasePrepare:
 		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)

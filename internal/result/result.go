@@ -77,6 +77,15 @@ type ClientInfo struct {
 	Of int `json:"of"`
 	// StartAt is the moment all clients were told to start (--start-at).
 	StartAt time.Time `json:"start_at"`
+	// Clock is whose clock StartAt was read on (--start-clock): "server" (the
+	// database server's) or "local" (the client machine's); empty in results
+	// written before it was recorded.
+	Clock string `json:"clock,omitempty"`
+	// ClockOffsetMs is the server's clock minus the client's, as measured
+	// before the wait, and ClockErrorMs its bound (half the shortest round
+	// trip); both only with Clock "server".
+	ClockOffsetMs float64 `json:"clock_offset_ms,omitempty"`
+	ClockErrorMs  float64 `json:"clock_error_ms,omitempty"`
 }
 
 // MergedPart is one client result of a merged result, as it was before the merge.

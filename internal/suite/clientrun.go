@@ -249,7 +249,8 @@ func (s *session) cellStart(ctx context.Context, c Cell, tg *target) (cellSync, 
 	if late > 50*time.Millisecond {
 		fmt.Fprintf(s.out, "   started %s late: the start (%s, server clock) was read after it had passed\n", late.Round(time.Millisecond), d.Start.Format("15:04:05.000"))
 	}
-	return cellSync{client: &result.ClientInfo{ID: co.id, Of: co.n, StartAt: d.Start}, offset: co.offset}, nil
+	return cellSync{client: &result.ClientInfo{ID: co.id, Of: co.n, StartAt: d.Start,
+		Clock: "server", ClockOffsetMs: ms(co.offset), ClockErrorMs: ms(co.rtt / 2)}, offset: co.offset}, nil
 }
 
 // cleanupGroup drops the group's data when the plan says so: with clients,
