@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/cli"
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -25,22 +26,9 @@ func TestReadmeFlowAgainstMariaDB(t *testing.T) {
 		t.Skip("runs clients against MariaDB")
 	}
 	m := loadManifests(t)
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cmd := range []string{`sed -n '/^{$/,/^}$/p'`, "fairbench merge ./run-$START_AT/client-*.json -o run-$START_AT.json", "fairbench report before="} {
-		if !bytes.Contains(readme, []byte(cmd)) {
-			t.Errorf("README.md no longer documents %q, which this test follows", cmd)
-		}
-	}
+	readmeDocuments(t, `sed -n '/^{$/,/^}$/p'`, "fairbench merge ./run-$START_AT/client-*.json -o run-$START_AT.json", "fairbench report before=")
 	cfg := testdb.MySQL(t)
-	getenv := func(k string) string {
-		if k == "MYSQL_PWD" {
-			return cfg.Password
-		}
-		return ""
-	}
+	getenv := passwordFrom(cfg)
 	dir := t.TempDir()
 	small := map[string]string{
 		"--mysql-host": cfg.Hosts[0], "--mysql-port": strconv.Itoa(cfg.Ports[0]),
@@ -119,6 +107,32 @@ func runJobOnce(t *testing.T, m manifests, dir string, small map[string]string, 
 		t.Errorf("merge output lacks %q:\n%s", want, r.out)
 	}
 	return merged
+}
+
+// readmeDocuments fails the test when README.md no longer gives one of the
+// commands the test follows.
+func readmeDocuments(t *testing.T, commands ...string) {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range commands {
+		if !bytes.Contains(readme, []byte(cmd)) {
+			t.Errorf("README.md no longer documents %q, which this test follows", cmd)
+		}
+	}
+}
+
+// passwordFrom is the environment of the pods: MYSQL_PWD from the Secret,
+// here the test server's password.
+func passwordFrom(cfg driver.Config) func(string) string {
+	return func(k string) string {
+		if k == "MYSQL_PWD" {
+			return cfg.Password
+		}
+		return ""
+	}
 }
 
 // cutResult is the README's sed -n '/^{$/,/^}$/p': the lines from one holding

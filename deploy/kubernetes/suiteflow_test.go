@@ -26,27 +26,13 @@ func TestSuiteReadmeFlowAgainstMariaDB(t *testing.T) {
 		t.Skip("runs a suite from several clients against MariaDB")
 	}
 	m := loadManifests(t)
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cmd := range []string{
-		`sed "s/` + startAtPlaceholder + `/$RUN_ID/" suite-job.yaml | kubectl apply -f -`,
+	readmeDocuments(t,
+		`sed "s/`+startAtPlaceholder+`/$RUN_ID/" suite-job.yaml | kubectl apply -f -`,
 		"fairbench merge ./suite-$RUN_ID/client-* -o suite-$RUN_ID-merged",
 		"fairbench suite status suite-$RUN_ID-merged",
-		"fairbench report suite-$RUN_ID-merged",
-	} {
-		if !bytes.Contains(readme, []byte(cmd)) {
-			t.Errorf("README.md no longer documents %q, which this test follows", cmd)
-		}
-	}
+		"fairbench report suite-$RUN_ID-merged")
 	cfg := testdb.MySQL(t)
-	getenv := func(k string) string {
-		if k == "MYSQL_PWD" {
-			return cfg.Password
-		}
-		return ""
-	}
+	getenv := passwordFrom(cfg)
 	dir := t.TempDir()
 	target := map[string]any{"host": cfg.Hosts[0], "port": cfg.Ports[0], "user": cfg.User, "db": cfg.Database}
 	if cfg.Password == "" {
