@@ -28,6 +28,13 @@ RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} \
 RUN mkdir -p /out/tmp /out/work && chmod 1777 /out/tmp && chown 65532:65532 /out/work
 
 FROM scratch
+ARG VERSION=dev
+ARG COMMIT=
+# The labels `make image-oci` gives its image too (internal/ociimage).
+LABEL org.opencontainers.image.title="fairbench" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.source="https://github.com/fairbench/fairbench"
 # CA certificates for TLS to databases (--mysql-ssl=verify-full, --pgsql-ssl=verify-full).
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /out/tmp /tmp

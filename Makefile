@@ -50,6 +50,7 @@ release:
 image:
 	docker buildx build --platform $(PLATFORMS) \
 		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) \
+		--build-arg SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) \
 		-t $(IMAGE):$(VERSION) -t $(IMAGE):latest $(IMAGE_OUTPUT) -f Dockerfile .
 
 ## test: the whole suite against real MariaDB and PostgreSQL (starts/installs them)
@@ -62,3 +63,21 @@ bench: build
 
 clean:
 	rm -rf bin fairbench-data $(DIST)
+
+# The same image without a container engine (cmd/ociimage; see README.md, "Releases and containers").
+.PHONY: image-oci
+
+## image-oci: the multi-arch image as an oci-archive, $(DIST)/fairbench-$(VERSION)-oci.tar, named $(IMAGE):$(VERSION),
+##   from the binaries `make release` builds, without Docker (push: skopeo copy --all --preserve-digests oci-archive:FILE docker://REF)
+##   make image-oci VERSION=v1.2.3 [DIST=dist] [IMAGE=registry.example.com/you/fairbench]
+image-oci:
+	@case "$(VERSION)" in ""|*/*|*" "*) echo "VERSION=$(VERSION) cannot name an archive: use e.g. VERSION=v1.2.3" >&2; exit 2;; esac
+	rm -rf $(DIST)/fairbench-$(VERSION)-oci-bin
+	mkdir -p $(DIST)/fairbench-$(VERSION)-oci-bin
+	set -e; for arch in $(ARCHES); do \
+		GOOS=linux GOARCH=$$arch $(GOBUILD) -o $(DIST)/fairbench-$(VERSION)-oci-bin/fairbench-linux-$$arch ./cmd/fairbench; \
+	done
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) go run ./cmd/ociimage --version $(VERSION) --revision "$(COMMIT)" \
+		--tag $(IMAGE):$(VERSION) --out $(DIST)/fairbench-$(VERSION)-oci.tar \
+		$(foreach arch,$(ARCHES),--binary linux/$(arch)=$(DIST)/fairbench-$(VERSION)-oci-bin/fairbench-linux-$(arch))
+	rm -rf $(DIST)/fairbench-$(VERSION)-oci-bin

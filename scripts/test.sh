@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: starts (and where missing installs) MariaDB, PostgreSQL,
-# sysbench, qemu-user-static and chromium, then runs gofmt, go vet and every Go test against
+# sysbench, qemu-user-static, skopeo and chromium, then runs gofmt, go vet and every Go test against
 # the real servers. Usage: scripts/test.sh [go test flags/packages]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +67,7 @@ ensure_tools() {
 	command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 	command -v qemu-aarch64-static >/dev/null 2>&1 || missing+=(qemu-user-static)
 	command -v chromium >/dev/null 2>&1 || missing+=(chromium) # renders the HTML report in its test
+	command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)     # independent reader of the OCI image archive (internal/ociimage)
 	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
@@ -89,6 +90,6 @@ fi
 log "go test -race (concurrency packages)"
 go test -race -count=1 -timeout 10m ./internal/runner/... ./internal/metrics/... ./internal/workload \
 	./internal/driver/netconn/... ./internal/driver/mysql/... ./internal/driver/postgres/... \
-	./internal/observe/... ./internal/warmup/... ./internal/localserver/...
+	./internal/observe/... ./internal/warmup/... ./internal/localserver/... ./internal/livemetrics/...
 log "go test (everything)"
 go test -count=1 -timeout 15m ./...
