@@ -118,7 +118,7 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		out.MergedFrom = append(out.MergedFrom, MergedPart{
 			File: p.File, ClientID: r.Client.ID, Status: r.Status, Error: r.Error, Seed: r.Seed,
 			Threads: r.Threads, Rate: r.Rate, Start: r.Start, End: r.End, Seconds: r.Totals.Seconds,
-			Events: r.Totals.Counts.Events, Target: r.Target, Machine: r.Machine,
+			Events: r.Totals.Counts.Events, Target: r.Target, Machine: r.Machine, Observed: r.Observed,
 		})
 	}
 	out.Error = strings.Join(errs, "; ")

@@ -133,6 +133,9 @@ func TestMergeSumsCountsAndPoolsHistograms(t *testing.T) {
 	parts := threeClients(t)
 	parts[2].Result.Status = StatusInterrupted
 	parts[2].Result.Error = ""
+	for _, p := range parts {
+		p.Result.Observed = &Observed{Seconds: 10, Bound: BoundCPU, Client: &ObservedClient{UserSeconds: float64(p.Result.Client.ID + 1)}}
+	}
 	m, err := Merge(parts, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -194,12 +197,20 @@ func TestMergeSumsCountsAndPoolsHistograms(t *testing.T) {
 		t.Fatalf("service without --rate should equal latency without histogram: %+v", m.Totals.Service)
 	}
 	// merged_from in client id order, with each part's machine.
+	if m.Observed != nil {
+		t.Errorf("merged observed = %+v, want none", m.Observed)
+	}
 	if len(m.MergedFrom) != 3 {
 		t.Fatalf("merged_from has %d parts", len(m.MergedFrom))
 	}
 	for i, mp := range m.MergedFrom {
 		if mp.ClientID != i || mp.File != "c"+strconv.Itoa(i)+".json" || mp.Machine.Hostname != "client"+strconv.Itoa(i) {
 			t.Errorf("merged_from[%d] = %+v", i, mp)
+		}
+		// Each client's observations are kept with it; the client machines differ,
+		// so the merged result has none of its own.
+		if mp.Observed == nil || mp.Observed.Client == nil || mp.Observed.Client.UserSeconds != float64(i+1) {
+			t.Errorf("merged_from[%d].observed = %+v, want the client's own", i, mp.Observed)
 		}
 	}
 }

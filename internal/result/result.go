@@ -103,6 +103,10 @@ type MergedPart struct {
 	Events   int64           `json:"events"`
 	Target   Target          `json:"target"`
 	Machine  sysinfo.Machine `json:"machine"` // the client machine it ran on
+	// Observed is what this client saw the server, its machine and itself do
+	// (1.2): kept per client because the machines differ and every client read
+	// the same server's counters over about the same window.
+	Observed *Observed `json:"observed,omitempty"`
 }
 
 // Figure is one named headline figure.
