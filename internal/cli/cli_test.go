@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -121,6 +123,8 @@ func TestBadInput(t *testing.T) {
 			[]string{"choose one with --db-driver"}, nil},
 		{"bad table size", []string{"run", "oltp_point_select", "--table-size=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--table-size"}, nil},
+		{"profile in a missing directory", []string{"run", "oltp_point_select", "--mem-profile=/nonexistent-dir/m.prof", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--mem-profile", "no such file or directory"}, nil},
 		{"unreachable server", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-user=root"}, nil, ExitTarget,
 			[]string{"cannot connect to mysql://root@127.0.0.1:1/sbtest", "check --mysql-host"}, nil},
 		{"wrong password", join([]string{"run", "oltp_point_select"}, targetArgs(my), []string{"--mysql-password=Wr0ngSecret"}), nil, ExitTarget,
@@ -258,6 +262,39 @@ func TestRunOnEmbeddedDefaultPreparesAndRecords(t *testing.T) {
 	}
 	if res.Options["rand-seed"] != "42" || res.Options["table-size"] != "1000" {
 		t.Fatalf("options not recorded: %v", res.Options)
+	}
+}
+
+func TestProfilesOfTheClient(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--events=2000",
+		"--cpu-profile=" + cpu, "--mem-profile=" + mem}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A pprof profile is a gzipped protocol buffer whose string table names
+	// its sample types.
+	for path, types := range map[string][]string{cpu: {"samples", "cpu", "nanoseconds"}, mem: {"alloc_space", "inuse_space", "bytes"}} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("%s is not gzipped: %v", path, err)
+		}
+		b, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, want := range types {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s names no sample type %q: not a profile of that kind", path, want)
+			}
+		}
 	}
 }
 

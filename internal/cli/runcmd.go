@@ -169,6 +169,14 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		defer stop()
 	}
+	writeMemProfile := func() error { return nil }
+	if inv.run.memProfile != "" {
+		w, err := createMemProfile(inv.run.memProfile)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		writeMemProfile = w
+	}
 	// Interval lines print at --report-interval (warm-up ones always); live
 	// metrics see every interval, so without --report-interval they come
 	// each second.
@@ -201,6 +209,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	out := runner.Run(ctx, rcfg, deps)
 	if exp != nil {
 		exp.SetPhase(livemetrics.PhaseDone)
+	}
+	if err := writeMemProfile(); err != nil {
+		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 	}
 	ran = true
 
@@ -274,6 +285,27 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("--cpu-profile: %w", err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// createMemProfile creates the file of --mem-profile now, so that a bad path
+// is refused before the run, and returns the function that writes the heap
+// profile into it once the run has ended.
+func createMemProfile(path string) (write func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--mem-profile: %w", err)
+	}
+	return func() error {
+		runtime.GC() // the in-use figures as of now, not of the last collection
+		err := pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("--mem-profile: writing %s: %w", path, err)
+		}
+		return nil
+	}, nil
 }
 
 // emit writes the result file and/or the JSON document to stdout.

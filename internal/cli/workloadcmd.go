@@ -44,6 +44,7 @@ type runFlags struct {
 	output         string
 	format         string
 	cpuProfile     string
+	memProfile     string
 	metricsAddr    string
 	metricsLinger  float64 // seconds the metrics stay up after the run
 	connectRate    float64
@@ -198,6 +199,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
+		rfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
 		rfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")

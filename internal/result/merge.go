@@ -39,7 +39,7 @@ type MergeOptions struct {
 // Target.Path and the server's flavor and version instead.
 func PerClientOptions() []string {
 	return []string{
-		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "percentile",
+		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "mem-profile", "percentile",
 		"metrics-addr", "metrics-linger", "interval-histograms", // what each client serves and keeps
 		"start-at",  // compared as ClientInfo.StartAt, one instant however it was written
 		"db-driver", // compared as Target.Driver

@@ -16,7 +16,6 @@ type stmt struct {
 	c     *conn
 	query string
 	ds    sqldriver.Stmt
-	args  []sqldriver.Value // reused between calls
 	dest  []sqldriver.Value // one row, reused between calls
 	cols  bool              // dest is sized
 }
@@ -25,8 +24,7 @@ var _ driver.Stmt = (*stmt)(nil)
 
 // Exec runs the statement and returns the number of changed rows.
 func (s *stmt) Exec(ctx context.Context, args ...any) (int64, error) {
-	vals, err := bindArgs(s.args, args)
-	s.args = vals[:0]
+	vals, err := s.c.bind(args)
 	if err != nil {
 		return 0, err
 	}
@@ -65,8 +63,7 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 // the call is still in flight: the caller reads the rows into s.dest (sized to
 // the result's columns) and then calls s.c.dl.leave().
 func (s *stmt) rows(ctx context.Context, args []any) (sqldriver.Rows, error) {
-	vals, err := bindArgs(s.args, args)
-	s.args = vals[:0]
+	vals, err := s.c.bind(args)
 	if err != nil {
 		return nil, err
 	}
