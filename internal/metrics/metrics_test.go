@@ -135,8 +135,8 @@ func TestFullRingSpillsAndDrainIsExact(t *testing.T) {
 		fast.Event(&Event{Latency: d + 3*time.Nanosecond, Service: d, Reads: 1, Kind: i % 2})
 	}
 	slow.Event(&Event{Latency: time.Second, Service: time.Second, Writes: 1, Kind: 1})
-	if fast.spill == nil || slow.spill != nil {
-		t.Fatalf("spill allocated: fast %v, slow %v; want only the worker whose ring overflowed", fast.spill != nil, slow.spill != nil)
+	if fast.stripe.w == nil || slow.stripe.w != nil {
+		t.Fatalf("spill window allocated: fast %v, slow %v; want only the stripe of the worker whose ring overflowed", fast.stripe.w != nil, slow.stripe.w != nil)
 	}
 	w := c.NewWindow()
 	per := make([]ThreadTotals, 2)
@@ -159,6 +159,58 @@ func TestFullRingSpillsAndDrainIsExact(t *testing.T) {
 	wantBusy := time.Duration(n*(n+1)/2) * time.Microsecond
 	if per[0].Busy != wantBusy {
 		t.Fatalf("busy = %v, want %v", per[0].Busy, wantBusy)
+	}
+}
+
+func TestEveryWorkerSpillingKeepsFewWindows(t *testing.T) {
+	// A stalled collector: every worker's ring overflows before a sweep.
+	const workers = 64
+	c := NewCollector(workers, Shape{Kinds: 3, WithService: true})
+	extra := func(i int) int { return 5 + i%7 }
+	var total int64
+	for i := range workers {
+		r := c.Recorder(i)
+		n := len(r.ring) + extra(i)
+		for j := range n {
+			r.Event(&Event{Latency: time.Duration(i+1) * time.Millisecond, Service: time.Millisecond, Reads: 1, Kind: j % 3})
+		}
+		total += int64(n)
+	}
+	windows := 0
+	for i := range c.stripes {
+		if c.stripes[i].w != nil {
+			windows++
+		}
+	}
+	if windows == 0 || windows > spillStripes {
+		t.Fatalf("%d spill windows for %d spilling workers, want 1..%d", windows, workers, spillStripes)
+	}
+	w := c.NewWindow()
+	per := make([]ThreadTotals, workers)
+	c.Drain(w, per)
+	if w.Events != total || w.Reads != total || w.Latency.Hist.TotalCount() != total || w.Latency.Max != workers*time.Millisecond {
+		t.Fatalf("drained %d events (%d reads, %d latencies, max %v), want %d", w.Events, w.Reads, w.Latency.Hist.TotalCount(), w.Latency.Max, total)
+	}
+	var kinds int64
+	for _, k := range w.Kinds {
+		kinds += k.Events
+	}
+	for i, p := range per {
+		n := int64(len(c.Recorder(i).ring) + extra(i))
+		if p.Events != n || p.Busy != time.Duration(n)*time.Millisecond {
+			t.Fatalf("worker %d: %+v, want %d events and as many ms busy", i, p, n)
+		}
+	}
+	if kinds != total {
+		t.Fatalf("kinds hold %d events, want %d", kinds, total)
+	}
+
+	// The next drain starts empty: the stripes were reset.
+	c.Recorder(0).Event(&Event{Latency: time.Second})
+	w2 := c.NewWindow()
+	c.Drain(w2, nil)
+	if w2.Events != 1 || w2.Latency.Hist.TotalCount() != 1 {
+		t.Fatalf("second drain: %d events, %d latencies; want 1", w2.Events, w2.Latency.Hist.TotalCount())
 	}
 }
 
@@ -208,6 +260,61 @@ func TestSweepWhileWorkersRecord(t *testing.T) {
 	}
 }
 
+func TestDrainWhileWorkersSpill(t *testing.T) {
+	// A reporter that drains slowly: the workers overflow their rings and
+	// spill into the shared stripes while drains run.
+	const workers, events = 8, 30000
+	c := NewCollector(workers, Shape{Kinds: 2, WithService: true})
+	acc := c.NewWindow()
+	per := make([]ThreadTotals, workers)
+	stop, drainerDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(drainerDone)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+				c.Drain(acc, per)
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := c.Recorder(w)
+			for i := 1; i <= events; i++ {
+				r.Event(&Event{Latency: time.Duration(i) * time.Microsecond, Service: time.Microsecond, Writes: 1, Kind: i % 2})
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-drainerDone
+	c.Drain(acc, per)
+	spilled := false
+	for i := range c.stripes {
+		spilled = spilled || c.stripes[i].w != nil
+	}
+	if !spilled {
+		t.Skip("no ring overflowed on this machine: the drains kept up")
+	}
+	if acc.Events != workers*events || acc.Writes != workers*events || acc.Latency.Hist.TotalCount() != workers*events || acc.Service.Hist.TotalCount() != workers*events {
+		t.Fatalf("events %d, writes %d, latencies %d, service times %d; want %d each", acc.Events, acc.Writes,
+			acc.Latency.Hist.TotalCount(), acc.Service.Hist.TotalCount(), workers*events)
+	}
+	if acc.Kinds[0].Events+acc.Kinds[1].Events != workers*events || acc.Latency.Max != events*time.Microsecond {
+		t.Fatalf("kinds %d + %d, max %v", acc.Kinds[0].Events, acc.Kinds[1].Events, acc.Latency.Max)
+	}
+	for i, p := range per {
+		if p.Events != events || p.Busy != events*time.Microsecond {
+			t.Fatalf("thread %d: %+v, want %d events", i, p, events)
+		}
+	}
+}
+
 func TestSweptEventsCountForTheNextDrainOnly(t *testing.T) {
 	c := NewCollector(1, Shape{})
 	r := c.Recorder(0)
@@ -245,7 +352,7 @@ func TestRecorderHoldsNoHistogram(t *testing.T) {
 	r.Event(&Event{Latency: time.Millisecond})
 	r.Error(3, "1213")
 	r.Reconnect()
-	if r.spill != nil {
+	if r.stripe.w != nil {
 		t.Fatal("a recorder that never overflowed allocated histograms")
 	}
 	w := c.NewWindow()

@@ -30,9 +30,23 @@ func ringSize(n int) int {
 
 // SweepEvery is how often the owner of a Collector should call Sweep. A worker
 // that completes more events than its ring holds in that time (20,000 events/s
-// with up to 128 workers, 2,500/s at 1,024) spills the excess into a private
-// histogram allocated on first need.
+// with up to 128 workers, 2,500/s at 1,024) spills the excess into a window
+// that it shares with a stripe of workers, under that stripe's lock. Bursts
+// make that happen even at a modest average rate (a client thread and its
+// server thread paired on one core answer each other at loopback speed), and
+// a stalled collector makes every worker spill at once: a window per worker
+// (~190 KB a histogram) grew 1,024 point-select workers past 260 MB, so the
+// windows are few and the lock is taken only on this rare path.
 const SweepEvery = 50 * time.Millisecond
+
+// spillStripes bounds the spill windows of a Collector.
+const spillStripes = 4
+
+// spillStripe is the window that the workers of one stripe spill into.
+type spillStripe struct {
+	mu sync.Mutex
+	w  *Window // nil until the first spill
+}
 
 // sample is one completed event as it waits in a ring.
 type sample struct {
@@ -44,8 +58,9 @@ type sample struct {
 
 // Recorder is one worker's handle. Its methods are called by that worker only.
 // Completed events go into a single-producer, single-consumer ring (no lock);
-// the rare rest (errors, reconnects, events that found the ring full) goes under
-// a mutex shared with the Collector alone.
+// errors and reconnects go under a mutex shared with the Collector alone, and
+// the rare events that found the ring full under their stripe's (see
+// SweepEvery).
 type Recorder struct {
 	_ [64]byte // head, written at every event, shares no cache line with another worker's
 	// head counts the samples written; only the worker writes it.
@@ -59,11 +74,12 @@ type Recorder struct {
 	tail atomic.Uint64
 
 	shape Shape
-	mu    sync.Mutex
-	// spill holds the events that found the ring full; nil until the first.
-	spill *Window
-	// busy is the service time of the spilled events since the last drain.
-	busy time.Duration
+	// stripe takes the events that found the ring full; spilled counts them
+	// and their service time since the last drain (guarded by stripe.mu).
+	stripe  *spillStripe
+	spilled ThreadTotals
+
+	mu sync.Mutex
 	// other counts the statements of incomplete events, reconnects and errors
 	// since the last drain (Events is unused); kindErrors the errors by kind.
 	other      Counters
@@ -100,13 +116,15 @@ func (r *Recorder) Event(e *Event) {
 		r.head.Store(h + 1) // publishes the sample to the collector
 		return
 	}
-	r.mu.Lock()
-	if r.spill == nil {
-		r.spill = NewWindow(r.shape)
+	st := r.stripe
+	st.mu.Lock()
+	if st.w == nil {
+		st.w = NewWindow(r.shape)
 	}
-	r.spill.record(e)
-	r.busy += e.Service
-	r.mu.Unlock()
+	st.w.record(e)
+	r.spilled.Events++
+	r.spilled.Busy += e.Service
+	st.mu.Unlock()
 }
 
 // Queries records statements of an event that did not complete (it was rolled back
@@ -168,18 +186,20 @@ func (w *Window) record(e *Event) {
 // Collector owns the Recorders of a run and drains them. Sweep and Drain must
 // be called from one goroutine at a time (the reporter's).
 type Collector struct {
-	shape Shape
-	recs  []*Recorder
+	shape   Shape
+	recs    []*Recorder
+	stripes []spillStripe // recorder i spills into stripes[i%len]
 	// swept holds each worker's events and busy time swept since the last Drain.
 	swept []ThreadTotals
 }
 
 // NewCollector makes n Recorders whose windows have the given shape.
 func NewCollector(n int, shape Shape) *Collector {
-	c := &Collector{shape: shape, recs: make([]*Recorder, n), swept: make([]ThreadTotals, n)}
+	c := &Collector{shape: shape, recs: make([]*Recorder, n), swept: make([]ThreadTotals, n),
+		stripes: make([]spillStripe, max(min(n, spillStripes), 1))}
 	size := ringSize(n)
 	for i := range c.recs {
-		c.recs[i] = &Recorder{shape: shape, ring: make([]sample, size)}
+		c.recs[i] = &Recorder{shape: shape, ring: make([]sample, size), stripe: &c.stripes[i%len(c.stripes)]}
 	}
 	return c
 }
@@ -224,15 +244,27 @@ func (c *Collector) sweep(i int, r *Recorder, into *Window) {
 func (c *Collector) Drain(into *Window, perThread []ThreadTotals) {
 	for i, r := range c.recs {
 		c.sweep(i, r, into)
-		r.mu.Lock()
-		per := c.swept[i]
-		if r.spill != nil && r.spill.Events > 0 {
-			per.Events += r.spill.Events
-			into.Merge(r.spill)
-			r.spill.Reset()
+	}
+	// A stripe's window and its workers' spill counts move under one lock
+	// hold, so that the per-thread totals add up to the window's events.
+	for s := range c.stripes {
+		st := &c.stripes[s]
+		st.mu.Lock()
+		if st.w != nil && st.w.Events > 0 {
+			into.Merge(st.w)
+			st.w.Reset()
 		}
-		per.Busy += r.busy
-		r.busy = 0
+		for i := s; i < len(c.recs); i += len(c.stripes) {
+			r := c.recs[i]
+			c.swept[i].Events += r.spilled.Events
+			c.swept[i].Busy += r.spilled.Busy
+			r.spilled = ThreadTotals{}
+		}
+		st.mu.Unlock()
+	}
+	for i, r := range c.recs {
+		per := c.swept[i]
+		r.mu.Lock()
 		into.Counters.Add(&r.other)
 		r.other.reset()
 		for k, m := range r.kindErrors {
