@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -44,7 +44,7 @@ func Load(path, label string) (*System, error) {
 			return nil, fmt.Errorf("load: %w", err)
 		}
 		runs, skipped = addResult(runs, skipped, res, path, nil)
-	case fileExists(filepath.Join(path, suite.ManifestName)):
+	case fileExists(filepath.Join(path, suitedir.ManifestName)):
 		runs, skipped, err = loadSuite(path)
 		if err != nil {
 			return nil, err
@@ -107,7 +107,7 @@ type run struct {
 
 // addResult files res under its own key (or the suite cell's, when cell is
 // given), or counts it as skipped when it did not complete.
-func addResult(runs []run, skipped []string, res *result.Result, file string, cell *suite.CellRecord) ([]run, []string) {
+func addResult(runs []run, skipped []string, res *result.Result, file string, cell *suitedir.CellRecord) ([]run, []string) {
 	if res.Status != result.StatusComplete {
 		status := string(res.Status)
 		if status == "" {
@@ -157,7 +157,7 @@ func dataLabel(opts map[string]string) string {
 
 // loadSuite reads the complete cells of a suite directory.
 func loadSuite(dir string) ([]run, []string, error) {
-	m, err := suite.ReadManifest(dir)
+	m, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load: %w", err)
 	}
@@ -165,7 +165,7 @@ func loadSuite(dir string) ([]run, []string, error) {
 	var skipped []string
 	for i := range m.Cells {
 		c := &m.Cells[i]
-		if c.Status != suite.StatusComplete {
+		if c.Status != suitedir.StatusComplete {
 			skipped = append(skipped, c.Status)
 			continue
 		}
@@ -206,7 +206,7 @@ func loadResultDir(dir string) (runs []run, skipped, ignored []string, err error
 		runs, skipped = addResult(runs, skipped, res, path, nil)
 	}
 	if len(runs) == 0 && len(skipped) == 0 {
-		return nil, nil, nil, fmt.Errorf("load %s: the directory holds no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suite.ManifestName)
+		return nil, nil, nil, fmt.Errorf("load %s: the directory holds no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suitedir.ManifestName)
 	}
 	return runs, skipped, ignored, nil
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -21,25 +21,25 @@ import (
 // still pending.
 func writeSuite(t *testing.T, dir string) {
 	t.Helper()
-	m := suite.Manifest{Schema: suite.ManifestSchema, Tool: result.Tool{Name: "fairbench", Version: "test"},
-		Plan: suite.PlanRecord{Name: "arm-vs-x86"}, Status: suite.StatusInterrupted, Machine: n1Machine}
+	m := suitedir.Manifest{Schema: suitedir.ManifestSchema, Tool: result.Tool{Name: "fairbench", Version: "test"},
+		Plan: suitedir.PlanRecord{Name: "arm-vs-x86"}, Status: suitedir.StatusInterrupted, Machine: n1Machine}
 	index := 0
 	for round := 1; round <= 2; round++ {
 		for _, wl := range []string{"oltp_point_select", "oltp_read_write"} {
 			for _, threads := range []int{1, 16} {
 				index++
-				cell := suite.Cell{Index: index, Profile: "cpu-bound", Dataset: 0, Data: "8x50000", Workload: wl, RandType: "zipfian",
+				cell := suitedir.Cell{Index: index, Profile: "cpu-bound", Dataset: 0, Data: "8x50000", Workload: wl, RandType: "zipfian",
 					Threads: threads, Round: round}
 				cell.ID = fmt.Sprintf("cpu-bound/zipfian/r%d/%s/t%d", round, wl, threads)
-				rec := suite.CellRecord{Cell: cell, Status: suite.StatusComplete}
+				rec := suitedir.CellRecord{Cell: cell, Status: suitedir.StatusComplete}
 				status := result.StatusComplete
 				switch {
 				case round == 2 && threads == 16 && wl == "oltp_point_select":
-					rec.Status, status = suite.StatusFailed, result.StatusFailed
+					rec.Status, status = suitedir.StatusFailed, result.StatusFailed
 				case round == 2 && threads == 16:
-					rec.Status = suite.StatusPending
+					rec.Status = suitedir.StatusPending
 				}
-				if rec.Status != suite.StatusPending {
+				if rec.Status != suitedir.StatusPending {
 					rec.File = fmt.Sprintf("%04d-%s.json", index, strings.ReplaceAll(cell.ID, "/", "-"))
 					// The result's own options say 4x100000 (the plan's
 					// defaults): the manifest's cell is what counts.
@@ -58,7 +58,7 @@ func writeSuite(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, suite.ManifestName), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, suitedir.ManifestName), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -199,7 +200,7 @@ func (a *App) mergeSuites(dirs []string, f *mergeFlags) error {
 		return usageErrorf("merging suite directories needs -o DIR, a new directory for the merged suite: fairbench merge %s -o merged", strings.Join(dirs, " "))
 	}
 	if f.format != "text" {
-		return usageErrorf("--format %s applies to result files; the merged suite's manifest is %s", f.format, filepath.Join(f.output, suite.ManifestName))
+		return usageErrorf("--format %s applies to result files; the merged suite's manifest is %s", f.format, filepath.Join(f.output, suitedir.ManifestName))
 	}
 	warn := func(msg string) { fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", msg) }
 	m, err := suite.MergeDirs(dirs, f.output, suite.MergeOptions{
@@ -214,10 +215,10 @@ func (a *App) mergeSuites(dirs []string, f *mergeFlags) error {
 		}
 		return withCode(ExitFailed, err)
 	}
-	merged := m.Counts()[suite.StatusComplete]
+	merged := m.Counts()[suitedir.StatusComplete]
 	fmt.Fprintf(a.Stdout, "fairbench merge: suite %s, run %s, %d clients: %d of %d cells merged\n\n", m.Plan.Name, m.Merged.RunID, m.Merged.Clients, merged, len(m.Cells))
 	for _, c := range m.Cells {
-		if c.Status == suite.StatusComplete {
+		if c.Status == suitedir.StatusComplete {
 			fmt.Fprintf(a.Stdout, "  %4d %-40s merged: %d threads, %.2f tps, %.2f qps\n", c.Index, c.ID, c.Threads, c.Summary.TPS, c.Summary.QPS)
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/suitedir"
 )
 
 // suiteFlags are the options of `suite run`.
@@ -192,7 +193,7 @@ func suiteDir(f suiteFlags, name string, client *suite.ClientOptions, now time.T
 	if client != nil {
 		return latestClientDir(name, client.ID)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(resultsParent, name+"-*", suite.ManifestName))
+	dirs, _ := filepath.Glob(filepath.Join(resultsParent, name+"-*", suitedir.ManifestName))
 	if len(dirs) == 0 {
 		return "", fmt.Errorf("--resume: no suite of plan %s under %s/: give its directory with --out", name, resultsParent)
 	}
@@ -203,7 +204,7 @@ func suiteDir(f suiteFlags, name string, client *suite.ClientOptions, now time.T
 // latestClientDir is the most recently updated suite directory of client id
 // of the plan (run ids need not sort).
 func latestClientDir(name string, id int) (string, error) {
-	manifests, _ := filepath.Glob(filepath.Join(resultsParent, fmt.Sprintf("%s-*-c%d", name, id), suite.ManifestName))
+	manifests, _ := filepath.Glob(filepath.Join(resultsParent, fmt.Sprintf("%s-*-c%d", name, id), suitedir.ManifestName))
 	best, bestTime := "", time.Time{}
 	for _, m := range manifests {
 		if info, err := os.Stat(m); err == nil && info.ModTime().After(bestTime) {
@@ -256,7 +257,7 @@ func scaleFlag(f float64) string {
 
 // suiteStatus is `fairbench suite status`.
 func (a *App) suiteStatus(dir string) error {
-	m, err := suite.ReadManifest(dir)
+	m, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -82,7 +83,7 @@ type helloReport struct {
 // the cells it has not completed; the leader checks that all run the same
 // plan and decides the cells every client runs (those not complete in some
 // client, so that resumed clients stay in step).
-func (s *session) agree(ctx context.Context) ([]Cell, error) {
+func (s *session) agree(ctx context.Context) ([]suitedir.Cell, error) {
 	if err := s.co.checkFresh(ctx); err != nil {
 		return nil, coordErr(ctx, err)
 	}
@@ -108,13 +109,13 @@ func (s *session) agree(ctx context.Context) ([]Cell, error) {
 	if d.Error != "" {
 		return nil, &CoordinationError{errors.New(d.Error)}
 	}
-	var cells []Cell
+	var cells []suitedir.Cell
 	for _, i := range d.Todo {
 		if i < 1 || i > len(s.m.Cells) {
 			return nil, &CoordinationError{fmt.Errorf("the leader chose cell %d of %d: are all clients the same fairbench version?", i, len(s.m.Cells))}
 		}
 		rec := s.m.Cells[i-1]
-		if rec.Status == StatusComplete {
+		if rec.Status == suitedir.StatusComplete {
 			fmt.Fprintf(s.out, "Cell %d (%s) is complete here but not in every client: it runs again with the others (this result is kept as an attempt).\n", i, rec.ID)
 		}
 		cells = append(cells, rec.Cell)
@@ -184,7 +185,7 @@ func (s *session) groupSteps(ctx context.Context, g group, tg *target) error {
 }
 
 // stepsDetail sums up steps for the clients that waited for them.
-func stepsDetail(steps []StepRecord) string {
+func stepsDetail(steps []suitedir.StepRecord) string {
 	parts := make([]string, 0, len(steps))
 	for _, st := range steps {
 		text := st.Detail
@@ -198,18 +199,18 @@ func stepsDetail(steps []StepRecord) string {
 
 // recordLeaderSteps records in a waiting client's manifest what the leader did.
 func (s *session) recordLeaderSteps(g group, waited time.Time, d decision) {
-	rec := StepRecord{Name: "leader's steps", Profile: g.Profile, Dataset: g.Dataset, Start: waited.UTC(), Seconds: time.Since(waited).Seconds(),
+	rec := suitedir.StepRecord{Name: "leader's steps", Profile: g.Profile, Dataset: g.Dataset, Start: waited.UTC(), Seconds: time.Since(waited).Seconds(),
 		Detail: "client 0 ran them: " + cmpOr(d.Detail, "nothing to do"), Error: d.Error}
 	s.m.Steps = append(s.m.Steps, rec)
 	fmt.Fprintf(s.out, "-- leader's steps (client 0), waited %.1fs: %s\n", rec.Seconds, rec.Detail)
-	_ = s.m.write(s.opts.Dir)
+	_ = s.m.Write(s.opts.Dir)
 }
 
 // cellStart readies a cell: without clients, the between-cell actions and
 // the change-over sleep; with clients, the meeting before the cell (the
 // leader runs those steps once all are ready and sets the start) and the wait
 // for the start in the server's clock.
-func (s *session) cellStart(ctx context.Context, c Cell, tg *target) (cellSync, error) {
+func (s *session) cellStart(ctx context.Context, c suitedir.Cell, tg *target) (cellSync, error) {
 	if s.co == nil {
 		return cellSync{}, s.beforeCell(ctx, c, tg)
 	}

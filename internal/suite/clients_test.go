@@ -17,6 +17,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -44,7 +45,7 @@ func newRunID(t *testing.T) string {
 
 // clientRun is one client's outcome.
 type clientRun struct {
-	m   *Manifest
+	m   *suitedir.Manifest
 	out string
 	err error
 }
@@ -135,7 +136,7 @@ func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
 			t.Fatalf("client %d: %v\n%s", id, r.err, r.out)
 		}
 	}
-	manifests := make([]*Manifest, 3)
+	manifests := make([]*suitedir.Manifest, 3)
 	for id, dir := range dirs {
 		m := checkComplete(t, dir)
 		manifests[id] = m
@@ -193,10 +194,10 @@ func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Status != StatusComplete || m.Merged == nil || m.Merged.Clients != 3 || m.Merged.RunID != runID || m.Merged.From[0].Dir != dirs[0] {
+	if m.Status != suitedir.StatusComplete || m.Merged == nil || m.Merged.Clients != 3 || m.Merged.RunID != runID || m.Merged.From[0].Dir != dirs[0] {
 		t.Fatalf("merged manifest: status %s, %+v", m.Status, m.Merged)
 	}
-	again, err := ReadManifest(out)
+	again, err := suitedir.ReadManifest(out)
 	if err != nil || len(again.Cells) != 4 {
 		t.Fatalf("merged manifest on disk: %v", err)
 	}
@@ -220,7 +221,7 @@ func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
 			t.Errorf("cell %s: merged %d events, %d queries, %d threads (manifest %d), want %d, %d, %d",
 				c.ID, merged.Totals.Counts.Events, merged.Totals.Counts.Queries, merged.Threads, c.Threads, events, queries, threads)
 		}
-		if c.Status != StatusComplete || c.Summary == nil || c.Summary.TPS <= 0 || len(merged.MergedFrom) != 3 || merged.Suite == nil || merged.Suite.Cell != c.ID {
+		if c.Status != suitedir.StatusComplete || c.Summary == nil || c.Summary.TPS <= 0 || len(merged.MergedFrom) != 3 || merged.Suite == nil || merged.Suite.Cell != c.ID {
 			t.Errorf("merged cell %s: %s %+v, merged from %d, suite %+v", c.ID, c.Status, c.Summary, len(merged.MergedFrom), merged.Suite)
 		}
 	}
@@ -242,12 +243,12 @@ func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
 	t.Run("cell not complete everywhere", func(t *testing.T) {
 		// Client 2's second cell failed: the other cells merge, it does not.
 		failed := copyDir(t, dirs[2])
-		m2, err := ReadManifest(failed)
+		m2, err := suitedir.ReadManifest(failed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m2.Cells[1].Status, m2.Cells[1].Error = StatusFailed, "boom"
-		if err := m2.write(failed); err != nil {
+		m2.Cells[1].Status, m2.Cells[1].Error = suitedir.StatusFailed, "boom"
+		if err := m2.Write(failed); err != nil {
 			t.Fatal(err)
 		}
 		m, err := MergeDirs([]string{dirs[0], dirs[1], failed}, filepath.Join(t.TempDir(), "m"), MergeOptions{})
@@ -255,7 +256,7 @@ func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := m.Cells[1]
-		if m.Status != StatusFailed || m.Counts()[StatusComplete] != 3 || c.Status != StatusFailed || c.File != "" || c.Error != "not merged: client 2: failed (boom)" {
+		if m.Status != suitedir.StatusFailed || m.Counts()[suitedir.StatusComplete] != 3 || c.Status != suitedir.StatusFailed || c.File != "" || c.Error != "not merged: client 2: failed (boom)" {
 			t.Errorf("merged: %s %v; cell 2: %s %q %q", m.Status, m.Counts(), c.Status, c.File, c.Error)
 		}
 	})
@@ -274,8 +275,8 @@ func copyDir(t *testing.T, dir string) string {
 // checkMergeRefusals gives MergeDirs directories that do not belong together.
 func checkMergeRefusals(t *testing.T, dirs []string, merged string) {
 	// altered copies client 2's manifest into a directory of its own, changed.
-	altered := func(change func(*Manifest)) string {
-		m, err := ReadManifest(dirs[2])
+	altered := func(change func(*suitedir.Manifest)) string {
+		m, err := suitedir.ReadManifest(dirs[2])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +286,7 @@ func checkMergeRefusals(t *testing.T, dirs []string, merged string) {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(m)
-		if err := os.WriteFile(filepath.Join(dir, ManifestName), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, suitedir.ManifestName), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -296,12 +297,12 @@ func checkMergeRefusals(t *testing.T, dirs []string, merged string) {
 		out  string
 		want []string
 	}{
-		{"other run", []string{dirs[0], dirs[1], altered(func(m *Manifest) { m.Client.RunID = "other" })}, "", []string{"the run (--run-id) differs", "other"}},
-		{"other plan", []string{dirs[0], dirs[1], altered(func(m *Manifest) { m.Plan.Hash = "abcdef0123456789"; m.Plan.Name = "else" })}, "", []string{"the plan differs", "else"}},
-		{"other scale", []string{dirs[0], dirs[1], altered(func(m *Manifest) { m.Plan.Scale = 0.5 })}, "", []string{"--scale differs"}},
+		{"other run", []string{dirs[0], dirs[1], altered(func(m *suitedir.Manifest) { m.Client.RunID = "other" })}, "", []string{"the run (--run-id) differs", "other"}},
+		{"other plan", []string{dirs[0], dirs[1], altered(func(m *suitedir.Manifest) { m.Plan.Hash = "abcdef0123456789"; m.Plan.Name = "else" })}, "", []string{"the plan differs", "else"}},
+		{"other scale", []string{dirs[0], dirs[1], altered(func(m *suitedir.Manifest) { m.Plan.Scale = 0.5 })}, "", []string{"--scale differs"}},
 		{"client missing", dirs[:2], "", []string{"had 3 clients", "2 directories were given"}},
 		{"client twice", []string{dirs[0], dirs[1], dirs[1]}, "", []string{"client 2 of run", "missing", "client 1 is both"}},
-		{"not a client", []string{dirs[0], dirs[1], altered(func(m *Manifest) { m.Client = nil })}, "", []string{"not the directory of a coordinated client"}},
+		{"not a client", []string{dirs[0], dirs[1], altered(func(m *suitedir.Manifest) { m.Client = nil })}, "", []string{"not the directory of a coordinated client"}},
 		{"merged again", []string{merged, dirs[1], dirs[2]}, "", []string{"is a merged suite already"}},
 		{"into a client", dirs, dirs[1], []string{"is one of the client directories"}},
 		{"into a full directory", dirs, merged, []string{"is not empty"}},
@@ -376,7 +377,7 @@ func TestCoordinatedClientMissing(t *testing.T) {
 		t.Errorf("client 1: %v\n%s", follower.err, follower.out)
 	}
 	for id, r := range runs {
-		if r.m == nil || r.m.Status != StatusFailed || r.m.Counts()[StatusPending] != 1 {
+		if r.m == nil || r.m.Status != suitedir.StatusFailed || r.m.Counts()[suitedir.StatusPending] != 1 {
 			t.Errorf("client %d's manifest: %+v", id, r.m)
 		}
 	}
@@ -416,7 +417,7 @@ func TestCoordinatedClientInterrupted(t *testing.T) {
 	go func() {
 		// Ctrl-C on client 2 once its first cell is complete.
 		for ctx.Err() == nil {
-			if m, err := ReadManifest(dirs[2]); err == nil && m.Cells[0].Status == StatusComplete {
+			if m, err := suitedir.ReadManifest(dirs[2]); err == nil && m.Cells[0].Status == suitedir.StatusComplete {
 				cancel()
 				return
 			}
@@ -439,7 +440,7 @@ func TestCoordinatedClientInterrupted(t *testing.T) {
 		}
 	}
 	for id, r := range runs {
-		if r.m == nil || r.m.Cells[0].Status != StatusComplete || r.m.Cells[2].Status != StatusPending {
+		if r.m == nil || r.m.Cells[0].Status != suitedir.StatusComplete || r.m.Cells[2].Status != suitedir.StatusPending {
 			t.Fatalf("client %d's cells: %+v", id, r.m)
 		}
 		if _, err := result.Read(filepath.Join(dirs[id], r.m.Cells[0].File)); err != nil {

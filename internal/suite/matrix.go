@@ -5,28 +5,16 @@ import (
 	"math"
 	"strings"
 	"time"
-)
 
-// Cell is one run of the matrix: one workload, distribution, thread count and
-// round, under one server profile and data set.
-type Cell struct {
-	Index    int    `json:"index"`             // position in the matrix, from 1
-	ID       string `json:"id"`                // "cpu-bound/d1/uniform/r1/oltp_read_write/t16"
-	Profile  string `json:"profile,omitempty"` // server profile, when the plan owns a server
-	Dataset  int    `json:"dataset"`           // index into Plan.Data
-	Data     string `json:"data"`              // the data set's label: "4x100000", "w10"
-	Workload string `json:"workload"`
-	RandType string `json:"rand_type"`
-	Threads  int    `json:"threads"`
-	Round    int    `json:"round"` // from 1
-}
+	"github.com/fairbench/fairbench/internal/suitedir"
+)
 
 // group is the cells that share a server profile and a data set: the data is
 // prepared and warmed once for them.
 type group struct {
 	Profile string
 	Dataset int
-	Cells   []Cell
+	Cells   []suitedir.Cell
 }
 
 // profiles returns the server profiles to run under ("" without a server).
@@ -40,15 +28,15 @@ func (p *Plan) profiles() []string {
 // Expand returns the matrix in the order it runs: per profile, per data set,
 // per distribution, per round, per workload, per thread count — so that the
 // thread sweep of a test case runs together and rounds are spread over time.
-func (p *Plan) Expand() []Cell {
-	var cells []Cell
+func (p *Plan) Expand() []suitedir.Cell {
+	var cells []suitedir.Cell
 	for _, prof := range p.profiles() {
 		for ds := range p.Data {
 			for _, rt := range p.Matrix.RandTypes {
 				for round := 1; round <= p.Matrix.Rounds; round++ {
 					for _, wl := range p.Matrix.Workloads {
 						for _, th := range p.Matrix.threadCounts() {
-							c := Cell{Index: len(cells) + 1, Profile: prof, Dataset: ds, Data: p.datasetLabel(ds), Workload: wl, RandType: rt, Threads: th, Round: round}
+							c := suitedir.Cell{Index: len(cells) + 1, Profile: prof, Dataset: ds, Data: p.datasetLabel(ds), Workload: wl, RandType: rt, Threads: th, Round: round}
 							c.ID = p.cellID(c)
 							cells = append(cells, c)
 						}
@@ -61,7 +49,7 @@ func (p *Plan) Expand() []Cell {
 }
 
 // groups splits cells by profile and data set, in order.
-func groups(cells []Cell) []group {
+func groups(cells []suitedir.Cell) []group {
 	var out []group
 	for _, c := range cells {
 		if n := len(out); n == 0 || out[n-1].Profile != c.Profile || out[n-1].Dataset != c.Dataset {
@@ -73,7 +61,7 @@ func groups(cells []Cell) []group {
 }
 
 // cellID names a cell; parts that do not vary in the plan are left out.
-func (p *Plan) cellID(c Cell) string {
+func (p *Plan) cellID(c suitedir.Cell) string {
 	var parts []string
 	if c.Profile != "" {
 		parts = append(parts, c.Profile)
@@ -105,11 +93,6 @@ func dataLabel(d Data, i int) string {
 		return fmt.Sprintf("%dx%d", max(d.Tables, 1), d.TableSize)
 	}
 	return fmt.Sprintf("d%d", i+1)
-}
-
-// fileName is the cell's result file name inside the suite directory.
-func (c Cell) fileName() string {
-	return fmt.Sprintf("%04d-%s.json", c.Index, strings.NewReplacer("/", "-", " ", "_", "#", "_").Replace(c.ID))
 }
 
 // Minimum sizes a scaled plan keeps, so a scaled run still measures something.
@@ -166,10 +149,10 @@ func (e Estimate) Total() time.Duration { return e.Measured + e.Sleeps + e.Warmu
 
 // estimate adds up what cells will take (loading and checksums not included:
 // they depend on the server).
-func (p *Plan) estimate(cells []Cell) Estimate {
+func (p *Plan) estimate(cells []suitedir.Cell) Estimate {
 	e := Estimate{Cells: len(cells)}
 	per := p.Run.Time.D() + p.Run.WarmupTime.D()
-	var prev *Cell
+	var prev *suitedir.Cell
 	for i := range cells {
 		c := &cells[i]
 		e.Measured += per
@@ -185,7 +168,7 @@ func (p *Plan) estimate(cells []Cell) Estimate {
 }
 
 // sleepsBefore reports whether the change-over sleep comes between prev and c.
-func (p *Plan) sleepsBefore(prev, c Cell) bool {
+func (p *Plan) sleepsBefore(prev, c suitedir.Cell) bool {
 	if p.Steps.ChangeoverSleep <= 0 || prev.Profile != c.Profile || prev.Dataset != c.Dataset {
 		return false
 	}

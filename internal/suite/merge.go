@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suitedir"
 )
 
 // MergeOptions tune MergeDirs.
@@ -31,7 +32,7 @@ type MergeOptions struct {
 // clientDir is one client's suite directory.
 type clientDir struct {
 	dir string
-	m   *Manifest
+	m   *suitedir.Manifest
 }
 
 // MergeDirs merges the suite directories of the coordinated clients of one
@@ -45,7 +46,7 @@ type clientDir struct {
 // Directories that do not belong together (another plan, scale or run id, a
 // client missing or given twice) are refused with an error naming what
 // differs; nothing is written then.
-func MergeDirs(dirs []string, out string, opts MergeOptions) (*Manifest, error) {
+func MergeDirs(dirs []string, out string, opts MergeOptions) (*suitedir.Manifest, error) {
 	parts, err := readClientDirs(dirs)
 	if err != nil {
 		return nil, err
@@ -58,22 +59,22 @@ func MergeDirs(dirs []string, out string, opts MergeOptions) (*Manifest, error) 
 	}
 	first := parts[0].m
 	now := time.Now().UTC()
-	m := &Manifest{
-		Schema: ManifestSchema, Tool: opts.Tool, Plan: first.Plan, Created: now,
+	m := &suitedir.Manifest{
+		Schema: suitedir.ManifestSchema, Tool: opts.Tool, Plan: first.Plan, Created: now,
 		Machine: first.Machine, Servers: first.Servers, Steps: first.Steps, Sessions: first.Sessions,
-		Merged: &MergedRecord{RunID: first.Client.RunID, Clients: len(parts)},
+		Merged: &suitedir.MergedRecord{RunID: first.Client.RunID, Clients: len(parts)},
 	}
 	for _, p := range parts {
-		m.Merged.From = append(m.Merged.From, MergedSuite{Dir: p.dir, ClientID: p.m.Client.ID, Hostname: p.m.Machine.Hostname, Status: p.m.Status})
+		m.Merged.From = append(m.Merged.From, suitedir.MergedSuite{Dir: p.dir, ClientID: p.m.Client.ID, Hostname: p.m.Machine.Hostname, Status: p.m.Status})
 	}
 	for i := range first.Cells {
 		m.Cells = append(m.Cells, mergeCell(parts, i, out, opts))
 	}
-	m.Status = StatusComplete
-	if m.Counts()[StatusComplete] != len(m.Cells) {
-		m.Status = StatusFailed
+	m.Status = suitedir.StatusComplete
+	if m.Counts()[suitedir.StatusComplete] != len(m.Cells) {
+		m.Status = suitedir.StatusFailed
 	}
-	if err := m.write(out); err != nil {
+	if err := m.Write(out); err != nil {
 		return m, fmt.Errorf("writing the merged manifest: %w", err)
 	}
 	return m, nil
@@ -84,7 +85,7 @@ func MergeDirs(dirs []string, out string, opts MergeOptions) (*Manifest, error) 
 func readClientDirs(dirs []string) ([]clientDir, error) {
 	var parts []clientDir
 	for _, d := range dirs {
-		m, err := ReadManifest(d)
+		m, err := suitedir.ReadManifest(d)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +129,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func mergedDirs(m *Manifest) string {
+func mergedDirs(m *suitedir.Manifest) string {
 	var ds []string
 	for _, f := range m.Merged.From {
 		ds = append(ds, f.Dir)
@@ -186,19 +187,19 @@ func checkMergeOut(out string, dirs []string) error {
 // mergeCell merges cell i of every client, writes the merged result into out
 // and returns its record; a cell that does not merge keeps the worst status of
 // the clients' and an error that says why.
-func mergeCell(parts []clientDir, i int, out string, opts MergeOptions) CellRecord {
+func mergeCell(parts []clientDir, i int, out string, opts MergeOptions) suitedir.CellRecord {
 	first := parts[0].m.Cells[i]
-	rec := CellRecord{Cell: first.Cell, Clients: len(parts), StartAt: first.StartAt}
+	rec := suitedir.CellRecord{Cell: first.Cell, Clients: len(parts), StartAt: first.StartAt}
 	var why []string
-	status := StatusComplete
+	status := suitedir.StatusComplete
 	for _, p := range parts {
 		c := p.m.Cells[i]
-		if c.Status == StatusComplete {
+		if c.Status == suitedir.StatusComplete {
 			continue
 		}
 		st := c.Status
-		if st == StatusRunning {
-			st = StatusInterrupted // the client stopped mid-cell
+		if st == suitedir.StatusRunning {
+			st = suitedir.StatusInterrupted // the client stopped mid-cell
 		}
 		status = worseStatus(status, st)
 		text := fmt.Sprintf("client %d: %s", p.m.Client.ID, c.Status)
@@ -217,11 +218,11 @@ func mergeCell(parts []clientDir, i int, out string, opts MergeOptions) CellReco
 		err = result.Write(filepath.Join(out, rec.File), merged)
 	}
 	if err != nil {
-		rec.Status, rec.Error, rec.File = StatusFailed, "not merged: "+err.Error(), ""
+		rec.Status, rec.Error, rec.File = suitedir.StatusFailed, "not merged: "+err.Error(), ""
 		return rec
 	}
-	rec.Status, rec.Threads, rec.Start, rec.Seconds = StatusComplete, merged.Threads, merged.Start, seconds
-	rec.Summary = summarize(merged)
+	rec.Status, rec.Threads, rec.Start, rec.Seconds = suitedir.StatusComplete, merged.Threads, merged.Start, seconds
+	rec.Summary = suitedir.Summarize(merged)
 	return rec
 }
 
@@ -258,7 +259,7 @@ func mergeResults(parts []clientDir, i int, opts MergeOptions) (*result.Result, 
 
 // worseStatus is the worse of two cell states for a cell that did not merge.
 func worseStatus(a, b string) string {
-	rank := map[string]int{StatusComplete: 0, StatusPending: 1, StatusInterrupted: 2, StatusFailed: 3}
+	rank := map[string]int{suitedir.StatusComplete: 0, suitedir.StatusPending: 1, suitedir.StatusInterrupted: 2, suitedir.StatusFailed: 3}
 	if rank[b] > rank[a] {
 		return b
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -228,7 +229,7 @@ func TestDryRunGolden(t *testing.T) {
 }
 
 func TestWriteTablesGolden(t *testing.T) {
-	m := &Manifest{}
+	m := &suitedir.Manifest{}
 	for i, c := range []struct {
 		wl      string
 		threads int
@@ -236,14 +237,14 @@ func TestWriteTablesGolden(t *testing.T) {
 		status  string
 		tps     float64
 	}{
-		{"oltp_point_select", 1, 1, StatusComplete, 100}, {"oltp_point_select", 2, 1, StatusComplete, 190},
-		{"oltp_read_write", 1, 1, StatusComplete, 10}, {"oltp_read_write", 2, 1, StatusFailed, 0},
-		{"oltp_point_select", 1, 2, StatusComplete, 110}, {"oltp_point_select", 2, 2, StatusInterrupted, 150},
-		{"oltp_read_write", 1, 2, StatusComplete, 12}, {"oltp_read_write", 2, 2, StatusPending, 0},
+		{"oltp_point_select", 1, 1, suitedir.StatusComplete, 100}, {"oltp_point_select", 2, 1, suitedir.StatusComplete, 190},
+		{"oltp_read_write", 1, 1, suitedir.StatusComplete, 10}, {"oltp_read_write", 2, 1, suitedir.StatusFailed, 0},
+		{"oltp_point_select", 1, 2, suitedir.StatusComplete, 110}, {"oltp_point_select", 2, 2, suitedir.StatusInterrupted, 150},
+		{"oltp_read_write", 1, 2, suitedir.StatusComplete, 12}, {"oltp_read_write", 2, 2, suitedir.StatusPending, 0},
 	} {
-		rec := CellRecord{Cell: Cell{Index: i + 1, Data: "1x1000", Workload: c.wl, RandType: "uniform", Threads: c.threads, Round: c.round}, Status: c.status}
+		rec := suitedir.CellRecord{Cell: suitedir.Cell{Index: i + 1, Data: "1x1000", Workload: c.wl, RandType: "uniform", Threads: c.threads, Round: c.round}, Status: c.status}
 		if c.tps > 0 {
-			rec.Summary = &Summary{TPS: c.tps, QPS: c.tps * 20}
+			rec.Summary = &suitedir.Summary{TPS: c.tps, QPS: c.tps * 20}
 			if c.wl == "oltp_point_select" {
 				rec.Summary.QPS = c.tps
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -179,7 +180,7 @@ func (p *Plan) checkConnections(limit, what string) error {
 
 // WriteStatus prints a suite's state: the plan, the counts, each cell not yet
 // complete, and the tables so far.
-func WriteStatus(w io.Writer, m *Manifest) {
+func WriteStatus(w io.Writer, m *suitedir.Manifest) {
 	counts := m.Counts()
 	fmt.Fprintf(w, "Suite %s: %s (%d sessions, last update %s)\n", m.Plan.Name, m.Status, m.Sessions, m.Updated.Format(time.RFC3339))
 	fmt.Fprintf(w, "Plan %s (SHA-256 %.12s…, scale %v)\n", m.Plan.File, m.Plan.Hash, m.Plan.Scale)
@@ -194,9 +195,9 @@ func WriteStatus(w io.Writer, m *Manifest) {
 		fmt.Fprintln(w, " (threads are the clients' sum)")
 	}
 	fmt.Fprintf(w, "Cells: %d complete, %d failed, %d interrupted, %d pending, %d running, of %d\n",
-		counts[StatusComplete], counts[StatusFailed], counts[StatusInterrupted], counts[StatusPending], counts[StatusRunning], len(m.Cells))
+		counts[suitedir.StatusComplete], counts[suitedir.StatusFailed], counts[suitedir.StatusInterrupted], counts[suitedir.StatusPending], counts[suitedir.StatusRunning], len(m.Cells))
 	for _, c := range m.Cells {
-		if c.Status == StatusComplete || c.Status == StatusPending {
+		if c.Status == suitedir.StatusComplete || c.Status == suitedir.StatusPending {
 			continue
 		}
 		line := fmt.Sprintf("  %d %s: %s", c.Index, c.ID, c.Status)

@@ -22,6 +22,7 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -94,7 +95,7 @@ func (e *CellsFailedError) Error() string {
 
 // Run executes the plan (validated and scaled) into opts.Dir, or resumes it.
 // The manifest is rewritten after every step; results are never lost.
-func Run(ctx context.Context, p *Plan, env Env, opts Options) (*Manifest, error) {
+func Run(ctx context.Context, p *Plan, env Env, opts Options) (*suitedir.Manifest, error) {
 	if opts.Scale == 0 {
 		opts.Scale = 1
 	}
@@ -132,11 +133,11 @@ type session struct {
 	env  Env
 	opts Options
 	out  io.Writer
-	m    *Manifest
+	m    *suitedir.Manifest
 	// stepLog receives the steps' per-table lines (StepLogName in the directory).
 	stepLog io.Writer
 	// lastRun is the last cell this session ran (for change-over sleeps).
-	lastRun *Cell
+	lastRun *suitedir.Cell
 	// started is when this session's first cell began, for the ETA.
 	started   time.Time
 	cellsDone int
@@ -148,7 +149,7 @@ type session struct {
 func (s *session) open(ctx context.Context) error {
 	p, dir := s.plan, s.opts.Dir
 	cells := p.Expand()
-	existing, err := ReadManifest(dir)
+	existing, err := suitedir.ReadManifest(dir)
 	switch {
 	case err == nil && !s.opts.Resume:
 		return fmt.Errorf("%s holds a suite already (%s): continue it with --resume, or give another --out directory", dir, existing.Plan.Name)
@@ -181,27 +182,27 @@ func (s *session) open(ctx context.Context) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("creating the suite directory: %w", err)
 		}
-		s.m = &Manifest{
-			Schema:  ManifestSchema,
+		s.m = &suitedir.Manifest{
+			Schema:  suitedir.ManifestSchema,
 			Tool:    s.opts.Tool,
-			Plan:    PlanRecord{Name: p.Name, File: p.File(), Hash: p.Hash(), Scale: s.opts.Scale, Text: string(p.Text())},
+			Plan:    suitedir.PlanRecord{Name: p.Name, File: p.File(), Hash: p.Hash(), Scale: s.opts.Scale, Text: string(p.Text())},
 			Created: time.Now().UTC(),
 			Machine: sysinfo.LocalMachine(),
 		}
 		for _, c := range cells {
-			s.m.Cells = append(s.m.Cells, CellRecord{Cell: c, Status: StatusPending})
+			s.m.Cells = append(s.m.Cells, suitedir.CellRecord{Cell: c, Status: suitedir.StatusPending})
 		}
 	}
 	if c := s.opts.Client; c != nil {
 		if s.m.Client == nil {
-			s.m.Client = &ClientRecord{ID: c.ID}
+			s.m.Client = &suitedir.ClientRecord{ID: c.ID}
 		}
 		s.m.Client.Of, s.m.Client.RunID, s.m.Client.WaitSeconds = p.Clients.Count, c.RunID, p.Clients.Wait.D().Seconds()
 		s.m.Client.RunIDs = append(s.m.Client.RunIDs, c.RunID)
 	}
 	s.m.Sessions++
-	s.m.Status = StatusRunning
-	return s.m.write(dir)
+	s.m.Status = suitedir.StatusRunning
+	return s.m.Write(dir)
 }
 
 // run works through the groups of cells.
@@ -251,10 +252,10 @@ func (s *session) run(ctx context.Context) error {
 }
 
 // pending returns the cells that are not complete.
-func (s *session) pending() []Cell {
-	var out []Cell
+func (s *session) pending() []suitedir.Cell {
+	var out []suitedir.Cell
 	for _, c := range s.m.Cells {
-		if c.Status != StatusComplete {
+		if c.Status != suitedir.StatusComplete {
 			out = append(out, c.Cell)
 		}
 	}
@@ -266,17 +267,17 @@ func (s *session) finish(ctx context.Context, runErr error) error {
 	counts := s.m.Counts()
 	switch {
 	case ctx.Err() != nil || errors.Is(runErr, ErrInterrupted):
-		s.m.Status = StatusInterrupted
+		s.m.Status = suitedir.StatusInterrupted
 		runErr = ErrInterrupted
 	case runErr != nil:
-		s.m.Status = StatusFailed
-	case counts[StatusComplete] == len(s.m.Cells):
-		s.m.Status = StatusComplete
+		s.m.Status = suitedir.StatusFailed
+	case counts[suitedir.StatusComplete] == len(s.m.Cells):
+		s.m.Status = suitedir.StatusComplete
 	default:
-		s.m.Status = StatusFailed
-		runErr = &CellsFailedError{Failed: len(s.m.Cells) - counts[StatusComplete], Total: len(s.m.Cells)}
+		s.m.Status = suitedir.StatusFailed
+		runErr = &CellsFailedError{Failed: len(s.m.Cells) - counts[suitedir.StatusComplete], Total: len(s.m.Cells)}
 	}
-	if err := s.m.write(s.opts.Dir); err != nil {
+	if err := s.m.Write(s.opts.Dir); err != nil {
 		return errors.Join(runErr, err)
 	}
 	fmt.Fprintln(s.out)
@@ -319,7 +320,7 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 			case errors.As(err, &coord):
 				return err
 			}
-			s.failCells([]Cell{c}, err)
+			s.failCells([]suitedir.Cell{c}, err)
 			if p.Steps.OnFailure == OnFailureStop {
 				return err
 			}
@@ -327,9 +328,9 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 		}
 		rec := s.runCell(ctx, c, tg, at)
 		switch {
-		case rec.Status == StatusInterrupted:
+		case rec.Status == suitedir.StatusInterrupted:
 			return ErrInterrupted
-		case rec.Status == StatusFailed && p.Steps.OnFailure == OnFailureStop:
+		case rec.Status == suitedir.StatusFailed && p.Steps.OnFailure == OnFailureStop:
 			return fmt.Errorf("cell %s failed and the plan says on_failure: stop: %s", c.ID, rec.Error)
 		}
 	}
@@ -437,7 +438,7 @@ func (s *session) startServer(ctx context.Context, g group) (*localserver.Server
 
 // recordServer keeps the server fingerprint of a profile in the manifest.
 func (s *session) recordServer(profile string, tg *target) {
-	rec := ServerRecord{Profile: profile, Server: tg.server, Managed: tg.managed}
+	rec := suitedir.ServerRecord{Profile: profile, Server: tg.server, Managed: tg.managed}
 	for i := range s.m.Servers {
 		if s.m.Servers[i].Profile == profile {
 			s.m.Servers[i] = rec
@@ -454,7 +455,7 @@ func (s *session) step(g group, name string, fn func() (string, error)) error {
 	fmt.Fprintf(s.out, "-- %s\n", name)
 	fmt.Fprintf(s.stepLog, "-- %s %s\n", time.Now().UTC().Format(time.RFC3339), name)
 	detail, err := fn()
-	rec := StepRecord{Name: name, Profile: g.Profile, Dataset: g.Dataset, Start: start.UTC(), Seconds: time.Since(start).Seconds(), Detail: detail}
+	rec := suitedir.StepRecord{Name: name, Profile: g.Profile, Dataset: g.Dataset, Start: start.UTC(), Seconds: time.Since(start).Seconds(), Detail: detail}
 	if err != nil {
 		rec.Error = err.Error()
 		fmt.Fprintf(s.out, "-- %s failed after %.1fs: %v\n", name, rec.Seconds, err)
@@ -462,19 +463,19 @@ func (s *session) step(g group, name string, fn func() (string, error)) error {
 		fmt.Fprintf(s.out, "-- %s done in %.1fs: %s\n", name, rec.Seconds, detail)
 	}
 	s.m.Steps = append(s.m.Steps, rec)
-	if werr := s.m.write(s.opts.Dir); werr != nil {
+	if werr := s.m.Write(s.opts.Dir); werr != nil {
 		return errors.Join(err, werr)
 	}
 	return err
 }
 
 // failCells marks cells failed for a reason outside them (no target).
-func (s *session) failCells(cells []Cell, err error) {
+func (s *session) failCells(cells []suitedir.Cell, err error) {
 	for _, c := range cells {
 		r := &s.m.Cells[c.Index-1]
-		r.Status, r.Error = StatusFailed, err.Error()
+		r.Status, r.Error = suitedir.StatusFailed, err.Error()
 	}
-	_ = s.m.write(s.opts.Dir)
+	_ = s.m.Write(s.opts.Dir)
 }
 
 // newRand builds the random numbers of a step or a cell. A cell of a
@@ -510,7 +511,7 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 }
 
 // runCell runs one cell, writes its result and updates the manifest.
-func (s *session) runCell(ctx context.Context, c Cell, tg *target, at cellSync) CellRecord {
+func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at cellSync) suitedir.CellRecord {
 	p := s.plan
 	rec := &s.m.Cells[c.Index-1]
 	s.keepAttempt(rec)
@@ -520,13 +521,13 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target, at cellSync) 
 	if s.cellsDone == 0 {
 		s.started = start // the pace counts cells only, not loading and warm-ups
 	}
-	rec.Status, rec.Start, rec.Error, rec.Summary = StatusRunning, start.UTC(), "", nil
+	rec.Status, rec.Start, rec.Error, rec.Summary = suitedir.StatusRunning, start.UTC(), "", nil
 	rec.StartAt, rec.ClockOffsetMs = time.Time{}, 0
 	if at.client != nil {
 		rec.StartAt, rec.ClockOffsetMs = at.client.StartAt, ms(at.offset)
 	}
-	rec.File = c.fileName()
-	_ = s.m.write(s.opts.Dir)
+	rec.File = c.FileName()
+	_ = s.m.Write(s.opts.Dir)
 
 	wl, fs, err := p.newWorkload(s.env.Registry, c.Workload, p.Data[c.Dataset])
 	var rng *randgen.Factory
@@ -534,8 +535,8 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target, at cellSync) 
 		rng, err = s.newRand(c.RandType, true)
 	}
 	if err != nil {
-		rec.Status, rec.Error, rec.File = StatusFailed, err.Error(), ""
-		_ = s.m.write(s.opts.Dir)
+		rec.Status, rec.Error, rec.File = suitedir.StatusFailed, err.Error(), ""
+		_ = s.m.Write(s.opts.Dir)
 		return *rec
 	}
 	rcfg := s.runnerConfig(c.Threads, p.Run.Time.D(), p.Run.WarmupTime.D(), tg)
@@ -583,24 +584,24 @@ func (s *session) runCell(ctx context.Context, c Cell, tg *target, at cellSync) 
 		rec.Error = out.Err.Error()
 	}
 	if err := result.Write(filepath.Join(s.opts.Dir, rec.File), res); err != nil {
-		rec.Status = StatusFailed
+		rec.Status = suitedir.StatusFailed
 		rec.Error = errors.Join(out.Err, err).Error()
 	}
-	rec.Summary = summarize(res)
-	_ = s.m.write(s.opts.Dir)
+	rec.Summary = suitedir.Summarize(res)
+	_ = s.m.Write(s.opts.Dir)
 	s.cellsDone++
 	fmt.Fprintf(s.out, "%s\n", cellLine(*rec))
 	if c.Index < len(s.m.Cells) && !sameTable(c, s.m.Cells[c.Index].Cell) {
 		fmt.Fprintln(s.out)
-		writeTables(s.out, s.m, func(o Cell) bool { return sameTable(c, o) })
+		writeTables(s.out, s.m, func(o suitedir.Cell) bool { return sameTable(c, o) })
 	}
 	return *rec
 }
 
 // keepAttempt moves the file of an earlier, incomplete run of the cell aside,
 // so that re-running it never overwrites what was measured.
-func (s *session) keepAttempt(rec *CellRecord) {
-	if rec.File == "" || rec.Status == StatusPending {
+func (s *session) keepAttempt(rec *suitedir.CellRecord) {
+	if rec.File == "" || rec.Status == suitedir.StatusPending {
 		return
 	}
 	old := filepath.Join(s.opts.Dir, rec.File)
@@ -608,22 +609,22 @@ func (s *session) keepAttempt(rec *CellRecord) {
 		return
 	}
 	status := rec.Status
-	if status == StatusRunning {
-		status = StatusInterrupted // the process died mid-cell
+	if status == suitedir.StatusRunning {
+		status = suitedir.StatusInterrupted // the process died mid-cell
 	}
 	name := fmt.Sprintf("%s.attempt%d-%s.json", trimJSON(rec.File), len(rec.Attempts)+1, status)
 	if err := os.Rename(old, filepath.Join(s.opts.Dir, name)); err != nil {
 		fmt.Fprintf(s.out, "keeping the earlier attempt of %s: %v\n", rec.ID, err)
 		return
 	}
-	rec.Attempts = append(rec.Attempts, Attempt{Status: status, File: name, Error: rec.Error})
+	rec.Attempts = append(rec.Attempts, suitedir.Attempt{Status: status, File: name, Error: rec.Error})
 }
 
 func trimJSON(name string) string { return name[:len(name)-len(filepath.Ext(name))] }
 
 // cellOptions records the cell's options with the run command's flag names,
 // so that results from suites and from single runs read alike.
-func (s *session) cellOptions(fs *pflag.FlagSet, c Cell, rcfg runner.Config, seed uint64) map[string]string {
+func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Config, seed uint64) map[string]string {
 	opts := map[string]string{}
 	fs.VisitAll(func(f *pflag.Flag) { opts[f.Name] = f.Value.String() })
 	opts["threads"] = strconv.Itoa(c.Threads)
@@ -645,7 +646,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c Cell, rcfg runner.Config, see
 func (s *session) eta() string {
 	left := 0
 	for _, c := range s.m.Cells {
-		if c.Status != StatusComplete {
+		if c.Status != suitedir.StatusComplete {
 			left++
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/warmup"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -114,7 +115,7 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 }
 
 // beforeCell runs the between-cell actions and the change-over sleep.
-func (s *session) beforeCell(ctx context.Context, c Cell, tg *target) error {
+func (s *session) beforeCell(ctx context.Context, c suitedir.Cell, tg *target) error {
 	prev := s.lastRun
 	s.lastRun = &c
 	if prev == nil || prev.Profile != c.Profile || prev.Dataset != c.Dataset {

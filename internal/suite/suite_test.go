@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
@@ -95,7 +96,7 @@ func loadPlan(t *testing.T, path string) *Plan {
 	return p
 }
 
-func runPlan(ctx context.Context, t *testing.T, path, dir string, resume bool) (*Manifest, string, error) {
+func runPlan(ctx context.Context, t *testing.T, path, dir string, resume bool) (*suitedir.Manifest, string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	m, err := Run(ctx, loadPlan(t, path), testEnv(), Options{Dir: dir, Resume: resume, Out: &out, Tool: result.Tool{Name: "fairbench", Version: "test"}})
@@ -104,17 +105,17 @@ func runPlan(ctx context.Context, t *testing.T, path, dir string, resume bool) (
 
 // checkComplete asserts that every cell of dir is complete with a readable
 // result file that belongs to it.
-func checkComplete(t *testing.T, dir string) *Manifest {
+func checkComplete(t *testing.T, dir string) *suitedir.Manifest {
 	t.Helper()
-	m, err := ReadManifest(dir)
+	m, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Status != StatusComplete {
+	if m.Status != suitedir.StatusComplete {
 		t.Errorf("suite status %q, want complete", m.Status)
 	}
 	for _, c := range m.Cells {
-		if c.Status != StatusComplete {
+		if c.Status != suitedir.StatusComplete {
 			t.Errorf("cell %s: status %q (%s)", c.ID, c.Status, c.Error)
 			continue
 		}
@@ -203,8 +204,8 @@ func TestSuiteResumesAfterKill(t *testing.T) {
 	// Kill it outright once three cells are complete and the fourth is running.
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		m, err := ReadManifest(dir)
-		if err == nil && m.Counts()[StatusComplete] >= 3 && m.Counts()[StatusRunning] == 1 {
+		m, err := suitedir.ReadManifest(dir)
+		if err == nil && m.Counts()[suitedir.StatusComplete] >= 3 && m.Counts()[suitedir.StatusRunning] == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -218,13 +219,13 @@ func TestSuiteResumesAfterKill(t *testing.T) {
 	}
 	child.Wait()
 
-	before, err := ReadManifest(dir)
+	before, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := map[string][32]byte{}
 	for _, c := range before.Cells {
-		if c.Status == StatusComplete {
+		if c.Status == suitedir.StatusComplete {
 			b, err := os.ReadFile(filepath.Join(dir, c.File))
 			if err != nil {
 				t.Fatal(err)
@@ -270,7 +271,7 @@ func TestSuiteInterruptKeepsPartialCell(t *testing.T) {
 	go func() {
 		// Ctrl-C in the middle of the second cell.
 		for {
-			if m, err := ReadManifest(dir); err == nil && m.Counts()[StatusComplete] == 1 && m.Counts()[StatusRunning] == 1 {
+			if m, err := suitedir.ReadManifest(dir); err == nil && m.Counts()[suitedir.StatusComplete] == 1 && m.Counts()[suitedir.StatusRunning] == 1 {
 				time.Sleep(time.Second)
 				cancel()
 				return
@@ -283,11 +284,11 @@ func TestSuiteInterruptKeepsPartialCell(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted\n%s", err, out)
 	}
-	if m.Status != StatusInterrupted {
+	if m.Status != suitedir.StatusInterrupted {
 		t.Errorf("suite status %q", m.Status)
 	}
 	partial := m.Cells[1]
-	if partial.Status != StatusInterrupted {
+	if partial.Status != suitedir.StatusInterrupted {
 		t.Fatalf("second cell %s: %s", partial.ID, partial.Status)
 	}
 	res, err := result.Read(filepath.Join(dir, partial.File))
@@ -304,7 +305,7 @@ func TestSuiteInterruptKeepsPartialCell(t *testing.T) {
 	}
 	checkComplete(t, dir)
 	att := m.Cells[1].Attempts
-	if len(att) != 1 || att[0].Status != StatusInterrupted {
+	if len(att) != 1 || att[0].Status != suitedir.StatusInterrupted {
 		t.Fatalf("attempts of the interrupted cell: %+v", att)
 	}
 	if old, err := result.Read(filepath.Join(dir, att[0].File)); err != nil || old.Status != result.StatusInterrupted {
@@ -327,11 +328,11 @@ func TestSuiteFailedCellsContinueOrStop(t *testing.T) {
 				if !errors.As(err, &failed) {
 					t.Fatalf("err = %v, want CellsFailedError\n%s", err, out)
 				}
-				if m.Cells[0].Status != StatusComplete {
+				if m.Cells[0].Status != suitedir.StatusComplete {
 					t.Errorf("first cell: %s %s", m.Cells[0].Status, m.Cells[0].Error)
 				}
 				for _, c := range m.Cells[1:] {
-					if c.Status != StatusFailed || c.Error == "" {
+					if c.Status != suitedir.StatusFailed || c.Error == "" {
 						t.Errorf("cell %s: %s %q, want failed with the error", c.ID, c.Status, c.Error)
 					}
 				}
@@ -339,11 +340,11 @@ func TestSuiteFailedCellsContinueOrStop(t *testing.T) {
 				if err == nil || failed != nil {
 					t.Fatalf("err = %v, want the suite to stop", err)
 				}
-				if c := m.Counts(); c[StatusPending] != len(m.Cells)-2 {
+				if c := m.Counts(); c[suitedir.StatusPending] != len(m.Cells)-2 {
 					t.Errorf("counts %v: want the suite stopped after the second cell", c)
 				}
 			}
-			if m.Status != StatusFailed {
+			if m.Status != suitedir.StatusFailed {
 				t.Errorf("suite status %q, want failed", m.Status)
 			}
 			// The failed cell's result is kept, marked failed, with the error.
@@ -452,7 +453,7 @@ run: {time: 5, reconnect_timeout: 1}
 	go func() {
 		// Kill the server outright a second into the first cell.
 		for {
-			if m, err := ReadManifest(suiteDir); err == nil && m.Cells[0].Status == StatusRunning {
+			if m, err := suitedir.ReadManifest(suiteDir); err == nil && m.Cells[0].Status == suitedir.StatusRunning {
 				time.Sleep(time.Second)
 				if st, err := localserver.Status(context.Background(), serverDir); err == nil && st.PID > 0 {
 					syscall.Kill(st.PID, syscall.SIGKILL)
@@ -468,7 +469,7 @@ run: {time: 5, reconnect_timeout: 1}
 		t.Fatalf("err = %v, want both cells failed\n%s", err, out)
 	}
 	first := m.Cells[0]
-	if first.Status != StatusFailed || !strings.Contains(first.Error, "could not reconnect") {
+	if first.Status != suitedir.StatusFailed || !strings.Contains(first.Error, "could not reconnect") {
 		t.Errorf("first cell: %s %q", first.Status, first.Error)
 	}
 	res, err := result.Read(filepath.Join(suiteDir, first.File))
@@ -478,10 +479,10 @@ run: {time: 5, reconnect_timeout: 1}
 	if res.Status != result.StatusFailed || res.Totals.Counts.Events == 0 {
 		t.Errorf("first cell's result: %s with %d events, want failed with what it measured", res.Status, res.Totals.Counts.Events)
 	}
-	if m.Cells[1].Status != StatusFailed {
+	if m.Cells[1].Status != suitedir.StatusFailed {
 		t.Errorf("second cell: %s, want failed (no server)", m.Cells[1].Status)
 	}
-	if again, err := ReadManifest(suiteDir); err != nil || again.Status != StatusFailed {
+	if again, err := suitedir.ReadManifest(suiteDir); err != nil || again.Status != suitedir.StatusFailed {
 		t.Errorf("manifest on disk: %v %+v", err, again)
 	}
 }

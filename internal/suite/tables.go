@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/fairbench/fairbench/internal/suitedir"
 )
 
 // metricOf is the figure the seeds' tables give for a workload: queries per
@@ -22,20 +24,9 @@ func metricOf(workload string) string {
 	return "tps"
 }
 
-// value returns the cell's figure in its workload's metric.
-func (s *Summary) value(metric string) float64 {
-	switch metric {
-	case "tpmC":
-		return s.TpmC
-	case "qps":
-		return s.QPS
-	}
-	return s.TPS
-}
-
 // cellLine is the live line printed after a cell.
-func cellLine(r CellRecord) string {
-	if r.Summary == nil || r.Status == StatusFailed && r.Summary.TPS == 0 {
+func cellLine(r suitedir.CellRecord) string {
+	if r.Summary == nil || r.Status == suitedir.StatusFailed && r.Summary.TPS == 0 {
 		return fmt.Sprintf("    %s: %s", r.Status, r.Error)
 	}
 	line := fmt.Sprintf("    %-11s %10.2f tps %11.2f qps  p95 %8.3f ms  %.1fs", r.Status, r.Summary.TPS, r.Summary.QPS, r.Summary.P95Ms, r.Seconds)
@@ -67,17 +58,19 @@ func (b block) title() string {
 // set, distribution and round, thread counts down and test cases across; with
 // several rounds also the median over rounds. Cells not run show "-", failed
 // ones "failed".
-func WriteTables(w io.Writer, m *Manifest) { writeTables(w, m, func(Cell) bool { return true }) }
+func WriteTables(w io.Writer, m *suitedir.Manifest) {
+	writeTables(w, m, func(suitedir.Cell) bool { return true })
+}
 
 // sameTable reports whether two cells belong to the same table (and round).
-func sameTable(a, b Cell) bool {
+func sameTable(a, b suitedir.Cell) bool {
 	return a.Profile == b.Profile && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
 }
 
 // writeTables prints the tables of the cells that keep selects.
-func writeTables(w io.Writer, m *Manifest, keep func(Cell) bool) {
+func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) bool) {
 	var blocks []block
-	byBlock := map[block][]CellRecord{}
+	byBlock := map[block][]suitedir.CellRecord{}
 	for _, c := range m.Cells {
 		if !keep(c.Cell) {
 			continue
@@ -123,8 +116,8 @@ func writeTables(w io.Writer, m *Manifest, keep func(Cell) bool) {
 			writeTable(w, b.title()+fmt.Sprintf(" · median of %d rounds", len(rounds)), workloads, threads, func(wl string, t int) string {
 				var vals []float64
 				for _, c := range cells {
-					if c.Workload == wl && c.Threads == t && c.Status == StatusComplete && c.Summary != nil {
-						vals = append(vals, c.Summary.value(metricOf(wl)))
+					if c.Workload == wl && c.Threads == t && c.Status == suitedir.StatusComplete && c.Summary != nil {
+						vals = append(vals, c.Summary.Value(metricOf(wl)))
 					}
 				}
 				if len(vals) == 0 {
@@ -137,15 +130,15 @@ func writeTables(w io.Writer, m *Manifest, keep func(Cell) bool) {
 }
 
 // cellText is a cell's figure as the table shows it.
-func cellText(c CellRecord) string {
+func cellText(c suitedir.CellRecord) string {
 	switch {
-	case c.Status == StatusFailed:
+	case c.Status == suitedir.StatusFailed:
 		return "failed"
 	case c.Summary == nil:
 		return "-"
 	}
-	v := fmt.Sprintf("%.1f", c.Summary.value(metricOf(c.Workload)))
-	if c.Status == StatusInterrupted {
+	v := fmt.Sprintf("%.1f", c.Summary.Value(metricOf(c.Workload)))
+	if c.Status == suitedir.StatusInterrupted {
 		v += "*"
 	}
 	return v

@@ -1,4 +1,8 @@
-package suite
+// Package suitedir is the record of a suite directory: its manifest (the plan
+// as run, the machine and servers, every step and every cell with its status,
+// result file and headline figures). Suites write it; merge, compare and
+// report read it without touching a database.
+package suitedir
 
 import (
 	"encoding/json"
@@ -8,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
@@ -139,6 +144,25 @@ type CellRecord struct {
 	Clients int `json:"clients,omitempty"`
 }
 
+// Cell is one run of the matrix: one workload, distribution, thread count and
+// round, under one server profile and data set.
+type Cell struct {
+	Index    int    `json:"index"`             // position in the matrix, from 1
+	ID       string `json:"id"`                // "cpu-bound/d1/uniform/r1/oltp_read_write/t16"
+	Profile  string `json:"profile,omitempty"` // server profile, when the plan owns a server
+	Dataset  int    `json:"dataset"`           // index into Plan.Data
+	Data     string `json:"data"`              // the data set's label: "4x100000", "w10"
+	Workload string `json:"workload"`
+	RandType string `json:"rand_type"`
+	Threads  int    `json:"threads"`
+	Round    int    `json:"round"` // from 1
+}
+
+// FileName is the cell's result file name inside the suite directory.
+func (c Cell) FileName() string {
+	return fmt.Sprintf("%04d-%s.json", c.Index, strings.NewReplacer("/", "-", " ", "_", "#", "_").Replace(c.ID))
+}
+
 // Attempt is an earlier run of a cell that did not complete, or, among
 // coordinated clients, one run again with the others.
 type Attempt struct {
@@ -171,8 +195,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// write saves the manifest atomically (temporary file, fsync, rename).
-func (m *Manifest) write(dir string) error {
+// Write saves the manifest in the suite directory dir atomically (temporary
+// file, fsync, rename).
+func (m *Manifest) Write(dir string) error {
 	m.Updated = time.Now().UTC()
 	return result.WriteAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -190,8 +215,8 @@ func (m *Manifest) Counts() map[string]int {
 	return out
 }
 
-// summarize extracts a cell's headline figures from its result.
-func summarize(res *result.Result) *Summary {
+// Summarize extracts a cell's headline figures from its result.
+func Summarize(res *result.Result) *Summary {
 	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS}
 	if v, ok := res.Totals.Latency.Percentiles["95"]; ok {
 		s.P95Ms = v
@@ -202,4 +227,15 @@ func summarize(res *result.Result) *Summary {
 		}
 	}
 	return s
+}
+
+// Value returns the figure named metric: "tpmC", "qps", otherwise TPS.
+func (s *Summary) Value(metric string) float64 {
+	switch metric {
+	case "tpmC":
+		return s.TpmC
+	case "qps":
+		return s.QPS
+	}
+	return s.TPS
 }
