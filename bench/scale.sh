@@ -11,6 +11,7 @@
 #   TIME=30 THREADS="64 256 1024" LONG=600 bench/scale.sh
 #   LONG=0 bench/scale.sh                           # skip the long run
 #   CASES=none LONG=0 bench/scale.sh                # TPC-C only
+#   CASES=none LONG_CASE=oltp_point_select bench/scale.sh   # the long run on point selects (the burstiest)
 #   FB=/path/to/other/fairbench OUT=bench/out/b bench/scale.sh   # A/B against another build
 #
 # Needs: MariaDB server binaries (mariadbd, mariadb-install-db), python3.
