@@ -41,8 +41,9 @@ func PerClientOptions() []string {
 	return []string{
 		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "mem-profile", "percentile",
 		"metrics-addr", "metrics-linger", "interval-histograms", // what each client serves and keeps
-		"start-at",  // compared as ClientInfo.StartAt, one instant however it was written
-		"db-driver", // compared as Target.Driver
+		"connect-rate", // how fast each client connects, before the measured phase
+		"start-at",     // compared as ClientInfo.StartAt, one instant however it was written
+		"db-driver",    // compared as Target.Driver
 		"mysql-host", "mysql-port", "mysql-socket", "mysql-user", "mysql-password",
 		"mysql-ssl", "mysql-ssl-ca", "mysql-ssl-cert", "mysql-ssl-key",
 		"pgsql-host", "pgsql-port", "pgsql-socket", "pgsql-user", "pgsql-password",

@@ -394,6 +394,8 @@ func TestMergeAllowsPerClientDifferencesAndWarnsOnSameSeed(t *testing.T) {
 	parts := threeClients(t)
 	parts[0].Result.Options["percentile"] = "50,99"
 	parts[1].Result.Options["mysql-user"] = "other"
+	parts[2].Result.Options["connect-rate"] = "50" // one client connects more gently
+	parts[2].Result.Options["mem-profile"] = "c2.prof"
 	parts[1].Result.Options["start-at"] = mergeBase.Format(time.RFC3339) // the same instant, written otherwise
 	parts[1].Result.Seed, parts[2].Result.Seed = 9, 9
 	var warnings []string
