@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // installation is the server programs of one flavor found on this machine.
@@ -157,7 +159,7 @@ func daemonVersion(ctx context.Context, path string) (string, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("%s --version: %w: %s", path, err, tail(out))
+		return "", fmt.Errorf("%s --version: %w: %s", path, err, procutil.Tail(out))
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	fields := strings.Fields(first)

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // startMySQL starts a MariaDB or MySQL server: it writes my.cnf, initialises
@@ -65,10 +67,10 @@ func startMySQL(ctx context.Context, in installation, l layout, p *plan, srv *Se
 			return nil
 		}
 	}
-	err = poll(ctx, srv.createDatabase, gone)
+	err = procutil.Poll(ctx, pollInterval, srv.createDatabase, gone)
 	if err != nil {
 		killProcess(p.flavor, pid, l)
-		return fmt.Errorf("the %s server in %s did not start: %w\n%s", p.flavor, l.dir, err, logTail(l.log(p.flavor), outLog))
+		return fmt.Errorf("the %s server in %s did not start: %w\n%s", p.flavor, l.dir, err, procutil.LogTail(l.log(p.flavor), outLog))
 	}
 	return nil
 }
@@ -101,10 +103,10 @@ func initMySQL(ctx context.Context, in installation, l layout, cnf string) error
 		cmd = exec.CommandContext(ctx, in.daemon, append(mysqlDaemonArgs(cnf), "--initialize-insecure")...)
 	}
 	cmd.Dir = l.dir
-	if err := runCommand(cmd); err != nil {
+	if err := procutil.Run(cmd); err != nil {
 		// The directory was empty: leave it so, and the next start tries again.
 		os.RemoveAll(l.data())
-		return fmt.Errorf("initialise the %s data directory %s: %w\n%s", in.flavor, l.data(), err, logTail(l.log(in.flavor)))
+		return fmt.Errorf("initialise the %s data directory %s: %w\n%s", in.flavor, l.data(), err, procutil.LogTail(l.log(in.flavor)))
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // pgInclude is the line that makes the data directory's postgresql.conf read
@@ -55,7 +57,7 @@ func startPostgres(ctx context.Context, in installation, l layout, p *plan, srv 
 		return err
 	}
 	if !done {
-		if err := runCommand(run(in.initDB, "-D", l.data(), "-U", "postgres", "--auth=trust",
+		if err := procutil.Run(run(in.initDB, "-D", l.data(), "-U", "postgres", "--auth=trust",
 			"--encoding=UTF8", "--no-locale", "--no-sync")); err != nil {
 			os.RemoveAll(l.data())
 			return fmt.Errorf("initialise the PostgreSQL data directory %s: %w", l.data(), err)
@@ -77,7 +79,7 @@ func startPostgres(ctx context.Context, in installation, l layout, p *plan, srv 
 	if deadline, ok := ctx.Deadline(); ok {
 		wait = time.Until(deadline)
 	}
-	startErr := runCommand(run(in.pgCtl, "-D", l.data(), "-l", logFile, "-w", "-s",
+	startErr := procutil.Run(run(in.pgCtl, "-D", l.data(), "-l", logFile, "-w", "-s",
 		"-t", strconv.Itoa(max(int(wait.Seconds()), 1)), "start"))
 	pid := readPIDFile(filepath.Join(l.data(), "postmaster.pid"))
 	if !processRunning(pid, l.dir) {
@@ -97,7 +99,7 @@ func startPostgres(ctx context.Context, in installation, l layout, p *plan, srv 
 		if pid > 0 {
 			killProcess(p.flavor, pid, l)
 		}
-		return fmt.Errorf("the postgres server in %s did not start: %w\n%s", l.dir, startErr, logTail(logFile))
+		return fmt.Errorf("the postgres server in %s did not start: %w\n%s", l.dir, startErr, procutil.LogTail(logFile))
 	}
 	return nil
 }

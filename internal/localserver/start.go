@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // maxSocketPath is the longest Unix socket path Linux accepts (sun_path less its NUL).
@@ -154,7 +155,7 @@ func choosePort(port int, prev *stateFile) (int, error) {
 	if prev != nil && prev.Port > 0 && portFree(prev.Port) {
 		return prev.Port, nil
 	}
-	return freePort()
+	return procutil.FreePort()
 }
 
 // writeConfig writes the generated configuration file.

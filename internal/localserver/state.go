@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/procutil"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -190,7 +191,7 @@ func stopProcess(ctx context.Context, f Flavor, pid int, l layout) error {
 	if err := waitGone(ctx, pid, l.dir); err != nil {
 		return fmt.Errorf("the %s server (pid %d) did not stop: %w: it may still be flushing a large buffer pool; "+
 			"run stop again to keep waiting, or kill -9 %d (the next start then runs crash recovery)\n%s",
-			f, pid, err, pid, logTail(l.log(f)))
+			f, pid, err, pid, procutil.LogTail(l.log(f)))
 	}
 	return nil
 }

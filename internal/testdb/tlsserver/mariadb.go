@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // MariaDB is a private MariaDB server with TLS on, listening on 127.0.0.1:Port.
@@ -57,7 +59,7 @@ func StartMariaDB(t testing.TB, certs *Certs) *MariaDB {
 	// server, which must create InnoDB files of the size the server expects.
 	install := append([]string{"--no-defaults", "--datadir=" + data,
 		"--auth-root-authentication-method=normal", "--skip-test-db", "--force", "--tmpdir=" + dir}, mariadbSizing()...)
-	if err := runCommand(exec.CommandContext(ctx, installDB, install...)); err != nil {
+	if err := procutil.Run(exec.CommandContext(ctx, installDB, install...)); err != nil {
 		t.Fatalf("tlsserver: initialise MariaDB data directory: %v", err)
 	}
 
@@ -102,13 +104,13 @@ func StartMariaDB(t testing.TB, certs *Certs) *MariaDB {
 		select {
 		case err := <-exited:
 			exited <- err
-			return fmt.Errorf("mariadbd exited: %v\n%s", err, logTail(errLog))
+			return fmt.Errorf("mariadbd exited: %v\n%s", err, procutil.LogTail(errLog))
 		default:
 			return nil
 		}
 	}
-	if err := poll(ctx, m.admin.PingContext, stop); err != nil {
-		t.Fatalf("tlsserver: MariaDB on port %d did not come up: %v\n%s", m.Port, err, logTail(errLog))
+	if err := procutil.Poll(ctx, 50*time.Millisecond, m.admin.PingContext, stop); err != nil {
+		t.Fatalf("tlsserver: MariaDB on port %d did not come up: %v\n%s", m.Port, err, procutil.LogTail(errLog))
 	}
 	if err := m.setUp(ctx); err != nil {
 		t.Fatalf("tlsserver: set up MariaDB accounts: %v", err)

@@ -15,10 +15,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/procutil"
 )
 
 // PostgreSQL is a private PostgreSQL server with TLS on, listening on
@@ -59,7 +61,7 @@ func StartPostgreSQL(t testing.TB, certs *Certs) *PostgreSQL {
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 
-	if err := runCommand(p.command(ctx, "initdb", "-D", p.data, "-U", "postgres", "--auth=trust",
+	if err := procutil.Run(p.command(ctx, "initdb", "-D", p.data, "-U", "postgres", "--auth=trust",
 		"--no-sync", "--encoding=UTF8", "--no-locale")); err != nil {
 		t.Fatalf("tlsserver: initdb: %v", err)
 	}
@@ -67,21 +69,21 @@ func StartPostgreSQL(t testing.TB, certs *Certs) *PostgreSQL {
 		t.Fatalf("tlsserver: configure PostgreSQL: %v", err)
 	}
 	logFile := filepath.Join(dir, "server.log")
-	if err := runCommand(p.command(ctx, "pg_ctl", "-D", p.data, "-l", logFile, "-w",
+	if err := procutil.Run(p.command(ctx, "pg_ctl", "-D", p.data, "-l", logFile, "-w",
 		"-t", strconv.Itoa(int(startTimeout.Seconds())), "start")); err != nil {
-		t.Fatalf("tlsserver: start PostgreSQL on port %d: %v\n%s", p.Port, err, logTail(logFile))
+		t.Fatalf("tlsserver: start PostgreSQL on port %d: %v\n%s", p.Port, err, procutil.LogTail(logFile))
 	}
 	t.Cleanup(func() {
 		stopCtx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
-		if err := runCommand(p.command(stopCtx, "pg_ctl", "-D", p.data, "-m", "immediate", "-w", "stop")); err != nil {
+		if err := procutil.Run(p.command(stopCtx, "pg_ctl", "-D", p.data, "-m", "immediate", "-w", "stop")); err != nil {
 			t.Errorf("tlsserver: stop PostgreSQL: %v", err)
 		}
 	})
 
 	p.admin, err = pgconn.Connect(ctx, fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable", dir, p.Port))
 	if err != nil {
-		t.Fatalf("tlsserver: connect to PostgreSQL as postgres: %v\n%s", err, logTail(logFile))
+		t.Fatalf("tlsserver: connect to PostgreSQL as postgres: %v\n%s", err, procutil.LogTail(logFile))
 	}
 	t.Cleanup(func() { p.admin.Close(context.Background()) })
 	for _, stmt := range []string{
@@ -289,7 +291,7 @@ func (p *PostgreSQL) serve(pair KeyPair) error {
 		}
 		return nil
 	}
-	if err := poll(ctx, presents, func() error { return nil }); err != nil {
+	if err := procutil.Poll(ctx, 50*time.Millisecond, presents, func() error { return nil }); err != nil {
 		return fmt.Errorf("PostgreSQL did not switch to %s: %w", pair.Cert, err)
 	}
 	return nil
