@@ -242,9 +242,7 @@ func (c *Collector) sweep(i int, r *Recorder, into *Window) {
 // Drain moves everything recorded since the last drain into into, and adds each
 // worker's events and busy time to perThread (len = workers) when it is not nil.
 func (c *Collector) Drain(into *Window, perThread []ThreadTotals) {
-	for i, r := range c.recs {
-		c.sweep(i, r, into)
-	}
+	c.Sweep(into)
 	// A stripe's window and its workers' spill counts move under one lock
 	// hold, so that the per-thread totals add up to the window's events.
 	for s := range c.stripes {

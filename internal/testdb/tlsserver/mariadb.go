@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -109,7 +108,7 @@ func StartMariaDB(t testing.TB, certs *Certs) *MariaDB {
 			return nil
 		}
 	}
-	if err := procutil.Poll(ctx, 50*time.Millisecond, m.admin.PingContext, stop); err != nil {
+	if err := procutil.Poll(ctx, pollEvery, m.admin.PingContext, stop); err != nil {
 		t.Fatalf("tlsserver: MariaDB on port %d did not come up: %v\n%s", m.Port, err, procutil.LogTail(errLog))
 	}
 	if err := m.setUp(ctx); err != nil {

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -291,7 +290,7 @@ func (p *PostgreSQL) serve(pair KeyPair) error {
 		}
 		return nil
 	}
-	if err := procutil.Poll(ctx, 50*time.Millisecond, presents, func() error { return nil }); err != nil {
+	if err := procutil.Poll(ctx, pollEvery, presents, func() error { return nil }); err != nil {
 		return fmt.Errorf("PostgreSQL did not switch to %s: %w", pair.Cert, err)
 	}
 	return nil

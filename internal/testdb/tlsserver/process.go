@@ -6,9 +6,13 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/internal/procutil"
 )
+
+// pollEvery is how often a starting server is asked whether it is up.
+const pollEvery = 50 * time.Millisecond
 
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func freePort(t testing.TB) int {
