@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.2"
+const SchemaVersion = "1.3"
 
 // Status says how a run ended.
 type Status string
