@@ -29,9 +29,22 @@ func cellLine(r suitedir.CellRecord) string {
 	if r.Summary == nil || r.Status == suitedir.StatusFailed && r.Summary.TPS == 0 {
 		return fmt.Sprintf("    %s: %s", r.Status, r.Error)
 	}
-	line := fmt.Sprintf("    %-11s %10.2f tps %11.2f qps  p95 %8.3f ms  %.1fs", r.Status, r.Summary.TPS, r.Summary.QPS, r.Summary.P95Ms, r.Seconds)
+	p95 := "p95        - ms" // the plan's percentiles left out 95
+	if r.Summary.P95Ms > 0 {
+		p95 = fmt.Sprintf("p95 %8.3f ms", r.Summary.P95Ms)
+	}
+	line := fmt.Sprintf("    %-11s %10.2f tps %11.2f qps  %s  %.1fs", r.Status, r.Summary.TPS, r.Summary.QPS, p95, r.Seconds)
 	if r.Summary.TpmC > 0 {
 		line += fmt.Sprintf("  tpmC %.1f", r.Summary.TpmC)
+	}
+	if n := r.Summary.Reconnects; n > 0 {
+		line += fmt.Sprintf("  reconnects %d", n)
+	}
+	if n := r.Summary.IgnoredErrors; n > 0 {
+		line += fmt.Sprintf("  ignored errors %d", n)
+	}
+	if n := r.Summary.Warnings; n > 0 {
+		line += fmt.Sprintf("  warnings %d (in the result file)", n)
 	}
 	if r.Error != "" {
 		line += "  error: " + r.Error

@@ -175,8 +175,16 @@ type Attempt struct {
 type Summary struct {
 	TPS   float64 `json:"tps"`
 	QPS   float64 `json:"qps"`
-	P95Ms float64 `json:"p95_ms,omitempty"`
+	P95Ms float64 `json:"p95_ms,omitempty"` // 0 when the run's percentiles left out 95
 	TpmC  float64 `json:"tpmc,omitempty"`
+	// Reconnects and IgnoredErrors are the measured phase's lost connections
+	// that were re-opened and its errors ignored by the error policy: events
+	// that did not count, which a cell's figures alone do not show.
+	Reconnects    int64 `json:"reconnects,omitempty"`
+	IgnoredErrors int64 `json:"ignored_errors,omitempty"`
+	// Warnings counts the result's warnings (what ran differed from what was
+	// asked, or a figure needs a caveat); the cell's result file has them.
+	Warnings int `json:"warnings,omitempty"`
 }
 
 // ReadManifest reads the manifest of the suite directory dir.
@@ -217,7 +225,8 @@ func (m *Manifest) Counts() map[string]int {
 
 // Summarize extracts a cell's headline figures from its result.
 func Summarize(res *result.Result) *Summary {
-	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS}
+	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS,
+		Reconnects: res.Totals.Counts.Reconnects, IgnoredErrors: res.Totals.Counts.ErrorCount()}
 	if v, ok := res.Totals.Latency.Percentiles["95"]; ok {
 		s.P95Ms = v
 	}

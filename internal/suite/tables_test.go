@@ -1,0 +1,42 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/suitedir"
+)
+
+// TestCellLineSaysWhatTheFiguresHide: a cell's live line shows reconnects,
+// ignored errors and warnings when there were any, and no p95 figure when the
+// run did not measure it (instead of "p95 0.000 ms").
+func TestCellLineSaysWhatTheFiguresHide(t *testing.T) {
+	cases := []struct {
+		name      string
+		summary   suitedir.Summary
+		want, not []string
+	}{
+		{"clean", suitedir.Summary{TPS: 100, QPS: 2000, P95Ms: 1.5},
+			[]string{"p95    1.500 ms"}, []string{"reconnects", "ignored errors", "warnings", " - ms"}},
+		{"no p95", suitedir.Summary{TPS: 100, QPS: 2000},
+			[]string{"p95        - ms"}, []string{"0.000 ms"}},
+		{"faults", suitedir.Summary{TPS: 100, QPS: 2000, P95Ms: 2, Reconnects: 3, IgnoredErrors: 41, Warnings: 1},
+			[]string{"reconnects 3", "ignored errors 41", "warnings 1 (in the result file)"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.summary
+			line := cellLine(suitedir.CellRecord{Status: suitedir.StatusComplete, Summary: &s, Seconds: 3})
+			for _, w := range c.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("line %q lacks %q", line, w)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(line, w) {
+					t.Errorf("line %q has %q", line, w)
+				}
+			}
+		})
+	}
+}
