@@ -14,7 +14,8 @@
 //   - IO-bound when the server's buffer-pool hit ratio is below 95% with at least
 //     100 disk reads per second (the server reads from storage, even if the
 //     machine measured is not the server's; busy CPUs are then mostly serving
-//     those reads, so this comes before CPU-bound);
+//     those reads, so this comes before CPU-bound); with iowait below 5% the
+//     line adds that the misses came from the OS page cache, not the disk;
 //   - CPU-bound when the machine's CPUs are at least 85% busy
 //     (user+nice+system+irq+softirq+steal);
 //   - otherwise neither: the client, the network or locking may limit;
@@ -22,6 +23,8 @@
 //     not show IO-bound.
 //
 // Steal time of 5% or more is mentioned, as it means the hypervisor takes CPU.
+// When the counters of a server that has them could not be read, the verdict
+// says so and why, since reads missing its cache could then not be judged.
 package observe
 
 import (
@@ -91,6 +94,9 @@ type Probe struct {
 	conn      driver.Conn
 	server    serverProbe
 	snapStart map[string]int64
+	// serverNote is why the counters of a server that has them (MySQL family,
+	// PostgreSQL) could not be read; the verdict says so.
+	serverNote string
 
 	stopSampling chan struct{}
 	sampled      chan gaugeSamples
@@ -141,13 +147,13 @@ func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server sysin
 	defer cancel()
 	conn, err := drv.Connect(cctx, 0)
 	if err != nil {
-		p.note(fmt.Errorf("server counters: connect: %w", err))
+		p.noteServer(fmt.Errorf("server counters: connect: %w", err))
 		p.server = nil
 		return
 	}
 	snap, err := p.server.snapshot(cctx, conn)
 	if err != nil {
-		p.note(fmt.Errorf("server counters: %w", err))
+		p.noteServer(fmt.Errorf("server counters: %w", err))
 	}
 	if snap == nil {
 		conn.Close()
@@ -161,6 +167,14 @@ func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server sysin
 }
 
 func (p *Probe) note(err error) { p.notes = append(p.notes, err.Error()) }
+
+// noteServer notes why the server's counters could not be read.
+func (p *Probe) noteServer(err error) {
+	p.note(err)
+	if p.serverNote == "" {
+		p.serverNote = err.Error()
+	}
+}
 
 // End snapshots again and returns the deltas over the phase; it closes the
 // connection. Calling it again returns the same result.
@@ -194,6 +208,9 @@ func (p *Probe) End(ctx context.Context) *result.Observed {
 	}
 	o.Server = p.endServer(ctx, o.Seconds)
 	o.Bound, o.Verdict = verdict(o)
+	if o.Server == nil && p.serverNote != "" {
+		o.Verdict = withUnreadServer(o.Verdict, p.serverNote)
+	}
 	o.Note = strings.Join(p.notes, "; ")
 	p.done = o
 	return o

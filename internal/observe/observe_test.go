@@ -280,6 +280,10 @@ func TestServerUnreachable(t *testing.T) {
 	if o.Client == nil || o.Verdict == "" {
 		t.Errorf("Client, Verdict = %+v, %q; want the client figures and a verdict all the same", o.Client, o.Verdict)
 	}
+	// The verdict itself says that the server's side was not judged.
+	if !strings.Contains(o.Verdict, "the server's counters could not be read (server counters: connect") {
+		t.Errorf("Verdict = %q; want it to say the server's counters could not be read", o.Verdict)
+	}
 }
 
 func TestDeriveWithoutInnoDB(t *testing.T) {

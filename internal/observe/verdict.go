@@ -16,6 +16,7 @@ const (
 	hitRatioBoundPct   = 95  // server cache hit ratio below this …
 	diskReadsBoundRate = 100 // … with at least this many disk reads/s: IO-bound
 	stealNotePct       = 5   // steal at or above this is mentioned
+	pageCacheIOWaitPct = 5   // server cache misses with iowait below this came from the OS page cache
 )
 
 // verdict classifies an observed phase and says why in one line.
@@ -58,11 +59,17 @@ func verdict(o *result.Observed) (bound, line string) {
 		// Reads that miss the cache bound the run even when the CPUs are busy:
 		// much of that CPU time is spent on the reads.
 		serverFigures()
+		pageCache := ""
 		if m != nil {
 			add("iowait %.0f%%", m.IOWaitPct)
 			add("CPUs %.0f%% busy", m.BusyPct)
+			if m.IOWaitPct < pageCacheIOWaitPct {
+				// The misses were not waited for: the OS page cache served
+				// them, at a CPU cost, not the disk.
+				pageCache = " — the reads that missed the server's cache came from the OS page cache, not the disk"
+			}
 		}
-		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client() + pageCache
 	case m != nil && m.BusyPct >= cpuBusyBoundPct:
 		return result.BoundCPU, fmt.Sprintf("CPU-bound: machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client()
 	case m != nil:
@@ -75,6 +82,12 @@ func verdict(o *result.Observed) (bound, line string) {
 		line += "; " + strings.Join(parts, ", ")
 	}
 	return result.BoundUnknown, line + client()
+}
+
+// withUnreadServer adds to a verdict line that the server's counters, which
+// would have shown reads missing its cache, could not be read, and why.
+func withUnreadServer(line, why string) string {
+	return line + "; the server's counters could not be read (" + why + "), so reads missing its cache were not judged"
 }
 
 // grouped formats a non-negative rate rounded to a whole number with thousands
