@@ -232,7 +232,9 @@ func TestCompareAllowMixedMarksRows(t *testing.T) {
 			t.Errorf("row %s mixed %q", r.Key, got)
 		}
 	}
-	if !slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, MixedMark+" put together figures of different data sets") }) {
+	if !slices.ContainsFunc(c.Notes, func(n string) bool {
+		return strings.Contains(n, MixedMark+" put together figures of different data sets")
+	}) {
 		t.Errorf("notes %q do not tell of the mixed rows", c.Notes)
 	}
 	renderGoldens(t, "mixed", c)
