@@ -28,7 +28,11 @@ type compareFlags struct {
 	latency  string
 	png      string
 	title    string
-	costFlag costFlags
+	// rows select rows by workload or row label (--workload); allowMixed
+	// puts figures of different things in one row, marked (--allow-mixed).
+	rows       []string
+	allowMixed bool
+	costFlag   costFlags
 }
 
 func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
@@ -40,6 +44,13 @@ func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
 	fs.Float64Var(&f.alpha, "alpha", analysis.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	fs.StringVar(&f.format, "format", "text", "output format: "+formats)
 	fs.StringVarP(&f.out, "out", "o", "", "write to this file instead of standard output")
+	fs.StringArrayVar(&f.rows, "workload", nil, "compare only these rows: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100, \"tpcc (uniform, w100)\"); repeat for several")
+	f.registerMixed(fs)
+}
+
+// registerMixed adds --allow-mixed, shared by compare, report and cost.
+func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions or profiles), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
 // loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
@@ -111,7 +122,15 @@ func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
 	if !(f.alpha > 0 && f.alpha < 1) {
 		return analysis.CompareOptions{}, fmt.Errorf("--alpha %v: give a level between 0 and 1, e.g. 0.05", f.alpha)
 	}
-	return analysis.CompareOptions{Metric: m, Center: c, Alpha: f.alpha, Baseline: f.baseline}, nil
+	opts := analysis.CompareOptions{Metric: m, Center: c, Alpha: f.alpha, Baseline: f.baseline, AllowMixed: f.allowMixed, SelectFlag: "--workload"}
+	for _, r := range f.rows {
+		sel, err := analysis.ParseSelector(r)
+		if err != nil {
+			return analysis.CompareOptions{}, fmt.Errorf("--workload: %w", err)
+		}
+		opts.Select = append(opts.Select, sel)
+	}
+	return opts, nil
 }
 
 // output opens --out (or returns stdout) and a function that closes it.
@@ -225,7 +244,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	costSec, costText, err := f.costFlag.section(systems, opts.Metric)
+	costSec, costText, err := f.costFlag.section(systems, opts)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
