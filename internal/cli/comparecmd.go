@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,17 +56,47 @@ func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
 }
 
 // loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
-// suite directory or a directory of result files.
+// suite directory or a directory of result files. Operands given the same
+// label are one system (their runs pooled; the same path given twice is read
+// once); unlabelled operands are a system each.
 func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
-	var systems []*analysis.System
+	type group struct {
+		label string
+		paths []string
+		parts []*analysis.System
+	}
+	var groups []*group
+	byLabel := map[string]*group{}
 	for _, arg := range args {
 		label, path := "", arg
 		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
 			label, path = l, p
 		}
+		g := byLabel[label]
+		if label == "" || g == nil {
+			g = &group{label: label}
+			groups = append(groups, g)
+			if label != "" {
+				byLabel[label] = g
+			}
+		}
+		if slices.ContainsFunc(g.paths, func(p string) bool { return samePath(p, path) }) {
+			continue
+		}
 		s, err := loadOperand(path, label)
 		if err != nil {
 			return nil, err
+		}
+		g.paths, g.parts = append(g.paths, path), append(g.parts, s)
+	}
+	var systems []*analysis.System
+	for _, g := range groups {
+		s := g.parts[0]
+		if len(g.parts) > 1 {
+			var err error
+			if s, err = analysis.Combine(g.label, g.parts); err != nil {
+				return nil, err
+			}
 		}
 		systems = append(systems, s)
 	}
@@ -84,6 +116,16 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		return nil, fmt.Errorf("--vcpus: %w", err)
 	}
 	return systems, nil
+}
+
+// samePath reports whether a and b name the same file or directory.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // loadOperand reads one operand: a result file, a suite directory, a directory
