@@ -179,8 +179,8 @@ func TestCompareOperandsRecursiveAndCombined(t *testing.T) {
 	armA := writeRuns(t, armParent, filepath.Join("day1", "a"), mixARM, 80, "w10")
 	armB := writeRuns(t, armParent, "day2", mixARM, 90, "w10")
 	for _, tc := range []struct {
-		name string
-		ops  []string
+		name    string
+		ops     []string
 		n, want string // arm's rounds and mean at 1 thread: 1 and 800 (day 1), 2 and 850 (both days)
 	}{
 		{"subdirectories", []string{"x86=" + x86, "arm=" + armParent}, "2", "850"},
