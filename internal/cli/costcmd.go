@@ -33,7 +33,7 @@ type costFlags struct {
 func (f *costFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/) for the cost-performance model")
 	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label)")
-	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: all)")
+	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: every thread count all systems ran)")
 	fs.StringVar(&f.workload, "cost-workload", "", "the row whose throughput the cost model uses: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100); needed when every system ran several")
 	fs.StringVar(&f.perDollar, "per-dollar", "year", "cost basis of throughput per dollar: hour, month, year or period")
 	fs.StringVar(&f.pricePerf, "price-perf", "period", "cost basis of price-performance (cost ÷ throughput): hour, month, year or period")
@@ -143,6 +143,37 @@ func (f *costFlags) throughputs(systems []*analysis.System, base analysis.Compar
 	return by, labels[0], mixed, nil
 }
 
+// commonThreads returns the thread counts every system ran in the priced
+// row, sorted: without --cost-threads each system's throughput is the mean
+// over the same thread counts, never over each system's own. None in common
+// is refused, naming each system's.
+func commonThreads(systems []*analysis.System, by []map[int]float64) ([]int, error) {
+	var common []int
+	for t := range by[0] {
+		if !slices.ContainsFunc(by, func(m map[int]float64) bool { _, ok := m[t]; return !ok }) {
+			common = append(common, t)
+		}
+	}
+	slices.Sort(common)
+	if len(common) == 0 {
+		var each []string
+		for i, s := range systems {
+			ts := make([]int, 0, len(by[i]))
+			for t := range by[i] {
+				ts = append(ts, t)
+			}
+			slices.Sort(ts)
+			names := make([]string, len(ts))
+			for j, t := range ts {
+				names[j] = strconv.Itoa(t)
+			}
+			each = append(each, fmt.Sprintf("%s ran %s", s.Label, strings.Join(names, ", ")))
+		}
+		return nil, fmt.Errorf("the systems share no thread count to average their throughput over (%s): run a thread count on every system", strings.Join(each, "; "))
+	}
+	return common, nil
+}
+
 // rowOwners lists a comparison's row groups with the systems that have
 // figures in them: "tpcc/uniform/w10 (x86), tpcc/uniform/w500 (arm)".
 func rowOwners(c *analysis.Comparison) string {
@@ -181,6 +212,11 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 	by, workload, mixed, err := f.throughputs(systems, cmpOpts)
 	if err != nil {
 		return nil, err
+	}
+	if len(threads) == 0 {
+		if threads, err = commonThreads(systems, by); err != nil {
+			return nil, err
+		}
 	}
 	var inputs []cost.Input
 	var names []string

@@ -26,12 +26,18 @@ var (
 // threads for OLTP), as tpmC and as tps.
 func writeRuns(t *testing.T, parent, name string, m sysinfo.Machine, per float64, sets ...string) string {
 	t.Helper()
+	return writeRunsAt(t, parent, name, m, per, []int{1, 2}, sets...)
+}
+
+// writeRunsAt is writeRuns at the given thread counts.
+func writeRunsAt(t *testing.T, parent, name string, m sysinfo.Machine, per float64, threadCounts []int, sets ...string) string {
+	t.Helper()
 	dir := filepath.Join(parent, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, set := range sets {
-		for _, threads := range []int{1, 2} {
+		for _, threads := range threadCounts {
 			res := &result.Result{
 				Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 				Threads: threads, Status: result.StatusComplete, Machine: m,
@@ -206,5 +212,22 @@ func TestCompareOperandsRecursiveAndCombined(t *testing.T) {
 		if f := strings.Split(line, ","); len(f) < 11 || f[9] != tc.n || f[10] != tc.want {
 			t.Errorf("%s: arm at 1 thread: %q, want n %s and value %s", tc.name, line, tc.n, tc.want)
 		}
+	}
+}
+
+func TestCostAveragesTheThreadCountsEverySystemRan(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	// ARM also ran 4 threads: its mean over 1, 2 and 4 against x86's over 1
+	// and 2 would say +24 %; over 1 and 2 on both it is -20 %.
+	ops := []string{"x86=" + writeRuns(t, root, "x86", mixX86, 100, "w100"), "arm=" + writeRunsAt(t, root, "arm", mixARM, 80, []int{1, 2, 4}, "w100")}
+	r := runCLI(ctx, nil, costArgs(ops...)...)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "-20.00%") || !strings.Contains(r.stdout, "tpmC: mean of 1, 2 threads") {
+		t.Errorf("cost of x86 at 1, 2 threads and arm at 1, 2, 4: exit %d, want -20.00%% over 1, 2 threads\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ops[1] = "arm=" + writeRunsAt(t, root, "arm4", mixARM, 80, []int{4}, "w100")
+	r = runCLI(ctx, nil, costArgs(ops...)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "share no thread count") || !strings.Contains(r.stderr, "x86 ran 1, 2; arm ran 4") {
+		t.Errorf("cost of systems without a common thread count: exit %d\n%s", r.code, r.stderr)
 	}
 }
