@@ -199,8 +199,14 @@ frequency-scaled figures and % (--ghz), figures per vCPU and per GHz·vCPU, and 
 several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U test
 (~ marks a difference that is not significant).
 
-Each operand is a result file, a suite directory or a directory of result files,
-optionally labelled: arm=results/arm-suite x86=results/x86-suite.`,
+Each operand is a result file, a suite directory or a directory of result files (read
+with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
+Operands given the same label are one system (arm=day1 arm=day2).
+
+Figures share a row only when workload, data set, distribution (rand type) and profile
+are the same. Systems that share no row of a workload are refused, saying what differs:
+choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
+side, each such row marked † with a footnote.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")

@@ -291,8 +291,11 @@ func (a *App) costCommand() *cobra.Command {
 		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
 		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
 given results, relates each to its throughput: throughput per dollar, price-performance
-(period cost ÷ throughput) and % differences. Throughput can be the mean over chosen
-thread counts (--cost-threads 300,500,800, as seed 003 does).
+(period cost ÷ throughput) and % differences. Throughput is the mean over the thread
+counts every system ran, or over chosen ones (--cost-threads 300,500,800, as seed 003
+does), in the one row (workload, data set, distribution, profile) every system ran;
+with several, choose one with --cost-workload tpcc/uniform/w100 (a label as compare
+prints it). Systems that share no row are refused unless --allow-mixed.
 
   fairbench cost --prices prices/tidb-eks-graviton2-vs-x86-2021.yaml
   fairbench cost --prices prices/mysqlonarm-cpm-2020.yaml arm=arm-suite x86=x86-suite \
