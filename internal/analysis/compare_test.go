@@ -248,7 +248,7 @@ func TestParseSelector(t *testing.T) {
 	}{
 		{"tpcc", true}, {"TPCC", true}, {"tpcc/uniform/w100", true}, {"tpcc (uniform, w100)", true},
 		{"tpcc/w100", true}, {"tpcc (w100)", true}, {"tpcc/w10", false}, {"tpcc/uniform/w100/special", false},
-		{"oltp_read_write", false}, {"tpcc/uniform/uniform", false},
+		{"oltp_read_write", false}, {"tpcc/uniform/uniform", false}, {"tpcc (uniform) † mixed", true},
 	} {
 		sel, err := ParseSelector(tt.label)
 		if err != nil {

@@ -109,7 +109,8 @@ func (e *MixError) Error() string {
 
 // Selector chooses rows by a label as compare prints them: a workload alone
 // ("tpcc"), or with the row's rand type, profile and data set as in section
-// titles ("tpcc (uniform, w100)") or key strings ("tpcc/uniform/w100"). The
+// titles ("tpcc (uniform, w100)", a mixed section's "tpcc † mixed" too) or
+// key strings ("tpcc/uniform/w100"). The
 // parts given must each be one of the row's; parts left out match any.
 type Selector struct {
 	Workload string
@@ -118,7 +119,7 @@ type Selector struct {
 
 // ParseSelector parses a row label; see Selector.
 func ParseSelector(label string) (Selector, error) {
-	s := strings.TrimSpace(label)
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(label), MixedMark+" mixed"))
 	var parts []string
 	if w, rest, ok := strings.Cut(s, "("); ok {
 		rest = strings.TrimSpace(rest)
