@@ -22,16 +22,29 @@ type CompareOptions struct {
 	Center Center
 	// Workloads keeps only these workloads; empty keeps all.
 	Workloads []string
+	// Select keeps only the rows one of these selectors chooses; empty
+	// keeps all.
+	Select []Selector
+	// AllowMixed puts figures of different data sets, distributions or
+	// profiles in one row when the systems share no row of a workload and
+	// each ran a single one; such rows carry Row.Mixed. Without it such a
+	// comparison is refused with a *MixError.
+	AllowMixed bool
+	// SelectFlag names the option that selects rows in refusals (default
+	// "--workload").
+	SelectFlag string
 }
 
 // Comparison is two or more systems side by side for one metric, one row per
 // cell key.
 //
-// Keys are matched on workload and threads always, and on rand type, profile
-// and data set unless every system has a single value for that part and the
-// values differ (the ARM results ran "cpu-bound", the x86 results "default"):
-// then the part is ignored for matching, left empty in the rows, and a note
-// says so.
+// Keys are matched on workload, rand type, profile, data set and threads: two
+// figures share a row only when all of them are the same. When the systems
+// share no row of a workload (the ARM results ran "cpu-bound", the x86 results
+// "default"), Compare refuses with a *MixError naming what differs, unless
+// CompareOptions.AllowMixed is set: then the parts that differ are left empty
+// in the rows of that workload and each such row says in Row.Mixed what it
+// puts together.
 type Comparison struct {
 	Metric Metric
 	Center Center
@@ -50,7 +63,7 @@ type Comparison struct {
 	PerCompute bool
 	// Rows are sorted by workload, rand type, profile, data set and threads.
 	Rows []Row
-	// Notes say what a reader should know (ignored key parts, missing cells).
+	// Notes say what a reader should know (mixed rows, missing cells).
 	Notes []string
 }
 
@@ -59,6 +72,10 @@ type Row struct {
 	Key Key
 	// Cells has one entry per system, in Comparison.Systems order.
 	Cells []Cell
+	// Mixed lists the key parts (left empty in Key) whose values differ
+	// between the systems' figures of this row; empty for a row of figures
+	// of the same thing. Only CompareOptions.AllowMixed makes such rows.
+	Mixed []MixedPart
 }
 
 // Cell is one system's figures for one key. Figures that do not apply or
@@ -123,9 +140,18 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	}
 
 	keep := func(smp Sample) bool {
-		return len(opts.Workloads) == 0 || slices.Contains(opts.Workloads, smp.Key.Workload)
+		if len(opts.Workloads) > 0 && !slices.Contains(opts.Workloads, smp.Key.Workload) {
+			return false
+		}
+		return len(opts.Select) == 0 || slices.ContainsFunc(opts.Select, func(s Selector) bool { return s.Matches(smp.Key) })
 	}
-	ignore := c.ignoredParts(keep)
+	if len(opts.Select) > 0 && !slices.ContainsFunc(systems, func(s *System) bool { return slices.ContainsFunc(s.Samples, keep) }) {
+		return nil, c.noRowsError(opts.Select, opts.SelectFlag)
+	}
+	match, err := c.match(keep, opts.AllowMixed, opts.SelectFlag)
+	if err != nil {
+		return nil, err
+	}
 	values := make([]map[Key][]float64, len(systems))
 	keySet := map[Key]bool{}
 	for i, s := range systems {
@@ -138,7 +164,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 			if !ok {
 				continue
 			}
-			k := ignore.apply(smp.Key)
+			k := match.key(smp.Key)
 			values[i][k] = append(values[i][k], v)
 			keySet[k] = true
 		}
@@ -155,7 +181,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	c.Scaled, c.PerCompute = c.normalisations()
 	incomplete := 0
 	for _, k := range keys {
-		row := Row{Key: k, Cells: make([]Cell, len(systems))}
+		row := Row{Key: k, Cells: make([]Cell, len(systems)), Mixed: match.mixed[k.Workload]}
 		for i := range systems {
 			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i)
 			if row.Cells[i].Stats.N == 0 {
@@ -164,6 +190,9 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		}
 		c.fillRelative(&row)
 		c.Rows = append(c.Rows, row)
+	}
+	if slices.ContainsFunc(c.Rows, func(r Row) bool { return len(r.Mixed) > 0 }) {
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions or profiles (--allow-mixed): they do not compare the same thing", MixedMark))
 	}
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))
@@ -193,61 +222,6 @@ func (c *Comparison) noteSignificance() {
 	for _, w := range warnings {
 		c.Notes = append(c.Notes, "significance: "+w)
 	}
-}
-
-// keyParts says which key parts are ignored for matching.
-type keyParts struct{ randType, profile, data bool }
-
-func (p keyParts) apply(k Key) Key {
-	if p.randType {
-		k.RandType = ""
-	}
-	if p.profile {
-		k.Profile = ""
-	}
-	if p.data {
-		k.Data = ""
-	}
-	return k
-}
-
-// ignoredParts finds the key parts that each system has one value of (among
-// the samples kept) but that differ between systems, and notes them.
-func (c *Comparison) ignoredParts(keep func(Sample) bool) keyParts {
-	var p keyParts
-	check := func(name string, part func(Key) string, ignore *bool) {
-		per := make([]string, len(c.Systems))
-		for i, s := range c.Systems {
-			vals := map[string]bool{}
-			for _, smp := range s.Samples {
-				if keep(smp) {
-					vals[part(smp.Key)] = true
-				}
-			}
-			if len(vals) != 1 {
-				return
-			}
-			for v := range vals {
-				per[i] = v
-			}
-		}
-		if !slices.ContainsFunc(per, func(v string) bool { return v != per[0] }) {
-			return // all systems agree: nothing to ignore
-		}
-		*ignore = true
-		desc := make([]string, len(per))
-		for i, v := range per {
-			if v == "" {
-				v = "(none)"
-			}
-			desc[i] = c.Systems[i].Label + " " + v
-		}
-		c.Notes = append(c.Notes, fmt.Sprintf("%s differs between the systems (%s): rows match regardless of it", name, strings.Join(desc, ", ")))
-	}
-	check("rand type", func(k Key) string { return k.RandType }, &p.randType)
-	check("profile", func(k Key) string { return k.Profile }, &p.profile)
-	check("data set", func(k Key) string { return k.Data }, &p.data)
-	return p
 }
 
 // normalisations decides whether frequency scaling and per-compute figures
@@ -314,6 +288,24 @@ func pctDiff(v, base float64) float64 {
 		return math.NaN()
 	}
 	return (v - base) / base * 100
+}
+
+// noRowsError refuses selectors that choose no row, listing the rows there are.
+func (c *Comparison) noRowsError(sel []Selector, flag string) error {
+	if flag == "" {
+		flag = "--workload"
+	}
+	labels := map[string]bool{}
+	for _, s := range c.Systems {
+		for _, smp := range s.Samples {
+			labels[RowLabel(smp.Key)] = true
+		}
+	}
+	names := make([]string, len(sel))
+	for i, s := range sel {
+		names[i] = s.String()
+	}
+	return fmt.Errorf("%s %s: no row has that workload, rand type, profile and data set: the rows are %s", flag, strings.Join(names, ", "), strings.Join(sortedSet(labels), ", "))
 }
 
 func (c *Comparison) noValuesError(workloads []string) error {

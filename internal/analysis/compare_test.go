@@ -122,14 +122,101 @@ func TestCompareLatency(t *testing.T) {
 	renderGoldens(t, "latency", c)
 }
 
-func TestCompareMatchesAcrossDifferingKeyParts(t *testing.T) {
+// tpccSystem builds a system of tpcc runs at 1 and 2 threads for each data
+// set of warehouses, tpmC = base × warehouses × threads.
+func tpccSystem(t *testing.T, label string, m sysinfo.Machine, base float64, warehouses ...int) *System {
+	t.Helper()
+	var runs []fakeRun
+	for _, w := range warehouses {
+		for _, th := range []int{1, 2} {
+			v := base * float64(w*th)
+			runs = append(runs, fakeRun{machine: m, server: mysql8, workload: "tpcc", warehouses: w, threads: th, tps: v / 60, tpmC: v})
+		}
+	}
+	return mustSystem(t, label, runs...)
+}
+
+// differingSystems are two systems that share no row: a ran profile
+// cpu-bound on 4 tables, b no profile on 8 tables.
+func differingSystems(t *testing.T) []*System {
 	a := mustSystem(t, "a",
 		fakeRun{machine: n1Machine, server: mysql8, threads: 1, tps: 100, suite: &result.SuiteCell{Profile: "cpu-bound", Round: 1}},
 		fakeRun{machine: n1Machine, server: mysql8, threads: 2, tps: 180, suite: &result.SuiteCell{Profile: "cpu-bound", Round: 1}})
 	b := mustSystem(t, "b",
 		fakeRun{machine: x86Machine, server: mysql8, threads: 1, tps: 120, tables: 8, size: 100000},
 		fakeRun{machine: x86Machine, server: mysql8, threads: 2, tps: 200, tables: 8, size: 100000})
-	c, err := Compare([]*System{a, b}, CompareOptions{Baseline: "B"})
+	return []*System{a, b}
+}
+
+func TestCompareRefusesRowsOfDifferentThings(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		systems []*System
+		opts    CompareOptions
+		want    []string
+	}{
+		{"profile and data set", differingSystems(t), CompareOptions{},
+			[]string{"oltp_read_write (profile: a cpu-bound, b (none); data set: a 4x100000, b 8x100000)",
+				"a has oltp_read_write/uniform/cpu-bound/4x100000; b has oltp_read_write/uniform/8x100000", "--allow-mixed", "--workload"}},
+		{"warehouses", []*System{tpccSystem(t, "x86", x86Machine, 100, 10), tpccSystem(t, "arm", n1Machine, 100, 100)}, CompareOptions{Metric: MetricTpmC},
+			[]string{"tpcc (data set: x86 w10, arm w100)"}},
+		{"rand type", []*System{
+			mustSystem(t, "x", fakeRun{machine: x86Machine, server: mysql8, threads: 1, tps: 1}),
+			mustSystem(t, "y", fakeRun{machine: n1Machine, server: mysql8, threads: 1, tps: 1, randType: "special"})}, CompareOptions{},
+			[]string{"rand type: x uniform, y special"}},
+		{"mixed cannot pair several data sets", []*System{tpccSystem(t, "x86", x86Machine, 100, 10, 20), tpccSystem(t, "arm", n1Machine, 100, 100)},
+			CompareOptions{Metric: MetricTpmC, AllowMixed: true, SelectFlag: "--cost-workload"},
+			[]string{"--allow-mixed cannot pair them because x86 ran data sets w10, w20", "--cost-workload"}},
+		{"selector matches nothing", differingSystems(t), CompareOptions{Select: []Selector{{Workload: "tpcc"}}},
+			[]string{"--workload tpcc: no row has that workload", "oltp_read_write/uniform/8x100000"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Compare(tt.systems, tt.opts)
+			if err == nil {
+				t.Fatal("Compare put figures of different things in one row")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareMatchesOnlyTheSameThing(t *testing.T) {
+	// x86 ran 10 and 100 warehouses, arm 100 and 500: only w100 shares a row;
+	// w10 and w500 are rows of one system, never compared with another.
+	x86 := tpccSystem(t, "x86", x86Machine, 100, 10, 100)
+	arm := tpccSystem(t, "arm", n1Machine, 80, 100, 500)
+	c, err := Compare([]*System{x86, arm}, CompareOptions{Metric: MetricTpmC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows {
+		if len(r.Mixed) > 0 {
+			t.Errorf("row %s is mixed", r.Key)
+		}
+		both := r.Cells[0].Stats.N > 0 && r.Cells[1].Stats.N > 0
+		if both != (r.Key.Data == "w100") {
+			t.Errorf("row %s: both systems have figures %v", r.Key, both)
+		}
+		if both && !near(r.Cells[1].Pct, -20) {
+			t.Errorf("row %s: %% %v, want -20 (arm 80 vs x86 100 per warehouse-thread)", r.Key, r.Cells[1].Pct)
+		}
+	}
+	if got := c.CommonGroups(); len(got) != 1 || got[0].Data != "w100" {
+		t.Errorf("common groups %v, want w100 only", got)
+	}
+	// A selector keeps its rows only.
+	c, err = Compare([]*System{x86, arm}, CompareOptions{Metric: MetricTpmC, Select: []Selector{{Workload: "tpcc", Parts: []string{"W100"}}}})
+	if err != nil || len(c.Rows) != 2 || c.Rows[0].Key.Data != "w100" {
+		t.Errorf("selecting tpcc/w100: %v, rows %+v", err, c)
+	}
+}
+
+func TestCompareAllowMixedMarksRows(t *testing.T) {
+	c, err := Compare(differingSystems(t), CompareOptions{Baseline: "B", AllowMixed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,12 +227,44 @@ func TestCompareMatchesAcrossDifferingKeyParts(t *testing.T) {
 	if c.Rows[0].Key != want || !near(c.Rows[0].Cells[0].Pct, (100-120)/120.0*100) {
 		t.Errorf("row %+v pct %v, want key %+v", c.Rows[0].Key, c.Rows[0].Cells[0].Pct, want)
 	}
-	for _, n := range []string{
-		"profile differs between the systems (a cpu-bound, b (none)): rows match regardless of it",
-		"data set differs between the systems (a 4x100000, b 8x100000): rows match regardless of it",
+	for _, r := range c.Rows {
+		if got := MixedString(r.Mixed); got != "profile: a cpu-bound, b (none); data set: a 4x100000, b 8x100000" {
+			t.Errorf("row %s mixed %q", r.Key, got)
+		}
+	}
+	if !slices.ContainsFunc(c.Notes, func(n string) bool {
+		return strings.Contains(n, MixedMark+" put together figures of different data sets")
+	}) {
+		t.Errorf("notes %q do not tell of the mixed rows", c.Notes)
+	}
+	renderGoldens(t, "mixed", c)
+}
+
+func TestParseSelector(t *testing.T) {
+	k := Key{Workload: "tpcc", RandType: "uniform", Data: "w100", Threads: 8}
+	for _, tt := range []struct {
+		label string
+		match bool
+	}{
+		{"tpcc", true}, {"TPCC", true}, {"tpcc/uniform/w100", true}, {"tpcc (uniform, w100)", true},
+		{"tpcc/w100", true}, {"tpcc (w100)", true}, {"tpcc/w10", false}, {"tpcc/uniform/w100/special", false},
+		{"oltp_read_write", false}, {"tpcc/uniform/uniform", false}, {"tpcc (uniform) † mixed", true},
 	} {
-		if !slices.Contains(c.Notes, n) {
-			t.Errorf("notes %q lack %q", c.Notes, n)
+		sel, err := ParseSelector(tt.label)
+		if err != nil {
+			t.Errorf("%q: %v", tt.label, err)
+			continue
+		}
+		if sel.Matches(k) != tt.match {
+			t.Errorf("%q matches %s: %v, want %v", tt.label, k, !tt.match, tt.match)
+		}
+	}
+	if RowLabel(k) != "tpcc/uniform/w100" {
+		t.Errorf("RowLabel %q", RowLabel(k))
+	}
+	for _, bad := range []string{"", "/w10", "tpcc//w10", "tpcc (w10"} {
+		if _, err := ParseSelector(bad); err == nil {
+			t.Errorf("ParseSelector(%q) did not fail", bad)
 		}
 	}
 }

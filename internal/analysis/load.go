@@ -17,7 +17,9 @@ import (
 )
 
 // Load reads one operand: a result file, a suite directory (manifest.json and
-// one result file per cell) or a directory of result files without a manifest.
+// one result file per cell) or a directory of result files without a
+// manifest, read with its subdirectories (suite directories among them are
+// read as suites).
 // Only complete runs are kept; the others are counted in System.Skipped and
 // told in System.Notes. label names the system; "" derives it from the machine
 // (or, lacking a fingerprint, the file or directory name).
@@ -181,32 +183,54 @@ func loadSuite(dir string) ([]run, []string, error) {
 	return runs, skipped, nil
 }
 
-// loadResultDir reads every *.json result file directly in dir. Files that are
-// not fairbench results are ignored (and named); hidden files (temporaries of
-// atomic writes) are not read.
+// loadResultDir reads every *.json result file in dir and its
+// subdirectories, and every suite directory (one with a manifest) among them
+// as a suite. Files that are not fairbench results are ignored (and named by
+// their path under dir); hidden files and directories (temporaries of atomic
+// writes) are not read.
 func loadResultDir(dir string) (runs []run, skipped, ignored []string, err error) {
-	entries, err := os.ReadDir(dir)
+	err = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := e.Name()
+		if path != dir && strings.HasPrefix(name, ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			if path != dir && fileExists(filepath.Join(path, suitedir.ManifestName)) {
+				r, s, err := loadSuite(path)
+				if err != nil {
+					return err
+				}
+				runs, skipped = append(runs, r...), append(skipped, s...)
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.EqualFold(filepath.Ext(name), ".json") {
+			return nil
+		}
+		res, err := result.Read(path)
+		if errors.Is(err, result.ErrNotResult) {
+			rel, _ := filepath.Rel(dir, path)
+			ignored = append(ignored, rel)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		runs, skipped = addResult(runs, skipped, res, path, nil)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)
 	}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".json") {
-			continue
-		}
-		path := filepath.Join(dir, name)
-		res, err := result.Read(path)
-		if errors.Is(err, result.ErrNotResult) {
-			ignored = append(ignored, name)
-			continue
-		}
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)
-		}
-		runs, skipped = addResult(runs, skipped, res, path, nil)
-	}
 	if len(runs) == 0 && len(skipped) == 0 {
-		return nil, nil, nil, fmt.Errorf("load %s: the directory holds no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suitedir.ManifestName)
+		return nil, nil, nil, fmt.Errorf("load %s: the directory and its subdirectories hold no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suitedir.ManifestName)
 	}
 	return runs, skipped, ignored, nil
 }
@@ -394,10 +418,73 @@ func machineGHz(m sysinfo.Machine) (float64, string) {
 	return 0, ""
 }
 
+// Combine pools the systems given under one label (compare arm=A arm=B) into
+// one system labelled label: their runs together, a run read from the same
+// file twice (a directory and a file in it) counted once, and rounds of the
+// same cell numbered on where they would collide. The systems must come from
+// one machine and server; otherwise Combine fails naming both.
+func Combine(label string, parts []*System) (*System, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%s: no results to combine", label)
+	}
+	first := parts[0]
+	out := &System{Label: label, Name: first.Name, Machine: first.Machine, Server: first.Server,
+		GHz: first.GHz, GHzSource: first.GHzSource, VCPUs: first.VCPUs, VCPUsSource: first.VCPUsSource}
+	var sources []string
+	seenFile := map[string]bool{}
+	rounds := map[Key]map[int]bool{}
+	next := map[Key]int{}
+	for _, p := range parts {
+		if machineID(p.Machine) != machineID(first.Machine) {
+			return nil, fmt.Errorf("%s=%s and %s=%s come from two machines, %s and %s: give them different labels to compare them",
+				label, first.Source, label, p.Source, describeMachine(first.Machine), describeMachine(p.Machine))
+		}
+		if serverID(p.Server) != serverID(first.Server) {
+			return nil, fmt.Errorf("%s=%s and %s=%s come from two servers, %s and %s: give them different labels to compare them",
+				label, first.Source, label, p.Source, serverID(first.Server), serverID(p.Server))
+		}
+		sources = append(sources, p.Source)
+		for _, smp := range p.Samples {
+			if smp.File != "" {
+				id := smp.File
+				if abs, err := filepath.Abs(smp.File); err == nil {
+					id = abs
+				}
+				if seenFile[id] {
+					continue
+				}
+				seenFile[id] = true
+			}
+			if rounds[smp.Key] == nil {
+				rounds[smp.Key] = map[int]bool{}
+			}
+			if rounds[smp.Key][smp.Round] {
+				smp.Round = next[smp.Key] + 1
+			}
+			rounds[smp.Key][smp.Round] = true
+			next[smp.Key] = max(next[smp.Key], smp.Round)
+			out.Samples = append(out.Samples, smp)
+		}
+		out.Skipped += p.Skipped
+		for st, n := range p.SkippedByStatus {
+			if out.SkippedByStatus == nil {
+				out.SkippedByStatus = map[string]int{}
+			}
+			out.SkippedByStatus[st] += n
+		}
+		for _, n := range p.Notes {
+			out.Notes = append(out.Notes, p.Source+": "+n)
+		}
+	}
+	out.Source = strings.Join(sources, ", ")
+	return out, nil
+}
+
 // DisambiguateLabels makes the labels of systems distinct before they are
 // compared: a derived label shared with another system is replaced by the
 // system's file or directory name, and labels still shared get "#2", "#3"…
-// appended. Given labels are kept when they are already distinct.
+// appended. Given labels are kept when they are already distinct (operands
+// given the same label are one system: see Combine).
 func DisambiguateLabels(systems []*System) {
 	count := func() map[string]int {
 		n := map[string]int{}

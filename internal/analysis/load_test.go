@@ -185,6 +185,97 @@ func TestLoadResultDirectoryWithoutManifest(t *testing.T) {
 	}
 }
 
+func TestLoadResultDirectoryRecursively(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string, r fakeRun) {
+		t.Helper()
+		path := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := result.Write(path, r.build()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := fakeRun{machine: n1Machine, server: mariadb, workload: "tpcc", threads: 4, warehouses: 10, tpmC: 5000}
+	w100 := base
+	w100.warehouses, w100.tpmC = 100, 9000
+	write("w10/run1/result.json", base)
+	write("w100/result.json", w100)
+	write(".trash/old.json", w100) // hidden: not read
+	writeSuite(t, filepath.Join(root, "suites", "cpu-bound"))
+	if err := os.WriteFile(filepath.Join(root, "w10", "notes.json"), []byte(`{"a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := Load(root, "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Key{
+		{Workload: "tpcc", RandType: "uniform", Data: "w10", Threads: 4},
+		{Workload: "tpcc", RandType: "uniform", Data: "w100", Threads: 4},
+		// From the suite's manifest, not its result files' options.
+		{Workload: "oltp_read_write", RandType: "zipfian", Profile: "cpu-bound", Data: "8x50000", Threads: 1},
+	} {
+		if len(sys.Values(k, MetricTPS)) == 0 {
+			t.Errorf("no run of %s read from the subdirectories (keys %v)", k, sys.Keys())
+		}
+	}
+	if len(sys.Samples) != 2+6 || sys.Skipped != 2 {
+		t.Errorf("%d samples, %d skipped; want 8 (2 results, 6 suite cells) and the suite's 2", len(sys.Samples), sys.Skipped)
+	}
+	if want := "ignored 1 file(s) that are not fairbench results: " + filepath.Join("w10", "notes.json"); !slices.Contains(sys.Notes, want) {
+		t.Errorf("notes %q lack %q", sys.Notes, want)
+	}
+}
+
+func TestCombine(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, tps := range []float64{100, 110, 120} {
+		path := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		if err := result.Write(path, fakeRun{machine: n1Machine, server: mariadb, threads: 4, tps: tps}.build()); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	load := func(p string) *System {
+		t.Helper()
+		s, err := Load(p, "arm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// The directory holds all three files; r1 and r2 also come alone: each
+	// file counts once, and the rounds stay distinct.
+	sys, err := Combine("arm", []*System{load(paths[1]), load(dir), load(paths[2])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Key{Workload: "oltp_read_write", RandType: "uniform", Data: "4x100000", Threads: 4}
+	got := sys.Values(k, MetricTPS)
+	slices.Sort(got)
+	if !reflect.DeepEqual(got, []float64{100, 110, 120}) || sys.Label != "arm" || sys.LabelDerived {
+		t.Errorf("combined tps %v label %q (derived %v); want [100 110 120], arm", got, sys.Label, sys.LabelDerived)
+	}
+	var rounds []int
+	for _, s := range sys.Samples {
+		rounds = append(rounds, s.Round)
+	}
+	slices.Sort(rounds)
+	if !reflect.DeepEqual(rounds, []int{1, 2, 3}) {
+		t.Errorf("rounds %v, want 1, 2, 3", rounds)
+	}
+	other := filepath.Join(t.TempDir(), "x86.json")
+	if err := result.Write(other, fakeRun{machine: x86Machine, server: mariadb, threads: 4, tps: 1}.build()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Combine("arm", []*System{load(paths[0]), load(other)}); err == nil || !strings.Contains(err.Error(), "come from two machines") {
+		t.Errorf("combining two machines: %v", err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -19,10 +19,11 @@ type table struct {
 	left    map[int]bool
 }
 
-// section is one workload's tables.
+// section is one workload's tables and the footnotes under them.
 type section struct {
-	title  string
-	tables []table
+	title     string
+	tables    []table
+	footnotes []string
 }
 
 // document is a comparison laid out for text and Markdown.
@@ -74,6 +75,10 @@ func (c *Comparison) layoutSection(rows []Row) section {
 		title += " (" + strings.Join(qual, ", ") + ")"
 	}
 	sec := section{title: title}
+	if len(rows[0].Mixed) > 0 {
+		sec.title += " " + MixedMark + " mixed"
+		sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s mixed: %s (put together by --allow-mixed: not the same measurement).", MixedMark, MixedString(rows[0].Mixed)))
+	}
 	sec.tables = append(sec.tables, c.mainTable(rows))
 	if c.PerCompute {
 		sec.tables = append(sec.tables, c.computeTable(rows))
@@ -128,7 +133,7 @@ func (c *Comparison) mainTable(rows []Row) table {
 		}
 	}
 	for _, r := range rows {
-		line := []string{strconv.Itoa(r.Key.Threads)}
+		line := []string{threadsCell(r)}
 		for _, cl := range r.Cells {
 			line = append(line, fmtNum(cl.Value))
 		}
@@ -168,7 +173,7 @@ func (c *Comparison) computeTable(rows []Row) table {
 		t.header = append(t.header, fmt.Sprintf("%% %s-vs-%s /GHz·vCPU", c.Systems[i].Label, base))
 	}
 	for _, r := range rows {
-		line := []string{strconv.Itoa(r.Key.Threads)}
+		line := []string{threadsCell(r)}
 		for _, cl := range r.Cells {
 			line = append(line, fmtNum(cl.PerVCPU))
 		}
@@ -193,13 +198,21 @@ func (c *Comparison) roundsTable(rows []Row) table {
 		for i, cl := range r.Cells {
 			st := cl.Stats
 			t.rows = append(t.rows, []string{
-				strconv.Itoa(r.Key.Threads), c.Systems[i].Label, strconv.Itoa(st.N),
+				threadsCell(r), c.Systems[i].Label, strconv.Itoa(st.N),
 				fmtNum(st.Mean), fmtNum((st.CIHi - st.CILo) / 2), fmtNum(st.StdDev), fmtFixed(st.CV*100, 1),
 				fmtNum(st.Min), fmtNum(st.Median), fmtNum(st.Max),
 			})
 		}
 	}
 	return t
+}
+
+// threadsCell is a row's thread count, marked when the row is mixed.
+func threadsCell(r Row) string {
+	if len(r.Mixed) > 0 {
+		return strconv.Itoa(r.Key.Threads) + " " + MixedMark
+	}
+	return strconv.Itoa(r.Key.Threads)
 }
 
 // describeSystem is the one-line description of a system.
@@ -251,6 +264,9 @@ func WriteText(w io.Writer, c *Comparison) error {
 				b.WriteString(t.caption + "\n")
 			}
 			writeAligned(&b, t)
+		}
+		for _, f := range sec.footnotes {
+			b.WriteString("\n" + f + "\n")
 		}
 	}
 	b.WriteString("\n")
@@ -320,6 +336,9 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 				b.WriteString(mdEscape(t.caption) + "\n\n")
 			}
 			writePipeTable(&b, t)
+		}
+		for _, f := range sec.footnotes {
+			b.WriteString("\n" + mdEscape(f) + "\n")
 		}
 	}
 	b.WriteString("\n")

@@ -16,16 +16,18 @@ var csvHeader = []string{
 	"workload", "rand_type", "profile", "data", "threads", "metric", "unit", "system", "baseline",
 	"n", "value", "mean", "stddev", "cv", "ci_lo", "ci_hi", "min", "median", "max",
 	"pct", "fscaled", "pct_fscaled", "per_vcpu", "per_ghz_vcpu", "pct_per_ghz_vcpu",
-	"p_value", "tested", "significant", "mark", "reason",
+	"p_value", "tested", "significant", "mark", "reason", "mixed",
 }
 
 // WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
 // data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
 // ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
 // per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
-// reason), then one record per row and system with every number at full
+// reason, mixed), then one record per row and system with every number at full
 // precision; empty fields are figures that do not apply (NaN) or a system
-// without the cell (n = 0).
+// without the cell (n = 0). mixed is empty for a row of figures of the same
+// thing and says what a mixed row puts together otherwise ("data set: x86
+// w10, arm w100"; see Row.Mixed).
 func WriteCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -42,7 +44,7 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 				csvNum(st.CILo), csvNum(st.CIHi), csvNum(st.Min), csvNum(st.Median), csvNum(st.Max),
 				csvNum(cl.Pct), csvNum(cl.FScaled), csvNum(cl.PctFScaled),
 				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
-				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason,
+				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed),
 			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("write CSV: %w", err)
@@ -104,6 +106,8 @@ type JSONSystem struct {
 type JSONRow struct {
 	Key
 	Systems []JSONCell `json:"systems"`
+	// Mixed is what a mixed row puts together (Row.Mixed); absent otherwise.
+	Mixed []MixedPart `json:"mixed,omitempty"`
 }
 
 // JSONCell is one system's figures for one key.
@@ -166,7 +170,7 @@ func (c *Comparison) JSON() JSONDocument {
 		d.Systems = append(d.Systems, js)
 	}
 	for _, r := range c.Rows {
-		jr := JSONRow{Key: r.Key}
+		jr := JSONRow{Key: r.Key, Mixed: r.Mixed}
 		for i, cl := range r.Cells {
 			st := cl.Stats
 			jc := JSONCell{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,7 +30,11 @@ type compareFlags struct {
 	latency  string
 	png      string
 	title    string
-	costFlag costFlags
+	// rows select rows by workload or row label (--workload); allowMixed
+	// puts figures of different things in one row, marked (--allow-mixed).
+	rows       []string
+	allowMixed bool
+	costFlag   costFlags
 }
 
 func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
@@ -40,20 +46,57 @@ func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
 	fs.Float64Var(&f.alpha, "alpha", analysis.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	fs.StringVar(&f.format, "format", "text", "output format: "+formats)
 	fs.StringVarP(&f.out, "out", "o", "", "write to this file instead of standard output")
+	fs.StringArrayVar(&f.rows, "workload", nil, "compare only these rows: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100, \"tpcc (uniform, w100)\"); repeat for several")
+	f.registerMixed(fs)
+}
+
+// registerMixed adds --allow-mixed, shared by compare, report and cost.
+func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions or profiles), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
 // loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
-// suite directory or a directory of result files.
+// suite directory or a directory of result files. Operands given the same
+// label are one system (their runs pooled; the same path given twice is read
+// once); unlabelled operands are a system each.
 func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
-	var systems []*analysis.System
+	type group struct {
+		label string
+		paths []string
+		parts []*analysis.System
+	}
+	var groups []*group
+	byLabel := map[string]*group{}
 	for _, arg := range args {
 		label, path := "", arg
 		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
 			label, path = l, p
 		}
+		g := byLabel[label]
+		if label == "" || g == nil {
+			g = &group{label: label}
+			groups = append(groups, g)
+			if label != "" {
+				byLabel[label] = g
+			}
+		}
+		if slices.ContainsFunc(g.paths, func(p string) bool { return samePath(p, path) }) {
+			continue
+		}
 		s, err := loadOperand(path, label)
 		if err != nil {
 			return nil, err
+		}
+		g.paths, g.parts = append(g.paths, path), append(g.parts, s)
+	}
+	var systems []*analysis.System
+	for _, g := range groups {
+		s := g.parts[0]
+		if len(g.parts) > 1 {
+			var err error
+			if s, err = analysis.Combine(g.label, g.parts); err != nil {
+				return nil, err
+			}
 		}
 		systems = append(systems, s)
 	}
@@ -73,6 +116,16 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		return nil, fmt.Errorf("--vcpus: %w", err)
 	}
 	return systems, nil
+}
+
+// samePath reports whether a and b name the same file or directory.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // loadOperand reads one operand: a result file, a suite directory, a directory
@@ -111,7 +164,15 @@ func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
 	if !(f.alpha > 0 && f.alpha < 1) {
 		return analysis.CompareOptions{}, fmt.Errorf("--alpha %v: give a level between 0 and 1, e.g. 0.05", f.alpha)
 	}
-	return analysis.CompareOptions{Metric: m, Center: c, Alpha: f.alpha, Baseline: f.baseline}, nil
+	opts := analysis.CompareOptions{Metric: m, Center: c, Alpha: f.alpha, Baseline: f.baseline, AllowMixed: f.allowMixed, SelectFlag: "--workload"}
+	for _, r := range f.rows {
+		sel, err := analysis.ParseSelector(r)
+		if err != nil {
+			return analysis.CompareOptions{}, fmt.Errorf("--workload: %w", err)
+		}
+		opts.Select = append(opts.Select, sel)
+	}
+	return opts, nil
 }
 
 // output opens --out (or returns stdout) and a function that closes it.
@@ -138,8 +199,14 @@ frequency-scaled figures and % (--ghz), figures per vCPU and per GHz·vCPU, and 
 several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U test
 (~ marks a difference that is not significant).
 
-Each operand is a result file, a suite directory or a directory of result files,
-optionally labelled: arm=results/arm-suite x86=results/x86-suite.`,
+Each operand is a result file, a suite directory or a directory of result files (read
+with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
+Operands given the same label are one system (arm=day1 arm=day2).
+
+Figures share a row only when workload, data set, distribution (rand type) and profile
+are the same. Systems that share no row of a workload are refused, saying what differs:
+choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
+side, each such row marked † with a footnote.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
@@ -225,7 +292,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	costSec, costText, err := f.costFlag.section(systems, opts.Metric)
+	costSec, costText, err := f.costFlag.section(systems, opts)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -125,11 +125,18 @@ func TestImportThenCompare(t *testing.T) {
 	if again.code != ExitUsage || !strings.Contains(again.stderr, "exists") {
 		t.Errorf("import over existing files: %d %s", again.code, again.stderr)
 	}
-	// The imported directory and a log given directly are operands like any other.
+	// The imported directory and a log given directly are operands like any
+	// other. The log ran another data set and distribution than the suite
+	// (its table size and rand type are not the suite's 1x1000 uniform):
+	// refused, or put together marked as mixed with --allow-mixed.
 	for _, op := range []string{"sysbench=" + out, "sysbench=" + sb} {
 		r := runCLI(ctx, nil, "compare", op, "fairbench="+a)
-		if r.code != ExitOK || !strings.Contains(r.stdout, "oltp_point_select") {
-			t.Errorf("compare %s: %d\n%s%s", op, r.code, r.stdout, r.stderr)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "oltp_point_select (rand type: sysbench") {
+			t.Errorf("compare %s: %d, want the rows of different data refused\n%s%s", op, r.code, r.stdout, r.stderr)
+		}
+		r = runCLI(ctx, nil, "compare", "--allow-mixed", op, "fairbench="+a)
+		if r.code != ExitOK || !strings.Contains(r.stdout, "oltp_point_select") || !strings.Contains(r.stdout, "4 † |") {
+			t.Errorf("compare --allow-mixed %s: %d\n%s%s", op, r.code, r.stdout, r.stderr)
 		}
 	}
 	if r := runCLI(ctx, nil, "import", "--out", out, filepath.Join(logs, "README.md")); r.code != ExitUsage {

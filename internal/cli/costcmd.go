@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,8 +33,8 @@ type costFlags struct {
 func (f *costFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/) for the cost-performance model")
 	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label)")
-	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: all)")
-	fs.StringVar(&f.workload, "cost-workload", "", "workload whose throughput the cost model uses (default: the first)")
+	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: every thread count all systems ran)")
+	fs.StringVar(&f.workload, "cost-workload", "", "the row whose throughput the cost model uses: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100); needed when every system ran several")
 	fs.StringVar(&f.perDollar, "per-dollar", "year", "cost basis of throughput per dollar: hour, month, year or period")
 	fs.StringVar(&f.pricePerf, "price-perf", "period", "cost basis of price-performance (cost ÷ throughput): hour, month, year or period")
 }
@@ -89,26 +90,104 @@ func (f *costFlags) sheetSystem(sheet *cost.Sheet, label string) (string, error)
 	return "", fmt.Errorf("which system of %s did %s run on? give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, label, strings.Join(sheet.SystemNames(), ", "))
 }
 
-// throughput is a system's figure by thread count for workload.
-func throughput(s *analysis.System, workload string, metric analysis.Metric) map[int]float64 {
-	out := map[int]float64{}
-	var group *analysis.Key
-	for _, k := range s.Keys() {
-		if k.Workload != workload {
-			continue
+// throughputs are the systems' figures by thread count in the one row group
+// that every system ran and the selection (--cost-workload, else compare's
+// --workload) chooses, under the matching rule of compare: the group's label
+// and what it mixes ("" unless --allow-mixed put different things together).
+// Several such groups are refused, naming them, never priced by the first.
+func (f *costFlags) throughputs(systems []*analysis.System, base analysis.CompareOptions) ([]map[int]float64, string, string, error) {
+	opts := base
+	opts.Center = analysis.CenterMean
+	if f.workload != "" {
+		sel, err := analysis.ParseSelector(f.workload)
+		if err != nil {
+			return nil, "", "", fmt.Errorf("--cost-workload: %w", err)
 		}
-		if g := k.Group(); group == nil {
-			group = &g
-		} else if g != *group {
-			continue // the first rand type / profile / data set only
-		}
-		vals := s.Values(k, metric)
-		if len(vals) == 0 {
-			continue
-		}
-		out[k.Threads] = analysis.Describe(vals).Mean
+		opts.Select, opts.SelectFlag = []analysis.Selector{sel}, "--cost-workload"
+	} else if len(opts.Select) == 0 {
+		opts.SelectFlag = "--cost-workload"
 	}
-	return out
+	cmp, err := analysis.Compare(systems, opts)
+	if err != nil {
+		return nil, "", "", err
+	}
+	groups := cmp.CommonGroups()
+	var labels []string
+	for _, g := range groups {
+		labels = append(labels, analysis.RowLabel(g))
+	}
+	switch {
+	case len(groups) == 0:
+		return nil, "", "", fmt.Errorf("no row has %s figures of every system, so none can be priced alike: %s; choose a row every system ran with --cost-workload, or run it on the systems that lack it", opts.Metric.Unit, rowOwners(cmp))
+	case len(groups) > 1 && f.workload == "":
+		return nil, "", "", fmt.Errorf("the results hold %d rows every system ran: %s; choose the one to price with --cost-workload (a workload or a row label as compare prints it)", len(groups), strings.Join(labels, ", "))
+	case len(groups) > 1:
+		return nil, "", "", fmt.Errorf("--cost-workload %s matches %d rows every system ran: %s; give the whole row label", f.workload, len(groups), strings.Join(labels, ", "))
+	}
+	by := make([]map[int]float64, len(systems))
+	for i := range by {
+		by[i] = map[int]float64{}
+	}
+	var mixed string
+	for _, r := range cmp.Rows {
+		if r.Key.Group() != groups[0] {
+			continue
+		}
+		mixed = analysis.MixedString(r.Mixed)
+		for i, c := range r.Cells {
+			if c.Stats.N > 0 {
+				by[i][r.Key.Threads] = c.Stats.Mean
+			}
+		}
+	}
+	return by, labels[0], mixed, nil
+}
+
+// commonThreads returns the thread counts every system ran in the priced
+// row, sorted: without --cost-threads each system's throughput is the mean
+// over the same thread counts, never over each system's own. None in common
+// is refused, naming each system's.
+func commonThreads(systems []*analysis.System, by []map[int]float64) ([]int, error) {
+	var common []int
+	for t := range by[0] {
+		if !slices.ContainsFunc(by, func(m map[int]float64) bool { _, ok := m[t]; return !ok }) {
+			common = append(common, t)
+		}
+	}
+	slices.Sort(common)
+	if len(common) == 0 {
+		var each []string
+		for i, s := range systems {
+			ts := make([]int, 0, len(by[i]))
+			for t := range by[i] {
+				ts = append(ts, t)
+			}
+			slices.Sort(ts)
+			names := make([]string, len(ts))
+			for j, t := range ts {
+				names[j] = strconv.Itoa(t)
+			}
+			each = append(each, fmt.Sprintf("%s ran %s", s.Label, strings.Join(names, ", ")))
+		}
+		return nil, fmt.Errorf("the systems share no thread count to average their throughput over (%s): run a thread count on every system", strings.Join(each, "; "))
+	}
+	return common, nil
+}
+
+// rowOwners lists a comparison's row groups with the systems that have
+// figures in them: "tpcc/uniform/w10 (x86), tpcc/uniform/w500 (arm)".
+func rowOwners(c *analysis.Comparison) string {
+	var out []string
+	for _, rows := range c.Sections() {
+		var who []string
+		for i, s := range c.Systems {
+			if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.Cells[i].Stats.N > 0 }) {
+				who = append(who, s.Label)
+			}
+		}
+		out = append(out, fmt.Sprintf("%s (%s)", analysis.RowLabel(rows[0].Key), strings.Join(who, ", ")))
+	}
+	return strings.Join(out, ", ")
 }
 
 // pricing is the compared systems priced by a sheet.
@@ -121,7 +200,7 @@ type pricing struct {
 }
 
 // evaluate prices the compared systems and relates them to their throughput.
-func (f *costFlags) evaluate(systems []*analysis.System, metric analysis.Metric) (*pricing, error) {
+func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.CompareOptions) (*pricing, error) {
 	sheet, err := cost.LoadSheet(f.prices)
 	if err != nil {
 		return nil, err
@@ -130,31 +209,30 @@ func (f *costFlags) evaluate(systems []*analysis.System, metric analysis.Metric)
 	if err != nil {
 		return nil, err
 	}
-	workload := f.workload
-	if workload == "" && len(systems) > 0 {
-		keys := systems[0].Keys()
-		if len(keys) > 0 {
-			workload = keys[0].Workload
+	by, workload, mixed, err := f.throughputs(systems, cmpOpts)
+	if err != nil {
+		return nil, err
+	}
+	if len(threads) == 0 {
+		if threads, err = commonThreads(systems, by); err != nil {
+			return nil, err
 		}
 	}
 	var inputs []cost.Input
 	var names []string
-	for _, s := range systems {
+	for i, s := range systems {
 		name, err := f.sheetSystem(sheet, s.Label)
 		if err != nil {
 			return nil, err
 		}
-		by := throughput(s, workload, metric)
-		if len(by) == 0 {
-			return nil, fmt.Errorf("%s has no %s results for workload %s: choose one with --cost-workload", s.Label, metric.Unit, workload)
-		}
-		inputs = append(inputs, cost.Input{System: name, Throughput: cost.Figure{ByThreads: by, Threads: threads}})
+		inputs = append(inputs, cost.Input{System: name, Throughput: cost.Figure{ByThreads: by[i], Threads: threads}})
 		names = append(names, name)
 	}
-	opts, err := f.options(workload, metric.Unit)
+	opts, err := f.options(workload, cmpOpts.Metric.Unit)
 	if err != nil {
 		return nil, err
 	}
+	opts.Mixed = mixed
 	ev, err := sheet.Evaluate(inputs, opts)
 	if err != nil {
 		return nil, err
@@ -168,14 +246,15 @@ func (f *costFlags) evaluate(systems []*analysis.System, metric analysis.Metric)
 }
 
 // section is the report's cost section and its text; nil without --prices.
-func (f *costFlags) section(systems []*analysis.System, metric analysis.Metric) (*report.CostSection, string, error) {
+func (f *costFlags) section(systems []*analysis.System, cmpOpts analysis.CompareOptions) (*report.CostSection, string, error) {
+	metric := cmpOpts.Metric
 	if f.prices == "" {
 		return nil, "", nil
 	}
 	if metric.LowerIsBetter {
 		return nil, "", fmt.Errorf("the cost model needs a throughput: use --metric tps, qps or tpmc with --prices")
 	}
-	pr, err := f.evaluate(systems, metric)
+	pr, err := f.evaluate(systems, cmpOpts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -212,8 +291,11 @@ func (a *App) costCommand() *cobra.Command {
 		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
 		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
 given results, relates each to its throughput: throughput per dollar, price-performance
-(period cost ÷ throughput) and % differences. Throughput can be the mean over chosen
-thread counts (--cost-threads 300,500,800, as seed 003 does).
+(period cost ÷ throughput) and % differences. Throughput is the mean over the thread
+counts every system ran, or over chosen ones (--cost-threads 300,500,800, as seed 003
+does), in the one row (workload, data set, distribution, profile) every system ran;
+with several, choose one with --cost-workload tpcc/uniform/w100 (a label as compare
+prints it). Systems that share no row are refused unless --allow-mixed.
 
   fairbench cost --prices prices/tidb-eks-graviton2-vs-x86-2021.yaml
   fairbench cost --prices prices/mysqlonarm-cpm-2020.yaml arm=arm-suite x86=x86-suite \
@@ -251,6 +333,7 @@ thread counts (--cost-threads 300,500,800, as seed 003 does).
 	cmd.Flags().StringVar(&f.per, "per", "year", "period of --budget: hour, month, year or period")
 	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
 	cmd.Flags().StringVar(&metric, "metric", "tps", "throughput used: tps, qps or tpmc")
+	cf.registerMixed(cmd.Flags())
 	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
@@ -282,7 +365,7 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 	if err != nil {
 		return nil, err
 	}
-	pr, err := f.evaluate(systems, metric)
+	pr, err := f.evaluate(systems, analysis.CompareOptions{Metric: metric, AllowMixed: cf.allowMixed})
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +385,7 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 		if err != nil {
 			return nil, fmt.Errorf("--per: %w", err)
 		}
-		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Metric: pr.opts.Metric})
+		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Mixed: pr.opts.Mixed, Metric: pr.opts.Metric})
 		if err != nil {
 			return nil, err
 		}

@@ -70,7 +70,11 @@ type Input struct {
 // Options shape an evaluation.
 type Options struct {
 	Workload string // label of the workload the throughput is for, e.g. "TPC-C 100 warehouses"
-	Metric   string // the throughput's unit, e.g. "tps" or "tpmC"; default "tps"
+	// Mixed, when set, says that the systems' throughputs are of different
+	// data sets, distributions or profiles and what they are ("data set:
+	// x86 w10, arm w100"): the tables mark the figures as mixed.
+	Mixed  string
+	Metric string // the throughput's unit, e.g. "tps" or "tpmC"; default "tps"
 	// Baseline is the system the others are compared with ("B vs A": A);
 	// default the first input.
 	Baseline string
@@ -105,6 +109,8 @@ func (o *Options) defaults() error {
 type Evaluation struct {
 	Scenario string `json:"scenario,omitempty"` // "" or "equal compute"
 	Workload string `json:"workload,omitempty"`
+	// Mixed says what different things the throughputs measured (Options.Mixed).
+	Mixed    string `json:"mixed,omitempty"`
 	Metric   string `json:"metric"`
 	Baseline string `json:"baseline"`
 	// PerDollar and PricePerf are the cost bases used; Period is the sheet's
@@ -155,7 +161,7 @@ func (s *Sheet) Evaluate(in []Input, opt Options) (*Evaluation, error) {
 	if len(in) == 0 {
 		return nil, fmt.Errorf("nothing to evaluate: name at least one system of %s (%s)", s.File, strings.Join(s.SystemNames(), ", "))
 	}
-	ev := &Evaluation{Workload: opt.Workload, Metric: opt.Metric, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
+	ev := &Evaluation{Workload: opt.Workload, Mixed: opt.Mixed, Metric: opt.Metric, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
 		Period: s.Period.String(), Currency: s.Currency, HasThroughput: !in[0].Throughput.IsZero()}
 	seen := map[string]bool{}
 	for _, x := range in {

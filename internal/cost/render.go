@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/analysis"
 )
 
 // cell is a table cell: text for people, raw for CSV.
@@ -173,7 +175,23 @@ func evaluationTable(ev *Evaluation) *table {
 			m, describeRows(ev.Rows, m), pp, m))
 	}
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ev.Baseline, ev.Baseline))
+	markMixed(t, ev.Mixed)
 	return t
+}
+
+// markMixed marks a table whose throughputs are of different data sets,
+// distributions or profiles: its title, each row (a mixed column whose CSV
+// field says what was mixed) and a footnote.
+func markMixed(t *table, mixed string) {
+	if mixed == "" {
+		return
+	}
+	t.title += " " + analysis.MixedMark + " mixed"
+	t.cols = append(t.cols, column{head: "mixed"})
+	for i := range t.rows {
+		t.rows[i] = append(t.rows[i], cell{text: analysis.MixedMark, raw: mixed})
+	}
+	t.notes = append(t.notes, fmt.Sprintf("%s mixed: %s (put together by --allow-mixed: not the same measurement).", analysis.MixedMark, mixed))
 }
 
 // describeRows says what the rows' throughput is, when they agree on it.
@@ -261,6 +279,7 @@ func equalCostTable(ec *EqualCost) *table {
 		t.notes = append(t.notes, fmt.Sprintf("Not one copy of %s fits the budget: raise it, or allow overspend.", strings.Join(out, ", ")))
 	}
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ec.Baseline, ec.Baseline))
+	markMixed(t, ec.Mixed)
 	return t
 }
 

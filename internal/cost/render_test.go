@@ -100,11 +100,51 @@ func scenarioReport(t *testing.T) *Report {
 	return r
 }
 
+// mixedReport: an evaluation and an equal-cost scenario whose throughputs
+// are of different data sets, put together as --allow-mixed does.
+func mixedReport(t *testing.T) *Report {
+	t.Helper()
+	s := mustSheet(t, scenarioSheet)
+	r := &Report{Sheet: s.Info()}
+	in := []Input{{System: "x86", Throughput: Figure{Value: 1000}}, {System: "arm", Throughput: Figure{Value: 900}}}
+	const mixed = "data set: x86 w10, arm w100"
+	ev, err := s.Evaluate(in, Options{Workload: "tpcc/uniform", Metric: "tpmC", Mixed: mixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Evaluations = append(r.Evaluations, ev)
+	ec, err := s.EqualCost(in, EqualCostOptions{Budget: 6000, Per: BasisYear, Workload: "tpcc/uniform", Metric: "tpmC", Mixed: mixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.EqualCosts = append(r.EqualCosts, ec)
+	return r
+}
+
+func TestRenderMarksMixedFigures(t *testing.T) {
+	for name, write := range map[string]func(io.Writer, *Report) error{"txt": WriteText, "md": WriteMarkdown, "csv": WriteCSV, "json": WriteJSON} {
+		var b bytes.Buffer
+		if err := write(&b, mixedReport(t)); err != nil {
+			t.Fatal(err)
+		}
+		want := "† mixed: data set: x86 w10, arm w100"
+		switch name {
+		case "csv":
+			want = `,"data set: x86 w10, arm w100"`
+		case "json":
+			want = `"mixed": "data set: x86 w10, arm w100"`
+		}
+		if n := strings.Count(b.String(), want); n < 2 {
+			t.Errorf("%s: %q %d times, want it for the evaluation and the equal-cost table:\n%s", name, want, n, b.String())
+		}
+	}
+}
+
 func TestRenderGolden(t *testing.T) {
 	writers := map[string]func(io.Writer, *Report) error{
 		"txt": WriteText, "md": WriteMarkdown, "csv": WriteCSV, "json": WriteJSON,
 	}
-	reports := map[string]func(*testing.T) *Report{"tidb": tidbReport, "scenarios": scenarioReport}
+	reports := map[string]func(*testing.T) *Report{"tidb": tidbReport, "scenarios": scenarioReport, "mixed": mixedReport}
 	for name, build := range reports {
 		for ext, write := range writers {
 			t.Run(name+"."+ext, func(t *testing.T) {

@@ -61,6 +61,9 @@ type Section struct {
 	Title  string
 	Rows   []analysis.Row
 	Charts []*Chart
+	// Mixed says what the section's rows put together when they are mixed
+	// (analysis.Row.Mixed, --allow-mixed); "" otherwise.
+	Mixed string
 }
 
 // Build compares the systems and draws the charts.
@@ -93,7 +96,7 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 		}
 	}
 	for i, rows := range cmp.Sections() {
-		sec := Section{Title: rows[0].Key.Group().String(), Rows: rows}
+		sec := Section{Title: analysis.RowLabel(rows[0].Key), Rows: rows, Mixed: analysis.MixedString(rows[0].Mixed)}
 		id := fmt.Sprintf("s%d", i+1)
 		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, sec.Title+": "+cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
 		if r.Latency != nil {
