@@ -48,7 +48,7 @@ func (f *importFlags) options() (importer.Options, error) {
 	}
 	opts := importer.Options{
 		Format: format, Workload: f.workload, Label: f.label,
-		Machine: sysinfo.Machine{Arch: f.arch, CPUModel: f.cpuModel, LogicalCPUs: f.vcpus, MHz: f.ghz * 1000, MemoryBytes: int64(f.memoryGiB * (1 << 30))},
+		Machine: sysinfo.Machine{Arch: f.arch, CPUModel: f.cpuModel, LogicalCPUs: f.vcpus, GivenGHz: f.ghz, MemoryBytes: int64(f.memoryGiB * (1 << 30))},
 		Server:  sysinfo.Server{Flavor: f.flavor, Version: f.version},
 	}
 	for _, p := range strings.Split(f.threads, ",") {

@@ -369,8 +369,13 @@ func (p *gtParser) complete(n int, m []string) error {
 		res.Figures = append(res.Figures, result.Figure{Name: "efficiency", Value: round(100*tpmC/(specTpmCPerWarehouse*float64(warehouses)), 1), Unit: "%"})
 	}
 	if warehouses > 0 {
-		if _, ok := r.options["warehouses"]; !ok {
+		_, inLog := r.options["warehouses"]
+		_, set := p.opts.Settings["warehouses"]
+		if !inLog {
 			r.options["warehouses"] = strconv.Itoa(warehouses)
+		}
+		if !inLog && !set {
+			r.derived = append(r.derived, "warehouses")
 		}
 	}
 
