@@ -218,6 +218,7 @@ func (p *gtParser) closeIncomplete(n int, event string) error {
 		msg = fmt.Sprintf("a \"tpmC: …\" line without the run's [Summary] lines before it (%s): import the complete output of the run", at)
 	}
 	kinds := r.kinds()
+	r.res.Kinds = kinds // the intervals' kind counts are in this order
 	r.fillIntervals(kinds)
 	rn, err := incomplete(p.name, &r.run, r.line, msg, p.opts)
 	if err != nil {
