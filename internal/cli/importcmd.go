@@ -37,7 +37,7 @@ func (f *importFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.arch, "arch", "", "the machine the log came from: architecture (arm64, amd64)")
 	fs.StringVar(&f.cpuModel, "cpu-model", "", "the machine's CPU model, e.g. \"Kunpeng 920\"")
 	fs.IntVar(&f.vcpus, "machine-vcpus", 0, "the machine's logical CPUs")
-	fs.Float64Var(&f.ghz, "machine-ghz", 0, "the machine's CPU frequency in GHz")
+	fs.Float64Var(&f.ghz, "machine-ghz", 0, "the machine's CPU frequency in GHz (wins over a frequency in --cpu-model)")
 	fs.Float64Var(&f.memoryGiB, "memory-gib", 0, "the machine's memory in GiB")
 	fs.StringVar(&f.flavor, "server-flavor", "", "the database server: MySQL, MariaDB, TiDB, PostgreSQL, …")
 	fs.StringVar(&f.version, "server-version", "", "the server's version")
@@ -87,8 +87,10 @@ func (a *App) importCommand() *cobra.Command {
 		Long: `import reads sysbench 1.0 and go-tpc (tpcc) output — a log may hold several runs — and
 writes one fairbench result file per run into --out, recording what the log says
 (threads, tps, qps, latency, tpmC, intervals) and, from flags, what it does not (the
-machine, the server, options). The directory is then an operand of compare, cost and
-report:
+machine, the server, options). The files are named after the logs (run.log →
+run-1.json…; logs of one name get their directories: a_run-1.json, b_run-1.json).
+Every log is read and every file named before any is written; an existing file is
+never overwritten. The directory is then an operand of compare, cost and report:
 
   fairbench import old/arm-*.log --out arm-2020 --arch arm64 --cpu-model "Kunpeng 920" --machine-vcpus 24 --machine-ghz 2.6
   fairbench compare arm=arm-2020 x86=x86-2020`,
