@@ -246,6 +246,9 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		sys.Notes = append(sys.Notes, fmt.Sprintf("skipped %d of %d runs that did not complete (%s)",
 			len(skipped), len(skipped)+len(runs), statusList(sys.SkippedByStatus)))
 	}
+	if err := sameGivenGHz(runs); err != nil {
+		return nil, err
+	}
 	sys.GHz, sys.GHzSource = machineGHz(sys.Machine, importedResult(first.res))
 	sys.VCPUs, sys.VCPUsSource = machineVCPUs(sys.Machine, importedResult(first.res))
 	if sys.Label == "" {
@@ -429,6 +432,27 @@ func machineVCPUs(m sysinfo.Machine, legacyImport bool) (int, string) {
 		return m.LogicalCPUs, vcpusFromFlag
 	}
 	return m.LogicalCPUs, vcpusFromMachine
+}
+
+// sameGivenGHz refuses results of one machine that a user gave two
+// frequencies (import --machine-ghz): the system has one frequency, and taking
+// the first would scale by a figure the other results contradict.
+func sameGivenGHz(runs []run) error {
+	for _, r := range runs[1:] {
+		a, b := runs[0].res.Machine.GivenGHz, r.res.Machine.GivenGHz
+		if a != b {
+			return fmt.Errorf("the results were imported with two frequencies, %s in %s and %s in %s (import --machine-ghz): import them again with one, or compare them as separate operands",
+				givenGHz(a), sourceName(runs[0]), givenGHz(b), sourceName(r))
+		}
+	}
+	return nil
+}
+
+func givenGHz(v float64) string {
+	if v == 0 {
+		return "none"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64) + " GHz"
 }
 
 // importedResult says whether res was written by `fairbench import` (its

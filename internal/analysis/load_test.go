@@ -425,3 +425,22 @@ func TestMachineGHzSources(t *testing.T) {
 		}
 	}
 }
+
+// Results of one machine imported with two frequencies are refused rather
+// than scaled by the first one's.
+func TestTwoGivenFrequenciesRefused(t *testing.T) {
+	m := x86Machine
+	m.Source, m.GivenGHz = sysinfo.SourceImport, 2.6
+	other := m
+	other.GivenGHz = 3.1
+	_, err := FromResults("x86", []*result.Result{
+		fakeRun{machine: m, threads: 1}.build(), fakeRun{machine: other, threads: 2}.build(),
+	})
+	if err == nil || !strings.Contains(err.Error(), "2.6 GHz") || !strings.Contains(err.Error(), "3.1 GHz") || !strings.Contains(err.Error(), "--machine-ghz") {
+		t.Errorf("error %v: want a refusal naming both frequencies", err)
+	}
+	sys, err := FromResults("x86", []*result.Result{fakeRun{machine: m, threads: 1}.build(), fakeRun{machine: m, threads: 2}.build()})
+	if err != nil || sys.GHz != 2.6 {
+		t.Errorf("one frequency: %v, %v GHz", err, sys)
+	}
+}
