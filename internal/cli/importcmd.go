@@ -262,7 +262,53 @@ func planImport(logs []string, opts importer.Options, outDir string) (*importPla
 		return nil, fmt.Errorf("--out %s already holds %s: import never overwrites a result file, and wrote nothing; remove those files or import into another --out directory",
 			outDir, listSome(exist, 3))
 	}
+	if err := p.refuseDuplicates(outDir); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// refuseDuplicates refuses a run given twice — in two copies of a log, or
+// already in --out under another name (the log imported before beside logs of
+// its name): compare would count it twice. A run is known by its log's name,
+// its line there, its workload, threads, events and duration.
+func (p *importPlan) refuseDuplicates(outDir string) error {
+	type runID struct {
+		from, line, workload string
+		threads              int
+		events               int64
+		seconds              float64
+	}
+	id := func(r *result.Result) runID {
+		return runID{r.Options[importer.OptionImportedFrom], r.Options[importer.OptionImportedLine], r.Workload,
+			r.Threads, r.Totals.Counts.Events, r.Totals.Seconds}
+	}
+	planned := map[runID]importedRun{}
+	for _, r := range p.runs {
+		if first, ok := planned[id(r.res)]; ok {
+			return fmt.Errorf("%s and %s hold the same run (line %s, %s, %d threads, %d events): they are copies of one log; give it once, and nothing was written",
+				first.log, r.log, r.res.Options[importer.OptionImportedLine], r.res.Workload, r.res.Threads, r.res.Totals.Counts.Events)
+		}
+		planned[id(r.res)] = r
+	}
+	files, _ := filepath.Glob(filepath.Join(outDir, "*.json"))
+	held := map[runID]string{}
+	for _, f := range files {
+		if r, err := result.Read(f); err == nil && r.Options[importer.OptionImportedFrom] != "" {
+			held[id(r)] = filepath.Base(f)
+		}
+	}
+	var dup []string
+	for _, r := range p.runs {
+		if f, ok := held[id(r.res)]; ok {
+			dup = append(dup, fmt.Sprintf("the run at line %s of %s (as %s)", r.res.Options[importer.OptionImportedLine], r.log, f))
+		}
+	}
+	if len(dup) > 0 {
+		return fmt.Errorf("--out %s already holds %s: importing it again would count it twice, and nothing was written; import only the new logs, or into another --out directory",
+			outDir, listSome(dup, 3))
+	}
+	return nil
 }
 
 // write writes every result; when one cannot be written it removes those

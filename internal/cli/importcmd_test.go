@@ -12,15 +12,22 @@ import (
 	"github.com/fairbench/fairbench/internal/importer"
 )
 
-// importLog is a captured sysbench 1.0.20 log of one oltp_point_select run.
-var importLog = filepath.Join("..", "importer", "testdata", "sysbench-1.0.20-oltp_point_select-t4.log")
+// importLog and otherLog are captured sysbench 1.0.20 logs of one run each.
+var (
+	importLog = filepath.Join("..", "importer", "testdata", "sysbench-1.0.20-oltp_point_select-t4.log")
+	otherLog  = filepath.Join("..", "importer", "testdata", "sysbench-1.0.20-oltp_read_write-t2.log")
+)
 
-// copyLog writes the text of importLog (or text, when given) to dir/name and
-// returns its path.
+// copyLog writes text to dir/name and returns its path; text "" is importLog's
+// text, "other" otherLog's.
 func copyLog(t *testing.T, dir, name, text string) string {
 	t.Helper()
-	if text == "" {
-		b, err := os.ReadFile(importLog)
+	if text == "" || text == "other" {
+		from := importLog
+		if text == "other" {
+			from = otherLog
+		}
+		b, err := os.ReadFile(from)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +64,7 @@ func TestImportLogsOfOneName(t *testing.T) {
 	ctx := context.Background()
 	src := t.TempDir()
 	a := copyLog(t, src, "a/run.log", "")
-	b := copyLog(t, src, "b/run.log", "")
+	b := copyLog(t, src, "b/run.log", "other")
 	out := filepath.Join(t.TempDir(), "out")
 	r := runCLI(ctx, nil, "import", a, b, "--out", out)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "Imported 2 runs") {
@@ -91,8 +98,18 @@ func TestImportRefusesBeforeWriting(t *testing.T) {
 	}{
 		{"a file already there", func(t *testing.T, src, out string) []string {
 			copyLog(t, out, "run-1.json", "{}")
-			return []string{copyLog(t, src, "other.log", ""), copyLog(t, src, "run.log", ""), "--out", out}
+			return []string{copyLog(t, src, "other.log", "other"), copyLog(t, src, "run.log", ""), "--out", out}
 		}, ExitUsage, []string{"already holds run-1.json (from ", "never overwrites", "wrote nothing"}, []string{"run-1.json"}},
+		{"a run imported before under another name", func(t *testing.T, src, out string) []string {
+			a, b := copyLog(t, src, "a/run.log", ""), copyLog(t, src, "b/run.log", "other")
+			if r := runCLI(ctx, nil, "import", a, b, "--out", out); r.code != ExitOK {
+				t.Fatalf("first import: %d %s", r.code, r.stderr)
+			}
+			return []string{a, "--out", out} // would be run-1.json
+		}, ExitUsage, []string{"already holds the run at line 1 of ", "(as a_run-1.json)", "count it twice"}, []string{"a_run-1.json", "b_run-1.json"}},
+		{"two copies of one log", func(t *testing.T, src, out string) []string {
+			return []string{copyLog(t, src, "a/run.log", ""), copyLog(t, src, "b/run.log", ""), "--out", out}
+		}, ExitUsage, []string{"hold the same run", "copies of one log", "nothing was written"}, nil},
 		{"one log twice", func(t *testing.T, src, out string) []string {
 			log := copyLog(t, src, "run.log", "")
 			link := filepath.Join(src, "link.log")
