@@ -234,6 +234,7 @@ func planImport(logs []string, opts importer.Options, outDir string) (*importPla
 			return nil, fmt.Errorf("%w (--log-threads, --workload and --set supply what a log does not say); nothing was written", err)
 		}
 		parsed[i] = results
+		p.notes = append(p.notes, defaultsNotes(log, results)...)
 		for _, res := range results {
 			for _, w := range res.Warnings {
 				if !seen[w] {
@@ -247,7 +248,7 @@ func planImport(logs []string, opts importer.Options, outDir string) (*importPla
 	if err != nil {
 		return nil, err
 	}
-	p.notes = notes
+	p.notes = append(p.notes, notes...)
 	var exist []string
 	for i, results := range parsed {
 		for j, res := range results {
@@ -399,6 +400,29 @@ func resultStems(logs []string) ([]string, []string, error) {
 		}
 	}
 	return out, notes, nil
+}
+
+// defaultsNotes says, once per log, which options were recorded as the
+// defaults of the tool's version because the log does not show them.
+func defaultsNotes(log string, results []*result.Result) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, res := range results {
+		names := res.Options[importer.OptionImportedDefaults]
+		if names == "" {
+			continue
+		}
+		var vals []string
+		for _, k := range strings.Split(names, ",") {
+			vals = append(vals, k+"="+res.Options[k])
+		}
+		n := fmt.Sprintf("%s: the log shows no %s: recorded %s %s's defaults, %s", log, names, res.Tool.Name, res.Tool.Version, strings.Join(vals, " "))
+		if !seen[n] {
+			seen[n] = true
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // listSome lists the first n items and how many more there are.

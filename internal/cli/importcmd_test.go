@@ -177,6 +177,10 @@ func TestImportGHzAndDistributionEndToEnd(t *testing.T) {
 	if r.code != ExitOK {
 		t.Fatalf("import arm: %d %s", r.code, r.stderr)
 	}
+	if !strings.Contains(r.stdout, "arm.log: the log shows no rand-spec-iter,rand-spec-pct,rand-spec-res,rand-type: recorded sysbench 1.0.20's defaults") ||
+		!strings.Contains(r.stdout, "rand-type=special") {
+		t.Errorf("import does not say which options are sysbench 1.0.20's defaults:\n%s", r.stdout)
+	}
 	res := readResult(t, filepath.Join(x86, "x86-1.json"))
 	if res.Machine.GivenGHz != 2.6 || res.Machine.MHz != 0 || res.Machine.Source != "import" {
 		t.Errorf("machine %+v: want given_ghz 2.6, no cpuinfo mhz, source import", res.Machine)
