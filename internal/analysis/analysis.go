@@ -110,13 +110,16 @@ type System struct {
 	Server  sysinfo.Server  `json:"server"`
 
 	// GHz is the CPU frequency used for frequency scaling and compute power
-	// (0 = unknown); GHzSource says where it came from: "cpu model" (the
-	// nominal frequency in the model name, "@ 3.00GHz"), "cpufreq max",
-	// "cpuinfo MHz", "cpufreq current" or "override".
+	// (0 = unknown); GHzSource says where it came from: "import
+	// --machine-ghz" (given when the log was imported), "cpu model" (the
+	// nominal frequency in the model name, "@ 3.00GHz"; "cpu model given to
+	// import --cpu-model" for an imported log), "cpufreq max", "cpuinfo MHz",
+	// "cpufreq current" or "override" (compare's, cost's or report's --ghz).
 	GHz       float64 `json:"ghz"`
 	GHzSource string  `json:"ghz_source,omitempty"`
 	// VCPUs is the number of logical CPUs (0 = unknown); VCPUsSource is
-	// "machine" or "override".
+	// "machine" (read by fairbench), "import --machine-vcpus" or "override"
+	// (--vcpus).
 	VCPUs       int    `json:"vcpus"`
 	VCPUsSource string `json:"vcpus_source,omitempty"`
 

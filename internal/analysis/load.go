@@ -270,10 +270,11 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		sys.Notes = append(sys.Notes, fmt.Sprintf("skipped %d of %d runs that did not complete (%s)",
 			len(skipped), len(skipped)+len(runs), statusList(sys.SkippedByStatus)))
 	}
-	sys.GHz, sys.GHzSource = machineGHz(sys.Machine)
-	if sys.Machine.LogicalCPUs > 0 {
-		sys.VCPUs, sys.VCPUsSource = sys.Machine.LogicalCPUs, "machine"
+	if err := sameGivenGHz(runs); err != nil {
+		return nil, err
 	}
+	sys.GHz, sys.GHzSource = machineGHz(sys.Machine, importedResult(first.res))
+	sys.VCPUs, sys.VCPUsSource = machineVCPUs(sys.Machine, importedResult(first.res))
 	if sys.Label == "" {
 		sys.Label = machineLabel(sys.Machine)
 		sys.LabelDerived = true
@@ -397,20 +398,47 @@ func shortCPU(m sysinfo.Machine) string {
 	return strings.TrimSpace(spaces.ReplaceAllString(cpuNoise.ReplaceAllString(m.CPUModel, " "), " "))
 }
 
-// machineGHz finds a machine's CPU frequency: the nominal frequency in the
-// model name first (the figure the seeds scale by: "Intel Xeon Gold 6266C CPU
-// @ 3.00GHz"), then the cpufreq maximum, then the average MHz of
-// /proc/cpuinfo, then the current cpufreq frequency.
-func machineGHz(m sysinfo.Machine) (float64, string) {
+// The sources of a system's frequency (System.GHzSource) and vCPU count
+// (System.VCPUsSource), as compare, cost and report print them.
+const (
+	ghzFromFlag          = "import --machine-ghz"
+	ghzFromModel         = "cpu model"
+	ghzFromImportedModel = "cpu model given to import --cpu-model"
+	ghzFromMaxMHz        = "cpufreq max"
+	ghzFromMHz           = "cpuinfo MHz"
+	ghzFromCurMHz        = "cpufreq current"
+	ghzFromOverride      = "override"
+	vcpusFromOverride    = "override"
+	vcpusFromMachine     = "machine"
+	vcpusFromFlag        = "import --machine-vcpus"
+)
+
+// machineGHz finds a machine's CPU frequency and says where it came from: the
+// frequency a user gave (import --machine-ghz) first, then the nominal
+// frequency in the model name (the figure the seeds scale by: "Intel Xeon Gold
+// 6266C CPU @ 3.00GHz"), then the cpufreq maximum, then the average MHz of
+// /proc/cpuinfo, then the current cpufreq frequency. A result imported before
+// schema 1.3 kept --machine-ghz in MHz: legacyImport says the machine is such
+// a result's, whose MHz is then the flag's and comes first.
+func machineGHz(m sysinfo.Machine, legacyImport bool) (float64, string) {
+	if m.GivenGHz > 0 {
+		return m.GivenGHz, ghzFromFlag
+	}
+	if legacyImport && m.Source == "" && m.MHz > 0 {
+		return m.MHz / 1000, ghzFromFlag
+	}
 	if sub := nominalGHz.FindStringSubmatch(m.CPUModel); sub != nil {
 		if v, err := strconv.ParseFloat(sub[1], 64); err == nil && v > 0 {
-			return v, "cpu model"
+			if m.Source == sysinfo.SourceImport || legacyImport {
+				return v, ghzFromImportedModel
+			}
+			return v, ghzFromModel
 		}
 	}
 	for _, c := range []struct {
 		mhz    float64
 		source string
-	}{{m.MaxMHz, "cpufreq max"}, {m.MHz, "cpuinfo MHz"}, {m.CurMHz, "cpufreq current"}} {
+	}{{m.MaxMHz, ghzFromMaxMHz}, {m.MHz, ghzFromMHz}, {m.CurMHz, ghzFromCurMHz}} {
 		if c.mhz > 0 {
 			return c.mhz / 1000, c.source
 		}
@@ -442,6 +470,12 @@ func Combine(label string, parts []*System) (*System, error) {
 		if serverID(p.Server) != serverID(first.Server) {
 			return nil, fmt.Errorf("%s=%s and %s=%s come from two servers, %s and %s: give them different labels to compare them",
 				label, first.Source, label, p.Source, serverID(first.Server), serverID(p.Server))
+		}
+		if p.GHz != first.GHz || p.VCPUs != first.VCPUs {
+			// One system has one frequency and one CPU count: taking the
+			// first part's would scale the others by a figure they contradict.
+			return nil, fmt.Errorf("%s=%s and %s=%s record %s and %s: give them different labels, or the same --ghz/--vcpus for both",
+				label, first.Source, label, p.Source, computeOf(first), computeOf(p))
 		}
 		sources = append(sources, p.Source)
 		for _, smp := range p.Samples {
@@ -478,6 +512,57 @@ func Combine(label string, parts []*System) (*System, error) {
 	}
 	out.Source = strings.Join(sources, ", ")
 	return out, nil
+}
+
+// computeOf describes a system's frequency and CPU count with their sources.
+func computeOf(s *System) string {
+	return fmt.Sprintf("%g GHz (%s), %d vCPUs (%s)", s.GHz, orUnknown(s.GHzSource), s.VCPUs, orUnknown(s.VCPUsSource))
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// machineVCPUs is a machine's logical CPU count and where it came from (0, ""
+// when unknown).
+func machineVCPUs(m sysinfo.Machine, legacyImport bool) (int, string) {
+	switch {
+	case m.LogicalCPUs <= 0:
+		return 0, ""
+	case m.Source == sysinfo.SourceImport || legacyImport:
+		return m.LogicalCPUs, vcpusFromFlag
+	}
+	return m.LogicalCPUs, vcpusFromMachine
+}
+
+// sameGivenGHz refuses results of one machine that a user gave two
+// frequencies (import --machine-ghz): the system has one frequency, and taking
+// the first would scale by a figure the other results contradict.
+func sameGivenGHz(runs []run) error {
+	for _, r := range runs[1:] {
+		a, b := runs[0].res.Machine.GivenGHz, r.res.Machine.GivenGHz
+		if a != b {
+			return fmt.Errorf("the results were imported with two frequencies, %s in %s and %s in %s (import --machine-ghz): import them again with one, or compare them as separate operands",
+				givenGHz(a), sourceName(runs[0]), givenGHz(b), sourceName(r))
+		}
+	}
+	return nil
+}
+
+func givenGHz(v float64) string {
+	if v == 0 {
+		return "none"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64) + " GHz"
+}
+
+// importedResult says whether res was written by `fairbench import` (its
+// machine, when given, came from the import's flags).
+func importedResult(res *result.Result) bool {
+	return res.Options["imported-format"] != ""
 }
 
 // DisambiguateLabels makes the labels of systems distinct before they are
@@ -517,13 +602,11 @@ func ParseGHz(s string) (map[string]float64, error) {
 	out := map[string]float64{}
 	err := parseLabelValues(s, "GHz", "arm=2.6,x86=3.0", func(label, text string) error {
 		v, err := strconv.ParseFloat(text, 64)
-		switch {
-		case err != nil:
+		if err != nil {
 			return fmt.Errorf("%q is not a number of GHz", text)
-		case !(v > 0) || v > 1e6:
-			return fmt.Errorf("the frequency must be a number of GHz above 0, not %s", text)
-		case v > 20:
-			return fmt.Errorf("%s GHz is not a CPU frequency: give GHz, not MHz (%g)", text, v/1000)
+		}
+		if err := CheckGHz(v); err != nil {
+			return err
 		}
 		out[label] = v
 		return nil
@@ -532,6 +615,19 @@ func ParseGHz(s string) (map[string]float64, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// CheckGHz says what is wrong with v as a CPU frequency in GHz: not above 0,
+// or a figure in MHz (above 20).
+func CheckGHz(v float64) error {
+	text := strconv.FormatFloat(v, 'g', -1, 64)
+	switch {
+	case !(v > 0) || v > 1e6:
+		return fmt.Errorf("the frequency must be a number of GHz above 0, not %s", text)
+	case v > 20:
+		return fmt.Errorf("%s GHz is not a CPU frequency: give GHz, not MHz (%g)", text, v/1000)
+	}
+	return nil
 }
 
 // ParseVCPUs parses vCPU overrides such as "arm=24,x86=24": a comma-separated
@@ -585,7 +681,7 @@ func parseLabelValues(s, what, example string, set func(label, value string) err
 
 // ApplyGHz sets the frequency of the systems named in ghz (by label, or by
 // file or directory name; case does not matter), marking the source
-// "override". A name that matches no system is an error that lists the
+// "override" (compare's, cost's and report's --ghz). A name that matches no system is an error that lists the
 // labels.
 func ApplyGHz(systems []*System, ghz map[string]float64) error {
 	for name, v := range ghz {
@@ -593,7 +689,7 @@ func ApplyGHz(systems []*System, ghz map[string]float64) error {
 		if err != nil {
 			return fmt.Errorf("frequency for %w", err)
 		}
-		s.GHz, s.GHzSource = v, "override"
+		s.GHz, s.GHzSource = v, ghzFromOverride
 	}
 	return nil
 }
@@ -606,7 +702,7 @@ func ApplyVCPUs(systems []*System, vcpus map[string]int) error {
 		if err != nil {
 			return fmt.Errorf("vCPUs for %w", err)
 		}
-		s.VCPUs, s.VCPUsSource = v, "override"
+		s.VCPUs, s.VCPUsSource = v, vcpusFromOverride
 	}
 	return nil
 }

@@ -455,21 +455,21 @@ func TestMachineGHzAndLabel(t *testing.T) {
 		label  string
 	}{
 		{"x86 nominal", func() (float64, string, string) {
-			g, s := machineGHz(x86Machine)
+			g, s := machineGHz(x86Machine, false)
 			return g, s, machineLabel(x86Machine)
 		}, 3, "cpu model", "amd64 Intel Xeon Gold 6266C ×24"},
 		{"arm cpufreq", func() (float64, string, string) {
-			g, s := machineGHz(n1Machine)
+			g, s := machineGHz(n1Machine, false)
 			return g, s, machineLabel(n1Machine)
 		}, 2.5, "cpufreq max", "arm64 Neoverse-N1 ×4"},
 		{"cpuinfo only", func() (float64, string, string) {
 			m := armMachine
 			m.MHz = 2600
-			g, s := machineGHz(m)
+			g, s := machineGHz(m, false)
 			return g, s, machineLabel(m)
 		}, 2.6, "cpuinfo MHz", "arm64 TaiShan-v110 ×24"},
 		{"nothing known", func() (float64, string, string) {
-			g, s := machineGHz(armMachine)
+			g, s := machineGHz(armMachine, false)
 			return g, s, machineLabel(sysinfo.Machine{})
 		}, 0, "", ""},
 	}
@@ -478,5 +478,60 @@ func TestMachineGHzAndLabel(t *testing.T) {
 		if g != tt.ghz || s != tt.source || l != tt.label {
 			t.Errorf("%s: %v %q %q, want %v %q %q", tt.name, g, s, l, tt.ghz, tt.source, tt.label)
 		}
+	}
+}
+
+// A frequency a user gave at import wins over the model name's, and every
+// source says where its figure came from; results imported before schema 1.3
+// (the flag's value in mhz) read the same.
+func TestMachineGHzSources(t *testing.T) {
+	imported := func(m sysinfo.Machine) sysinfo.Machine {
+		m.Source = sysinfo.SourceImport
+		return m
+	}
+	withGiven := imported(x86Machine)
+	withGiven.GivenGHz = 2.6
+	legacy := x86Machine // schema 1.2 import: --machine-ghz 2.6 written as mhz
+	legacy.MHz = 2600
+	for _, tc := range []struct {
+		name         string
+		m            sysinfo.Machine
+		legacyImport bool
+		ghz          float64
+		source       string
+		vcpus        int
+		vcpusSource  string
+	}{
+		{"flag beats model name", withGiven, false, 2.6, "import --machine-ghz", 24, "import --machine-vcpus"},
+		{"model name given to import", imported(x86Machine), false, 3, "cpu model given to import --cpu-model", 24, "import --machine-vcpus"},
+		{"fingerprinted model name", x86Machine, false, 3, "cpu model", 24, "machine"},
+		{"pre-1.3 import keeps its flag", legacy, true, 2.6, "import --machine-ghz", 24, "import --machine-vcpus"},
+		{"pre-1.3 import without the flag", x86Machine, true, 3, "cpu model given to import --cpu-model", 24, "import --machine-vcpus"},
+		{"cpuinfo of a run is cpuinfo", legacy, false, 3, "cpu model", 24, "machine"},
+	} {
+		g, s := machineGHz(tc.m, tc.legacyImport)
+		v, vs := machineVCPUs(tc.m, tc.legacyImport)
+		if g != tc.ghz || s != tc.source || v != tc.vcpus || vs != tc.vcpusSource {
+			t.Errorf("%s: %v GHz (%s), %d vCPUs (%s); want %v (%s), %d (%s)", tc.name, g, s, v, vs, tc.ghz, tc.source, tc.vcpus, tc.vcpusSource)
+		}
+	}
+}
+
+// Results of one machine imported with two frequencies are refused rather
+// than scaled by the first one's.
+func TestTwoGivenFrequenciesRefused(t *testing.T) {
+	m := x86Machine
+	m.Source, m.GivenGHz = sysinfo.SourceImport, 2.6
+	other := m
+	other.GivenGHz = 3.1
+	_, err := FromResults("x86", []*result.Result{
+		fakeRun{machine: m, threads: 1}.build(), fakeRun{machine: other, threads: 2}.build(),
+	})
+	if err == nil || !strings.Contains(err.Error(), "2.6 GHz") || !strings.Contains(err.Error(), "3.1 GHz") || !strings.Contains(err.Error(), "--machine-ghz") {
+		t.Errorf("error %v: want a refusal naming both frequencies", err)
+	}
+	sys, err := FromResults("x86", []*result.Result{fakeRun{machine: m, threads: 1}.build(), fakeRun{machine: m, threads: 2}.build()})
+	if err != nil || sys.GHz != 2.6 {
+		t.Errorf("one frequency: %v, %v GHz", err, sys)
 	}
 }

@@ -122,7 +122,7 @@ func TestImportThenCompare(t *testing.T) {
 		t.Errorf("go-tpc log without a thread count: %d %s", noThreads.code, noThreads.stderr)
 	}
 	again := runCLI(ctx, nil, "import", sb, "--out", out)
-	if again.code != ExitUsage || !strings.Contains(again.stderr, "exists") {
+	if again.code != ExitUsage || !strings.Contains(again.stderr, "already holds") {
 		t.Errorf("import over existing files: %d %s", again.code, again.stderr)
 	}
 	// The imported directory and a log given directly are operands like any

@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/importer"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -33,7 +37,7 @@ func (f *importFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.arch, "arch", "", "the machine the log came from: architecture (arm64, amd64)")
 	fs.StringVar(&f.cpuModel, "cpu-model", "", "the machine's CPU model, e.g. \"Kunpeng 920\"")
 	fs.IntVar(&f.vcpus, "machine-vcpus", 0, "the machine's logical CPUs")
-	fs.Float64Var(&f.ghz, "machine-ghz", 0, "the machine's CPU frequency in GHz")
+	fs.Float64Var(&f.ghz, "machine-ghz", 0, "the machine's CPU frequency in GHz (wins over a frequency in --cpu-model)")
 	fs.Float64Var(&f.memoryGiB, "memory-gib", 0, "the machine's memory in GiB")
 	fs.StringVar(&f.flavor, "server-flavor", "", "the database server: MySQL, MariaDB, TiDB, PostgreSQL, …")
 	fs.StringVar(&f.version, "server-version", "", "the server's version")
@@ -48,7 +52,7 @@ func (f *importFlags) options() (importer.Options, error) {
 	}
 	opts := importer.Options{
 		Format: format, Workload: f.workload, Label: f.label,
-		Machine: sysinfo.Machine{Arch: f.arch, CPUModel: f.cpuModel, LogicalCPUs: f.vcpus, MHz: f.ghz * 1000, MemoryBytes: int64(f.memoryGiB * (1 << 30))},
+		Machine: sysinfo.Machine{Arch: f.arch, CPUModel: f.cpuModel, LogicalCPUs: f.vcpus, GivenGHz: f.ghz, MemoryBytes: int64(f.memoryGiB * (1 << 30))},
 		Server:  sysinfo.Server{Flavor: f.flavor, Version: f.version},
 	}
 	for _, p := range strings.Split(f.threads, ",") {
@@ -83,8 +87,10 @@ func (a *App) importCommand() *cobra.Command {
 		Long: `import reads sysbench 1.0 and go-tpc (tpcc) output — a log may hold several runs — and
 writes one fairbench result file per run into --out, recording what the log says
 (threads, tps, qps, latency, tpmC, intervals) and, from flags, what it does not (the
-machine, the server, options). The directory is then an operand of compare, cost and
-report:
+machine, the server, options). The files are named after the logs (run.log →
+run-1.json…; logs of one name get their directories: a_run-1.json, b_run-1.json).
+Every log is read and every file named before any is written; an existing file is
+never overwritten. The directory is then an operand of compare, cost and report:
 
   fairbench import old/arm-*.log --out arm-2020 --arch arm64 --cpu-model "Kunpeng 920" --machine-vcpus 24 --machine-ghz 2.6
   fairbench compare arm=arm-2020 x86=x86-2020`,
@@ -102,35 +108,37 @@ report:
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			// Read every log before writing anything, so that a bad log leaves no half import.
-			type parsed struct {
-				log     string
-				results []*result.Result
-			}
-			var all []parsed
-			for _, log := range args {
-				results, err := importer.ParseFile(log, opts)
-				if err != nil {
-					return withCode(ExitUsage, fmt.Errorf("%w (--log-threads, --workload and --set supply what a log does not say)", err))
-				}
-				all = append(all, parsed{log, results})
-			}
-			n := 0
-			for _, p := range all {
-				base := strings.TrimSuffix(filepath.Base(p.log), filepath.Ext(p.log))
-				for i, res := range p.results {
-					path := filepath.Join(f.out, fmt.Sprintf("%s-%d.json", base, i+1))
-					if _, err := os.Stat(path); err == nil {
-						return withCode(ExitUsage, fmt.Errorf("%s exists: import into an empty --out directory", path))
-					}
-					if err := result.Write(path, res); err != nil {
-						return withCode(ExitFailed, err)
-					}
-					n++
-					fmt.Fprintf(a.Stdout, "%s: %s, %d threads, %.2f tps → %s\n", p.log, res.Workload, res.Threads, res.Totals.TPS, path)
+			if cmd.Flags().Changed("machine-ghz") {
+				if err := analysis.CheckGHz(f.ghz); err != nil {
+					return withCode(ExitUsage, fmt.Errorf("--machine-ghz: %w", err))
 				}
 			}
-			fmt.Fprintf(a.Stdout, "Imported %d runs into %s\n", n, f.out)
+			// A directory that cannot take the results is said before any log is read.
+			out, err := openOutDir(f.out)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			// Read, name and check every result before writing any: a bad log, two
+			// logs of one name or a file already there leave nothing behind.
+			plan, err := planImport(args, opts, f.out)
+			if err != nil {
+				out.discard()
+				return withCode(ExitUsage, err)
+			}
+			for _, n := range plan.notes {
+				fmt.Fprintf(a.Stdout, "%s\n", n)
+			}
+			for _, w := range plan.warnings {
+				fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", w)
+			}
+			if err := plan.write(); err != nil {
+				out.discard()
+				return withCode(ExitFailed, err)
+			}
+			for _, r := range plan.runs {
+				fmt.Fprintf(a.Stdout, "%s: %s, %d threads, %.2f tps → %s\n", r.log, r.res.Workload, r.res.Threads, r.res.Totals.TPS, r.path)
+			}
+			fmt.Fprintf(a.Stdout, "Imported %d runs into %s\n", len(plan.runs), f.out)
 			return nil
 		},
 	}
@@ -138,4 +146,289 @@ report:
 	cmd.Flags().StringVar(&f.label, "label", "", "a label stored with the results")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "directory for the result files (one per run)")
 	return cmd
+}
+
+// outDir is import's --out directory, checked before any log is read.
+type outDir struct {
+	path    string
+	created []string // the directories import created, deepest first
+}
+
+// openOutDir makes sure path is a directory import can write into, creating
+// it (and its missing parents) when needed.
+func openOutDir(path string) (*outDir, error) {
+	d := &outDir{path: path}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.IsDir():
+		return nil, fmt.Errorf("--out %s is a file: give a directory for the result files", path)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+			if _, err := os.Lstat(p); err == nil || filepath.Dir(p) == p {
+				break
+			}
+			d.created = append(d.created, p)
+		}
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			d.discard()
+			return nil, fmt.Errorf("--out %s: cannot create the directory: %w", path, err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("--out %s: %w", path, err)
+	}
+	probe, err := os.CreateTemp(path, ".fairbench-import-*")
+	if err != nil {
+		d.discard()
+		return nil, fmt.Errorf("--out %s: cannot write there (%w): give a directory you can write to", path, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return d, nil
+}
+
+// discard removes the directories openOutDir created, when they are still
+// empty.
+func (d *outDir) discard() {
+	for _, p := range d.created {
+		os.Remove(p) // fails, and keeps it, when not empty
+	}
+}
+
+// importedRun is one run of a log and the file it goes to.
+type importedRun struct {
+	log, path string
+	res       *result.Result
+}
+
+// importPlan is everything an import writes, read and named before any of it
+// is written.
+type importPlan struct {
+	runs     []importedRun
+	notes    []string // how results were named apart
+	warnings []string // from the results, each once
+}
+
+// planImport reads every log and names every result file in outDir. It
+// refuses a log given twice, results whose names it cannot tell apart and a
+// file already there: import never overwrites a result.
+func planImport(logs []string, opts importer.Options, outDir string) (*importPlan, error) {
+	stats := make([]os.FileInfo, len(logs))
+	for i, log := range logs {
+		st, err := os.Stat(log)
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		for j := range i {
+			if os.SameFile(stats[j], st) {
+				return nil, fmt.Errorf("%s and %s are the same log: give each log once (its runs would count twice); nothing was written", logs[j], log)
+			}
+		}
+		stats[i] = st
+	}
+	p := &importPlan{}
+	seen := map[string]bool{}
+	parsed := make([][]*result.Result, len(logs))
+	for i, log := range logs {
+		results, err := importer.ParseFile(log, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%w (--log-threads, --workload and --set supply what a log does not say); nothing was written", err)
+		}
+		parsed[i] = results
+		p.notes = append(p.notes, defaultsNotes(log, results)...)
+		for _, res := range results {
+			for _, w := range res.Warnings {
+				if !seen[w] {
+					seen[w] = true
+					p.warnings = append(p.warnings, w)
+				}
+			}
+		}
+	}
+	stems, notes, err := resultStems(logs)
+	if err != nil {
+		return nil, err
+	}
+	p.notes = append(p.notes, notes...)
+	var exist []string
+	for i, results := range parsed {
+		for j, res := range results {
+			path := filepath.Join(outDir, fmt.Sprintf("%s-%d.json", stems[i], j+1))
+			if _, err := os.Lstat(path); err == nil {
+				exist = append(exist, fmt.Sprintf("%s (from %s)", filepath.Base(path), logs[i]))
+			}
+			p.runs = append(p.runs, importedRun{log: logs[i], path: path, res: res})
+		}
+	}
+	if len(exist) > 0 {
+		return nil, fmt.Errorf("--out %s already holds %s: import never overwrites a result file, and wrote nothing; remove those files or import into another --out directory",
+			outDir, listSome(exist, 3))
+	}
+	if err := p.refuseDuplicates(outDir); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// refuseDuplicates refuses a run given twice — in two copies of a log, or
+// already in --out under another name (the log imported before beside logs of
+// its name): compare would count it twice. A run is known by its log's name,
+// its line there, its workload, threads, events and duration.
+func (p *importPlan) refuseDuplicates(outDir string) error {
+	type runID struct {
+		from, line, workload string
+		threads              int
+		events               int64
+		seconds              float64
+	}
+	id := func(r *result.Result) runID {
+		return runID{r.Options[importer.OptionImportedFrom], r.Options[importer.OptionImportedLine], r.Workload,
+			r.Threads, r.Totals.Counts.Events, r.Totals.Seconds}
+	}
+	planned := map[runID]importedRun{}
+	for _, r := range p.runs {
+		if first, ok := planned[id(r.res)]; ok {
+			return fmt.Errorf("%s and %s hold the same run (line %s, %s, %d threads, %d events): they are copies of one log; give it once, and nothing was written",
+				first.log, r.log, r.res.Options[importer.OptionImportedLine], r.res.Workload, r.res.Threads, r.res.Totals.Counts.Events)
+		}
+		planned[id(r.res)] = r
+	}
+	files, _ := filepath.Glob(filepath.Join(outDir, "*.json"))
+	held := map[runID]string{}
+	for _, f := range files {
+		if r, err := result.Read(f); err == nil && r.Options[importer.OptionImportedFrom] != "" {
+			held[id(r)] = filepath.Base(f)
+		}
+	}
+	var dup []string
+	for _, r := range p.runs {
+		if f, ok := held[id(r.res)]; ok {
+			dup = append(dup, fmt.Sprintf("the run at line %s of %s (as %s)", r.res.Options[importer.OptionImportedLine], r.log, f))
+		}
+	}
+	if len(dup) > 0 {
+		return fmt.Errorf("--out %s already holds %s: importing it again would count it twice, and nothing was written; import only the new logs, or into another --out directory",
+			outDir, listSome(dup, 3))
+	}
+	return nil
+}
+
+// write writes every result; when one cannot be written it removes those
+// written before it, so that an import is whole or not at all.
+func (p *importPlan) write() error {
+	for i, r := range p.runs {
+		if err := result.Write(r.path, r.res); err != nil {
+			var left []string
+			for _, w := range p.runs[:i] {
+				if rmErr := os.Remove(w.path); rmErr != nil {
+					left = append(left, w.path)
+				}
+			}
+			if len(left) > 0 {
+				return fmt.Errorf("%w; removing the results written before it failed: %s remain", err, listSome(left, 3))
+			}
+			return fmt.Errorf("%w; removed the %d results written before it, so nothing was imported", err, i)
+		}
+	}
+	return nil
+}
+
+// resultStems names the result files of each log: the log's name without its
+// extension ("run" for a/run.log, giving run-1.json, run-2.json…). Logs that
+// share a name are told apart by as many of their directories as it takes
+// ("a_run", "b_run"), or by their extension; notes say so.
+func resultStems(logs []string) ([]string, []string, error) {
+	comps := make([][]string, len(logs))
+	files := make([]string, len(logs))
+	for i, log := range logs {
+		abs, err := filepath.Abs(log)
+		if err != nil {
+			abs = filepath.Clean(log)
+		}
+		dir, file := filepath.Split(abs)
+		for _, c := range strings.Split(filepath.ToSlash(dir), "/") {
+			if c != "" {
+				comps[i] = append(comps[i], c)
+			}
+		}
+		comps[i] = append(comps[i], strings.TrimSuffix(file, filepath.Ext(file)))
+		files[i] = file
+	}
+	level := make([]int, len(logs))
+	stem := func(i int) string {
+		c := comps[i]
+		if level[i] <= len(c) {
+			return strings.Join(c[len(c)-level[i]:], "_")
+		}
+		return strings.Join(append(c[:len(c)-1:len(c)-1], files[i]), "_") // with the extension
+	}
+	for i := range level {
+		level[i] = 1
+	}
+	for {
+		byStem := map[string][]int{}
+		for i := range logs {
+			byStem[stem(i)] = append(byStem[stem(i)], i)
+		}
+		moved := false
+		for s, group := range byStem {
+			if len(group) < 2 {
+				continue
+			}
+			groupMoved := false
+			for _, i := range group {
+				if level[i] <= len(comps[i]) {
+					level[i]++
+					groupMoved = true
+				}
+			}
+			moved = moved || groupMoved
+			if !groupMoved {
+				return nil, nil, fmt.Errorf("%s and %s would both be named %s-N.json: rename one of the logs; nothing was written", logs[group[0]], logs[group[1]], s)
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	out := make([]string, len(logs))
+	var notes []string
+	for i := range logs {
+		out[i] = stem(i)
+		if level[i] > 1 {
+			base := strings.TrimSuffix(files[i], filepath.Ext(files[i]))
+			notes = append(notes, fmt.Sprintf("%s: another log is also named %s, so its results are named %s-N.json", logs[i], base, out[i]))
+		}
+	}
+	return out, notes, nil
+}
+
+// defaultsNotes says, once per log, which options were recorded as the
+// defaults of the tool's version because the log does not show them.
+func defaultsNotes(log string, results []*result.Result) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, res := range results {
+		names := res.Options[importer.OptionImportedDefaults]
+		if names == "" {
+			continue
+		}
+		var vals []string
+		for _, k := range strings.Split(names, ",") {
+			vals = append(vals, k+"="+res.Options[k])
+		}
+		n := fmt.Sprintf("%s: the log shows no %s: recorded %s %s's defaults, %s", log, names, res.Tool.Name, res.Tool.Version, strings.Join(vals, " "))
+		if !seen[n] {
+			seen[n] = true
+			notes = append(notes, n)
+		}
+	}
+	return notes
+}
+
+// listSome lists the first n items and how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

@@ -218,6 +218,7 @@ func (p *gtParser) closeIncomplete(n int, event string) error {
 		msg = fmt.Sprintf("a \"tpmC: …\" line without the run's [Summary] lines before it (%s): import the complete output of the run", at)
 	}
 	kinds := r.kinds()
+	r.res.Kinds = kinds // the intervals' kind counts are in this order
 	r.fillIntervals(kinds)
 	rn, err := incomplete(p.name, &r.run, r.line, msg, p.opts)
 	if err != nil {
@@ -369,8 +370,13 @@ func (p *gtParser) complete(n int, m []string) error {
 		res.Figures = append(res.Figures, result.Figure{Name: "efficiency", Value: round(100*tpmC/(specTpmCPerWarehouse*float64(warehouses)), 1), Unit: "%"})
 	}
 	if warehouses > 0 {
-		if _, ok := r.options["warehouses"]; !ok {
+		_, inLog := r.options["warehouses"]
+		_, set := p.opts.Settings["warehouses"]
+		if !inLog {
 			r.options["warehouses"] = strconv.Itoa(warehouses)
+		}
+		if !inLog && !set {
+			r.derived = append(r.derived, "warehouses")
 		}
 	}
 

@@ -114,8 +114,8 @@ func TestGoTPCRoundTrip(t *testing.T) {
 		t.Errorf("interval %+v", iv)
 	}
 	// Efficiency 191001.4% of 12.86 tpmC per warehouse: one warehouse.
-	if r.Options["warehouses"] != "1" {
-		t.Errorf("warehouses %q, want 1 derived from the efficiency", r.Options["warehouses"])
+	if r.Options["warehouses"] != "1" || r.Options[OptionImportedDerived] != "warehouses" {
+		t.Errorf("warehouses %q (derived: %q), want 1 derived from the efficiency", r.Options["warehouses"], r.Options[OptionImportedDerived])
 	}
 	m := missing(r)
 	for _, k := range []string{"start-end", "seed", "histogram", "min-latency", "total-percentiles", "queries", "rollbacks", "fairness", "tool-version"} {
@@ -209,6 +209,9 @@ func TestGoTPCOldFormat(t *testing.T) {
 	r = importFiles(t, Options{Threads: []int{150}, Settings: map[string]string{"warehouses": "10"}}, "go-tpc-1.0.8-seed003.log")[0]
 	if v, ok := figure(r, "efficiency"); !ok || f1(v) != f1(11673.2/(12.86*10)*100) {
 		t.Errorf("efficiency %v", v)
+	}
+	if d := r.Options[OptionImportedDerived]; d != "" {
+		t.Errorf("imported-derived %q: the user gave the warehouse count", d)
 	}
 }
 

@@ -64,7 +64,8 @@ type Options struct {
 	// Format is the tool that wrote the log; FormatAuto detects it.
 	Format Format
 	// Machine is the client machine the log came from (arch, CPU model, cores,
-	// frequency, memory); the logs never say.
+	// frequency as GivenGHz, memory); the logs never say. A machine given here
+	// is recorded with Source sysinfo.SourceImport.
 	Machine sysinfo.Machine
 	// Server is the database server (flavor, version) when known.
 	Server sysinfo.Server
@@ -114,6 +115,15 @@ const (
 	// OptionImportedWorkload says where the workload name came from: "log",
 	// "options" or "query mix" (inferred).
 	OptionImportedWorkload = "imported-workload"
+	// OptionImportedDefaults lists, comma-separated, the options the log does
+	// not show whose values are the defaults of the tool's version (in
+	// Tool.Version): a sysbench 1.0 log that echoes no command line ran with
+	// --rand-type=special, a 1.1 log with uniform (see Parse).
+	OptionImportedDefaults = "imported-defaults"
+	// OptionImportedDerived lists, comma-separated, the options the log does
+	// not show whose values were derived from its figures: a go-tpc run's
+	// "warehouses" from its efficiency.
+	OptionImportedDerived = "imported-derived"
 	// OptionLabel holds Options.Label.
 	OptionLabel = "label"
 )
@@ -160,7 +170,14 @@ func ParseFile(path string, opts Options) ([]*result.Result, error) {
 // Totals, Intervals, and Options holding the tool's options the log shows
 // (header lines, an echoed command line), opts.Settings, and the import's
 // provenance: "imported-from", "imported-format", "imported-line",
-// "imported-workload" and "imported-missing". CommandLine is the tool's
+// "imported-workload", "imported-missing" and, when they apply,
+// "imported-defaults" and "imported-derived". An option that shapes the
+// figures but that neither the log nor opts.Settings gives is the default of
+// the tool's version, listed in "imported-defaults": a sysbench run's
+// --rand-type is "special" in 1.0.x and "uniform" from 1.1 (with the
+// distribution's parameters, --rand-spec-iter…). When the version, and so
+// that default, is unknown, the option is left out, listed in
+// "imported-missing", and Warnings says so. CommandLine is the tool's
 // command line when the log echoes it (`$ sysbench …`, `+ go-tpc …`, tiup's
 // "Starting component `bench`: …"), secrets redacted; otherwise empty. Start
 // and End are zero: neither tool prints when it ran.
@@ -180,7 +197,7 @@ func ParseFile(path string, opts Options) ([]*result.Result, error) {
 // prints latencies with one decimal from a histogram of one significant
 // digit; a go-tpc run's warehouse count, when neither the log nor
 // opts.Settings gives it, is derived from its efficiency when that leaves no
-// doubt.
+// doubt (and listed in "imported-derived").
 //
 // Errors name the log and the line: an empty log, input that is not a log
 // (wrapping ErrNotLog), a run whose summary is cut or missing (unless
@@ -339,6 +356,24 @@ type run struct {
 	missing []string
 	// infer guesses the workload from the figures ("" when it cannot).
 	infer func(*result.Result) string
+	// defaults gives the options the tool's version applies when neither the
+	// log nor the user gives them (given holds those given); nil when none
+	// matter.
+	defaults func(version string, given map[string]string) versionDefaults
+	// derived lists the options derived from the figures (see
+	// OptionImportedDerived).
+	derived []string
+}
+
+// versionDefaults are the defaults of a tool's version that shape a run's
+// figures.
+type versionDefaults struct {
+	// values are the options the version applies by default.
+	values map[string]string
+	// unknown are the options whose defaults are unknown for this version
+	// (they join "imported-missing"), and warning says why and what to do.
+	unknown []string
+	warning string
 }
 
 // finish completes the i-th run of the log with opts and returns its result.
@@ -355,6 +390,9 @@ func (rn *run) finish(name string, i int, opts Options) (*result.Result, error) 
 	}
 	res.CommandLine = rn.cmd
 	res.Machine, res.Server, res.Target = opts.Machine, opts.Server, opts.Target
+	if !reflect.ValueOf(res.Machine).IsZero() && res.Machine.Source == "" {
+		res.Machine.Source = sysinfo.SourceImport // the user's word, not a fingerprint
+	}
 	for _, given := range []struct {
 		what string
 		v    any
@@ -405,6 +443,29 @@ func (rn *run) finish(name string, i int, opts Options) (*result.Result, error) 
 			return nil, &ParseError{Name: name, Line: rn.line, Msg: "the log does not name the workload of this run and its query mix matches no default sysbench OLTP workload: give the workload (e.g. oltp_read_write)"}
 		}
 	}
+
+	var defaulted, warnings []string
+	if rn.defaults != nil {
+		d := rn.defaults(res.Tool.Version, o)
+		for k, v := range d.values {
+			if _, given := o[k]; !given {
+				o[k] = v
+				defaulted = append(defaulted, k)
+			}
+		}
+		missing = append(missing, d.unknown...)
+		if d.warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s:%d: %s", name, rn.line, d.warning))
+		}
+	}
+	sort.Strings(defaulted)
+	if len(defaulted) > 0 {
+		o[OptionImportedDefaults] = strings.Join(defaulted, ",")
+	}
+	if len(rn.derived) > 0 {
+		o[OptionImportedDerived] = strings.Join(rn.derived, ",")
+	}
+	res.Warnings = append(res.Warnings, warnings...)
 
 	o[OptionImportedFrom] = name
 	o[OptionImportedFormat] = string(rn.format)

@@ -136,7 +136,7 @@ func (p *sbParser) start(n int) error {
 		line = p.versionLine
 	}
 	r := &sbRun{run: run{format: FormatSysbench, line: line, res: &result.Result{},
-		version: p.version, commit: p.commit, infer: inferSysbenchWorkload}}
+		version: p.version, commit: p.commit, infer: inferSysbenchWorkload, defaults: sysbenchDefaults}}
 	cmd, opts := p.cmds.take()
 	for k, v := range p.data {
 		if _, ok := opts[k]; !ok {
@@ -516,6 +516,56 @@ func (r *sbRun) complete() error {
 		t.Service = t.Latency
 	}
 	return nil
+}
+
+// sbVersionNumRe reads the major and minor of a sysbench version ("1.0.20").
+var sbVersionNumRe = regexp.MustCompile(`^(\d+)\.(\d+)`)
+
+// sbRandParams are the parameters of each --rand-type and their defaults,
+// alike in sysbench 1.0 and 1.1 (src/sb_rand.c).
+var sbRandParams = map[string]map[string]string{
+	"special":  {"rand-spec-iter": "12", "rand-spec-pct": "1", "rand-spec-res": "75"},
+	"gaussian": {"rand-spec-iter": "12"},
+	"pareto":   {"rand-pareto-h": "0.2"},
+	"zipfian":  {"rand-zipfian-exp": "0.8"},
+}
+
+// sysbenchDefaults are the defaults of sysbench's version that shape what a
+// run measured when the log shows no value: the distribution of the keys,
+// --rand-type, whose default is "special" in sysbench 1.0 (sb_rand.c of 1.0.x:
+// SB_OPT("rand-type", …, "special", STRING); `sysbench 1.0.20 --help` prints
+// [special]) and "uniform" from 1.1 (the master branch), and the parameters of
+// that distribution. With no version, or one whose default is unknown,
+// --rand-type is left unknown with a warning.
+func sysbenchDefaults(version string, given map[string]string) versionDefaults {
+	d := versionDefaults{values: map[string]string{}}
+	randType := given["rand-type"]
+	if randType == "" {
+		major, minor := -1, -1
+		if m := sbVersionNumRe.FindStringSubmatch(version); m != nil {
+			major, _ = strconv.Atoi(m[1])
+			minor, _ = strconv.Atoi(m[2])
+		}
+		switch {
+		case major == 1 && minor == 0:
+			randType = "special"
+		case major == 1 && minor >= 1:
+			randType = "uniform"
+		case version == "":
+			d.unknown = []string{"rand-type"}
+			d.warning = "the log does not say which sysbench version wrote it (no \"sysbench 1.0.20 (using …)\" line) nor the run's --rand-type, so the distribution of its keys is unknown (sysbench 1.0 defaults to special, 1.1 to uniform): give it with --set rand-type=special (or uniform)"
+			return d
+		default:
+			d.unknown = []string{"rand-type"}
+			d.warning = fmt.Sprintf("the log shows no --rand-type and fairbench does not know the default of sysbench %s (1.0: special, 1.1: uniform), so the distribution of its keys is unknown: give it with --set rand-type=…", version)
+			return d
+		}
+		d.values["rand-type"] = randType
+	}
+	for k, v := range sbRandParams[randType] {
+		d.values[k] = v
+	}
+	return d
 }
 
 // sbMixes are the queries per event of the default sysbench OLTP workloads with

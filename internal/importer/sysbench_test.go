@@ -341,3 +341,57 @@ func atoi(t *testing.T, s string) int {
 	}
 	return v
 }
+
+// A sysbench log that shows no --rand-type ran with its version's default,
+// which is recorded as such; without a known version it is unknown, and the
+// result says so.
+func TestSysbenchRandTypeDefault(t *testing.T) {
+	log := string(fixture(t, "sysbench-1.0.20-oltp_point_select-t4.log"))
+	header, body, _ := strings.Cut(log, "\n")
+	if !strings.HasPrefix(header, "sysbench 1.0.20 (") {
+		t.Fatalf("fixture header %q", header)
+	}
+	specials := "rand-spec-iter,rand-spec-pct,rand-spec-res,rand-type"
+	for _, tc := range []struct {
+		name     string
+		text     string
+		opts     Options
+		randType string
+		defaults string // imported-defaults
+		warning  string // in Warnings; "" for none
+	}{
+		{"1.0 header", log, Options{}, "special", specials, ""},
+		{"1.1 header", "sysbench 1.1.0-2b8e5d4 (using bundled LuaJIT 2.1.0-beta3)\n" + body, Options{}, "uniform", "rand-type", ""},
+		{"echoed command", "$ sysbench oltp_point_select --rand-type=uniform --threads=4 run\n" + log, Options{}, "uniform", "", ""},
+		{"echoed pareto", "$ sysbench oltp_point_select --rand-type=pareto --threads=4 run\n" + log, Options{}, "pareto", "rand-pareto-h", ""},
+		{"set by the user", body, Options{Settings: map[string]string{"rand-type": "special"}}, "special", "rand-spec-iter,rand-spec-pct,rand-spec-res", ""},
+		{"version given", body, Options{ToolVersion: "1.0.17"}, "special", specials, ""},
+		{"no version", body, Options{}, "", "", "--set rand-type="},
+		{"unknown version", "sysbench 2.0.1 (using bundled LuaJIT 2.1.0-beta3)\n" + body, Options{}, "", "", "sysbench 2.0.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := importText(t, []byte(tc.text), "ps.log", tc.opts)[0]
+			if got := r.Options["rand-type"]; got != tc.randType {
+				t.Errorf("rand-type %q, want %q", got, tc.randType)
+			}
+			if got := r.Options[OptionImportedDefaults]; got != tc.defaults {
+				t.Errorf("imported-defaults %q, want %q", got, tc.defaults)
+			}
+			if tc.randType == "special" && r.Options["rand-spec-res"] != "75" {
+				t.Errorf("rand-spec-res %q: the special distribution's default is 75", r.Options["rand-spec-res"])
+			}
+			if tc.warning == "" {
+				if len(r.Warnings) > 0 || missing(r)["rand-type"] {
+					t.Errorf("warnings %q, missing %q: none expected", r.Warnings, r.Options[OptionImportedMissing])
+				}
+				return
+			}
+			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], tc.warning) || !strings.HasPrefix(r.Warnings[0], "ps.log:") {
+				t.Errorf("warnings %q, want one naming the log and saying %q", r.Warnings, tc.warning)
+			}
+			if !missing(r)["rand-type"] {
+				t.Errorf("rand-type not listed as missing: %q", r.Options[OptionImportedMissing])
+			}
+		})
+	}
+}

@@ -124,12 +124,21 @@ func machine(s *analysis.System) string {
 		parts = append(parts, m.CPUModel)
 	}
 	if s.VCPUs > 0 {
-		parts = append(parts, fmt.Sprintf("%d vCPU", s.VCPUs))
+		parts = append(parts, withSource(fmt.Sprintf("%d vCPU", s.VCPUs), s.VCPUsSource))
 	}
 	if s.GHz > 0 {
-		parts = append(parts, fmt.Sprintf("%.2f GHz", s.GHz))
+		parts = append(parts, withSource(fmt.Sprintf("%.2f GHz", s.GHz), s.GHzSource))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// withSource writes a figure with where it came from: "2.60 GHz (import
+// --machine-ghz)".
+func withSource(figure, source string) string {
+	if source == "" {
+		return figure
+	}
+	return figure + " (" + source + ")"
 }
 
 const pageTemplate = `<!DOCTYPE html>

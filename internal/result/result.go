@@ -35,6 +35,11 @@ type Result struct {
 	Server      sysinfo.Server    `json:"server"`       // the database server
 	Status      Status            `json:"status"`
 	Error       string            `json:"error,omitempty"` // why a failed run failed
+	// Warnings say what a reader of the figures must know because the run (or
+	// the log it was imported from) differs from what was asked, or leaves
+	// something that shapes the figures unknown; each was also printed when the
+	// result was written (schema 1.3).
+	Warnings []string `json:"warnings,omitempty"`
 
 	Start time.Time `json:"start"` // start of the measured phase (after warm-up)
 	End   time.Time `json:"end"`   // end of the measured phase

@@ -35,6 +35,15 @@ type Machine struct {
 	MinMHz   float64 `json:"min_mhz,omitempty"`  // cpufreq cpuinfo_min_freq (lowest over CPUs)
 	CurMHz   float64 `json:"cur_mhz,omitempty"`  // cpufreq scaling_cur_freq, averaged over CPUs
 	BogoMIPS float64 `json:"bogomips,omitempty"` // of the first CPU
+	// GivenGHz is the CPU frequency a user gave for the machine (`fairbench
+	// import --machine-ghz`); when set it is the machine's frequency for
+	// compare, cost and report, before the model name's and cpufreq's. 0 when
+	// none was given (schema 1.3).
+	GivenGHz float64 `json:"given_ghz,omitempty"`
+	// Source says where the fingerprint came from when fairbench did not read
+	// it from the machine it ran on: SourceImport when a user gave it to
+	// `fairbench import` with flags; empty otherwise (schema 1.3).
+	Source string `json:"source,omitempty"`
 	// Features lists the notable CPU features present, in a fixed order, out of
 	// sse4_2, popcnt, avx, avx2, avx512f, aes, sha_ni (x86) and asimd, lse, crc32,
 	// aes, sha2, sve, sve2 (arm64).
@@ -52,6 +61,10 @@ type Machine struct {
 	Container bool   `json:"container,omitempty"`
 	GoVersion string `json:"go_version,omitempty"` // runtime.Version() of the fairbench binary
 }
+
+// SourceImport is Machine.Source for a machine a user described to `fairbench
+// import` (--arch, --cpu-model, --machine-vcpus, --machine-ghz, --memory-gib).
+const SourceImport = "import"
 
 // Server describes the database server.
 type Server struct {
