@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -336,6 +337,35 @@ func TestOpenLoopRateReportsQueueing(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "Latency from intended start (ms):") || !strings.Contains(r.stdout, "Service time (ms):") {
 		t.Fatalf("summary lacks the two latency blocks:\n%s", r.stdout)
+	}
+}
+
+// TestFractionalReportIntervalLabels runs with --report-interval=0.5: the
+// lines are labelled 0.5s, 1s, 1.5s … (the third was once "[ 2s ]") and the
+// result's at_s values sit on the same half-second grid.
+func TestFractionalReportIntervalLabels(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--time=2",
+		"--report-interval=0.5", "--output=" + out}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var labels []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "[ ") {
+			labels = append(labels, strings.Fields(line)[1])
+		}
+	}
+	want := []string{"0.5s", "1s", "1.5s", "2s"}
+	if len(labels) < len(want) || strings.Join(labels[:len(want)], " ") != strings.Join(want, " ") {
+		t.Fatalf("interval labels %q, want %q first\n%s", labels, want, r.stdout)
+	}
+	res := readResult(t, out)
+	for i, iv := range res.Intervals[:len(want)] {
+		if at := 0.5 * float64(i+1); math.Abs(iv.At-at) > 0.05 {
+			t.Errorf("interval %d at_s = %v, want about %v", i+1, iv.At, at)
+		}
 	}
 }
 
