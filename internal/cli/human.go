@@ -17,6 +17,7 @@ import (
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
 	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	tlsLine(w, s.target())
 	fmt.Fprintln(w, "Running the test with following options:")
 	fmt.Fprintf(w, "Number of threads: %d\n", cfg.Threads)
 	if cfg.Rate > 0 {
@@ -33,6 +34,22 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Threads started!")
 	fmt.Fprintln(w)
+}
+
+// tlsLine says whether the connections are encrypted, and warns when TLS was
+// asked for and not used (result.TLSWarning); nothing for SQLite.
+func tlsLine(w io.Writer, t result.Target) {
+	switch {
+	case t.TLS == nil:
+		return
+	case t.TLS.Used:
+		fmt.Fprintf(w, "TLS: %s, %s\n", t.TLS.Version, t.TLS.Cipher)
+	case t.TLS.Note == "":
+		fmt.Fprintln(w, "TLS: not used (plain text)")
+	}
+	if warning := result.TLSWarning(t); warning != "" {
+		fmt.Fprintf(w, "WARNING: %s\n", warning)
+	}
 }
 
 // mainPercentile is the percentile shown on interval lines: 95 when asked for,
@@ -139,6 +156,12 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
 	if o := res.Observed; o != nil && o.Verdict != "" {
 		fmt.Fprintf(w, "\nWhat limited the run: %s\n", o.Verdict)
+	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintln(w)
+		for _, warning := range res.Warnings {
+			fmt.Fprintf(w, "WARNING: %s\n", warning)
+		}
 	}
 	if res.Status != result.StatusComplete {
 		fmt.Fprintf(w, "\nStatus: %s", res.Status)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -20,10 +21,14 @@ type session struct {
 	ignore string // the --*-ignore-errors value of the chosen driver
 	drv    driver.Driver
 	server sysinfo.Server
+	// tls is what the server said of the first connection's encryption (nil
+	// for SQLite).
+	tls *sysinfo.TLS
 }
 
 // openSession validates the connection flags, opens the driver, connects once to
-// prove the target works, and fingerprints the server.
+// prove the target works, fingerprints the server and asks it whether that
+// connection is encrypted.
 func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
 	if err != nil {
@@ -43,6 +48,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	}
 	defer conn.Close()
 	s.server = sysinfo.DetectServer(connectCtx, cfg.Kind, conn)
+	s.tls = sysinfo.DetectTLS(connectCtx, cfg.Kind, conn)
 	return s, nil
 }
 
@@ -58,6 +64,14 @@ func connectHint(cfg driver.Config) string {
 }
 
 func (s *session) close() { s.drv.Close() }
+
+// target is the result's record of where the load goes, with the TLS the
+// server reported.
+func (s *session) target() result.Target {
+	t := result.TargetOf(s.cfg)
+	t.TLS = s.tls
+	return t
+}
 
 // missingTables returns the tables the workload needs that the target lacks.
 func (inv *invocation) missingTables(ctx context.Context, s *session) ([]string, error) {

@@ -35,6 +35,10 @@ type Result struct {
 	Server      sysinfo.Server    `json:"server"`       // the database server
 	Status      Status            `json:"status"`
 	Error       string            `json:"error,omitempty"` // why a failed run failed
+	// Warnings say in words where what ran differs from what was asked
+	// (schema 1.3): an open-loop --rate the run did not reach, TLS asked for
+	// and not used, and the like. Empty when there is nothing to say.
+	Warnings []string `json:"warnings,omitempty"`
 
 	Start time.Time `json:"start"` // start of the measured phase (after warm-up)
 	End   time.Time `json:"end"`   // end of the measured phase
@@ -143,6 +147,11 @@ type Target struct {
 	Database string   `json:"database,omitempty"`
 	Path     string   `json:"path,omitempty"` // SQLite file
 	SSL      string   `json:"ssl,omitempty"`
+	// TLS is what the server said of one connection of the run, whatever SSL
+	// (the mode asked for: --mysql-ssl, --pgsql-ssl) was (schema 1.3):
+	// whether TLS was used, with which version and cipher. Nil for SQLite and
+	// in older results.
+	TLS *sysinfo.TLS `json:"tls,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
 }
