@@ -338,6 +338,56 @@ func TestOpenLoopRateReportsQueueing(t *testing.T) {
 	if !strings.Contains(r.stdout, "Latency from intended start (ms):") || !strings.Contains(r.stdout, "Service time (ms):") {
 		t.Fatalf("summary lacks the two latency blocks:\n%s", r.stdout)
 	}
+	// A rate the target sustains is no reason for a warning.
+	if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+		t.Fatalf("a sustained --rate=100 warns: %q\n%s", res.Warnings, r.stdout)
+	}
+}
+
+// TestOpenLoopRateNotSustainedWarns asks for a rate no target reaches (10^8
+// events/s), bounded by --time and by --events, and one that any target
+// reaches with --events: the first two say in the summary and the result that
+// the run fell short and that the latency measures a growing queue.
+func TestOpenLoopRateNotSustainedWarns(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		short bool
+	}{
+		{"time", []string{"--rate=100000000", "--time=2"}, true},
+		{"events", []string{"--rate=100000000", "--events=3000"}, true},
+		{"events at a sustained rate", []string{"--rate=100", "--events=100"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2",
+				"--output=" + out}, tc.args, targetArgs(cfg))...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			res := readResult(t, out)
+			if !tc.short {
+				if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+					t.Fatalf("a sustained rate warns: %q\n%s", res.Warnings, r.stdout)
+				}
+				return
+			}
+			if len(res.Warnings) != 1 {
+				t.Fatalf("result warnings %q, want the rate shortfall\n%s", res.Warnings, r.stdout)
+			}
+			w := res.Warnings[0]
+			achieved := fmt.Sprintf("achieved %.0f/s", res.Totals.TPS)
+			for _, want := range []string{"--rate asked for 100000000 events/s", achieved, "% short", "growing queue"} {
+				if !strings.Contains(w, want) {
+					t.Errorf("warning %q does not say %q", w, want)
+				}
+			}
+			if !strings.Contains(r.stdout, "WARNING: "+w) {
+				t.Errorf("the summary does not print the warning:\n%s", r.stdout)
+			}
+		})
+	}
 }
 
 // TestFractionalReportIntervalLabels runs with --report-interval=0.5: the
