@@ -761,3 +761,71 @@ func TestRunMetricsHistogramAndLinger(t *testing.T) {
 		t.Error("the endpoint still answers after the command returned")
 	}
 }
+
+// TestTLSRecordedAndFallbackWarned runs with --*-ssl=on against the shared
+// servers: the result records whether TLS was used, and a fall-back to plain
+// text (a MariaDB without TLS, PostgreSQL over its Unix socket) warns in the
+// header, the summary and the result; TLS over TCP to a PostgreSQL with TLS
+// records its version and warns of nothing.
+func TestTLSRecordedAndFallbackWarned(t *testing.T) {
+	my := testdb.MySQL(t)
+	var haveSSL string
+	if err := mysqlDB(t, my).QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil {
+		t.Fatal(err)
+	}
+	pg := testdb.PgSQL(t)
+	pgSocketDir := "/run/postgresql"
+	if _, err := os.Stat(fmt.Sprintf("%s/.s.PGSQL.%d", pgSocketDir, pg.Ports[0])); err != nil {
+		pgSocketDir = ""
+	}
+	for _, tc := range []struct {
+		name     string
+		cfg      driver.Config
+		args     []string
+		wantUsed bool
+		flag     string
+	}{
+		{"mysql over TCP", my, []string{"--mysql-ssl=on"}, haveSSL == "YES", "--mysql-ssl"},
+		{"pgsql over TCP", pg, []string{"--pgsql-ssl=on"}, true, "--pgsql-ssl"},
+		{"pgsql over its socket", pg, []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasSuffix(tc.args[len(tc.args)-1], "=") {
+				t.Skip("no PostgreSQL socket in /run/postgresql")
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=100"}, targetArgs(tc.cfg))...); r.code != ExitOK {
+				t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=100", "--events=20", "--output=" + out},
+				targetArgs(tc.cfg), tc.args)...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			res := readResult(t, out)
+			tls := res.Target.TLS
+			if tls == nil || tls.Used != tc.wantUsed || tls.Note != "" {
+				t.Fatalf("target.tls = %+v, want used=%v", tls, tc.wantUsed)
+			}
+			if tc.wantUsed {
+				if !strings.HasPrefix(tls.Version, "TLSv1.") || tls.Cipher == "" {
+					t.Errorf("target.tls = %+v, want a TLSv1.x version and a cipher", tls)
+				}
+				if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+					t.Errorf("TLS used, yet warnings %q\n%s", res.Warnings, r.stdout)
+				}
+				if !strings.Contains(r.stdout, "TLS: "+tls.Version+", "+tls.Cipher) {
+					t.Errorf("the header does not say TLS %s:\n%s", tls.Version, r.stdout)
+				}
+				return
+			}
+			want := tc.flag + "=on fell back to plain text"
+			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], want) {
+				t.Fatalf("result warnings %q, want one saying %q", res.Warnings, want)
+			}
+			if n := strings.Count(r.stdout, "WARNING: "+res.Warnings[0]); n != 2 {
+				t.Errorf("the warning is printed %d times, want in the header and the summary:\n%s", n, r.stdout)
+			}
+		})
+	}
+}
