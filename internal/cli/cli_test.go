@@ -787,7 +787,7 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 	}{
 		{"mysql over TCP", my, []string{"--mysql-ssl=on"}, haveSSL == "YES", "--mysql-ssl"},
 		{"pgsql over TCP", pg, []string{"--pgsql-ssl=on"}, true, "--pgsql-ssl"},
-		{"pgsql over its socket", pg, []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl"},
+		{"pgsql over its socket", testdb.PgSQL(t), []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if strings.HasSuffix(tc.args[len(tc.args)-1], "=") {

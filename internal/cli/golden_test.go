@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -69,6 +70,21 @@ func TestSummaryGolden(t *testing.T) {
 		summary(&b, res, pcts)
 		golden(t, tc.name, b.Bytes())
 	}
+}
+
+// TestSummaryWarningsGolden prints a result with warnings (an open-loop run
+// at 40 % of its --rate, a TLS fall-back): they end the summary.
+func TestSummaryWarningsGolden(t *testing.T) {
+	r := fixedResult(5000)
+	r.Target = result.Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{}}
+	r.AddWarning(result.TLSWarning(r.Target))
+	r.AddWarning(result.RateWarning(r.Rate, r.Totals))
+	if len(r.Warnings) != 2 {
+		t.Fatalf("warnings %q, want the TLS fall-back and the rate shortfall", r.Warnings)
+	}
+	var b bytes.Buffer
+	summary(&b, r, []float64{95})
+	golden(t, "summary_warnings.golden", b.Bytes())
 }
 
 func TestSummaryWithKindsGolden(t *testing.T) {

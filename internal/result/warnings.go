@@ -75,6 +75,6 @@ func TLSWarning(t Target) string {
 		why = "TLS is not used over a Unix socket"
 	}
 	return fmt.Sprintf("%s=%s fell back to plain text: %s, so the figures are those of unencrypted connections "+
-		"(enable TLS on the server and connect over TCP, use %s=required to refuse plain text, or %s=off to ask for it)",
+		"(enable TLS on the server and connect over TCP, use %s=required to refuse plain text, or %s=off to ask for plain text)",
 		flag, t.SSL, why, flag, flag)
 }
