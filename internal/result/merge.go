@@ -611,7 +611,9 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 			b := buckets[k]
 			if b == nil {
 				b = &bucket{seconds: make([]float64, len(parts))}
-				b.iv = Interval{At: float64(slot) * length, Warmup: iv.Warmup, LatencyMs: map[string]float64{}}
+				// At to the millisecond of the grid: 0.3, not 0.30000000000000004.
+				at := math.Round(float64(slot)*length*1000) / 1000
+				b.iv = Interval{At: at, Warmup: iv.Warmup, LatencyMs: map[string]float64{}}
 				if len(r.Kinds) > 0 {
 					b.iv.KindEvents = make([]int64, len(r.Kinds))
 				}
