@@ -17,7 +17,7 @@ import (
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
 	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
-	tlsLine(w, s.target())
+	tlsLine(w, result.TargetOf(s.cfg, s.tls))
 	fmt.Fprintln(w, "Running the test with following options:")
 	fmt.Fprintf(w, "Number of threads: %d\n", cfg.Threads)
 	if cfg.Rate > 0 {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -64,14 +63,6 @@ func connectHint(cfg driver.Config) string {
 }
 
 func (s *session) close() { s.drv.Close() }
-
-// target is the result's record of where the load goes, with the TLS the
-// server reported.
-func (s *session) target() result.Target {
-	t := result.TargetOf(s.cfg)
-	t.TLS = s.tls
-	return t
-}
 
 // missingTables returns the tables the workload needs that the target lacks.
 func (inv *invocation) missingTables(ctx context.Context, s *session) ([]string, error) {

@@ -295,14 +295,6 @@ type target struct {
 	managed *result.ManagedServer
 }
 
-// target is the result's record of where the load goes, with the TLS the
-// server reported.
-func (tg *target) target() result.Target {
-	t := result.TargetOf(tg.cfg)
-	t.TLS = tg.tls
-	return t
-}
-
 // runGroup prepares and warms a data set on tg, then runs its cells.
 func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 	p := s.plan
@@ -574,7 +566,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		Workload:      c.Workload,
 		Options:       s.cellOptions(fs, c, rcfg, rng.Config().Seed),
 		Seed:          rng.Config().Seed,
-		Target:        tg.target(),
+		Target:        result.TargetOf(tg.cfg, tg.tls),
 		Machine:       s.m.Machine,
 		Server:        tg.server,
 		ManagedServer: tg.managed,
