@@ -773,6 +773,10 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 	if err := mysqlDB(t, my).QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil {
 		t.Fatal(err)
 	}
+	mySocket := "/run/mysqld/mysqld.sock"
+	if _, err := os.Stat(mySocket); err != nil || my.Hosts[0] != "127.0.0.1" {
+		mySocket = "" // not the shared server's socket
+	}
 	pg := testdb.PgSQL(t)
 	pgSocketDir := "/run/postgresql"
 	if _, err := os.Stat(fmt.Sprintf("%s/.s.PGSQL.%d", pgSocketDir, pg.Ports[0])); err != nil {
@@ -783,15 +787,17 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 		cfg      driver.Config
 		args     []string
 		wantUsed bool
-		flag     string
+		warning  string
 	}{
-		{"mysql over TCP", my, []string{"--mysql-ssl=on"}, haveSSL == "YES", "--mysql-ssl"},
-		{"pgsql over TCP", pg, []string{"--pgsql-ssl=on"}, true, "--pgsql-ssl"},
-		{"pgsql over its socket", testdb.PgSQL(t), []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl"},
+		{"mysql over TCP", my, []string{"--mysql-ssl=on"}, haveSSL == "YES", "--mysql-ssl=on fell back to plain text"},
+		{"pgsql over TCP", pg, []string{"--pgsql-ssl=on"}, true, ""},
+		{"pgsql over its socket", testdb.PgSQL(t), []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl=on connected in plain text"},
+		// TLS is never used over a socket: even required runs in plain text, and says so.
+		{"mysql required over its socket", testdb.MySQL(t), []string{"--mysql-ssl=required", "--mysql-socket=" + mySocket}, false, "--mysql-ssl=required connected in plain text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if strings.HasSuffix(tc.args[len(tc.args)-1], "=") {
-				t.Skip("no PostgreSQL socket in /run/postgresql")
+				t.Skip("no Unix socket of the shared server")
 			}
 			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=100"}, targetArgs(tc.cfg))...); r.code != ExitOK {
 				t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -819,7 +825,7 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 				}
 				return
 			}
-			want := tc.flag + "=on fell back to plain text"
+			want := tc.warning
 			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], want) {
 				t.Fatalf("result warnings %q, want one saying %q", res.Warnings, want)
 			}

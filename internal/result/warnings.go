@@ -55,26 +55,26 @@ func rateFigure(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-// TLSWarning returns the warning of a target that asked for TLS where the
-// server offers it (--mysql-ssl=on, --pgsql-ssl=on, libpq's "prefer") and ran
-// in plain text, or whose TLS could not be told; "" otherwise and when t.TLS
-// is nil (SQLite, older results).
+// TLSWarning returns the warning of a target that asked for TLS and ran in
+// plain text: --mysql-ssl=on / --pgsql-ssl=on (TLS when the server offers it,
+// libpq's "prefer") against a server without TLS, or any mode over a Unix
+// socket, where TLS is not used; also when whether TLS was used could not be
+// told. "" otherwise and when t.TLS is nil (SQLite, older results).
 func TLSWarning(t Target) string {
 	if t.TLS == nil || t.TLS.Used || t.SSL == "" || t.SSL == string(driver.SSLOff) {
 		return ""
 	}
-	flag := "--mysql-ssl"
+	flag, host := "--mysql-ssl", "--mysql-host"
 	if t.Driver == driver.KindPgSQL {
-		flag = "--pgsql-ssl"
+		flag, host = "--pgsql-ssl", "--pgsql-host"
 	}
 	if t.TLS.Note != "" {
 		return fmt.Sprintf("%s=%s: could not tell whether the connections were encrypted (%s)", flag, t.SSL, t.TLS.Note)
 	}
-	why := "the server does not offer TLS"
 	if t.Socket != "" {
-		why = "TLS is not used over a Unix socket"
+		return fmt.Sprintf("%s=%s connected in plain text: TLS is not used over a Unix socket, so the figures are those of unencrypted connections "+
+			"(connect over TCP with %s for TLS, or use %s=off to ask for plain text)", flag, t.SSL, host, flag)
 	}
-	return fmt.Sprintf("%s=%s fell back to plain text: %s, so the figures are those of unencrypted connections "+
-		"(enable TLS on the server and connect over TCP, use %s=required to refuse plain text, or %s=off to ask for plain text)",
-		flag, t.SSL, why, flag, flag)
+	return fmt.Sprintf("%s=%s fell back to plain text: the server does not offer TLS, so the figures are those of unencrypted connections "+
+		"(enable TLS on the server, use %s=required to refuse plain text, or %s=off to ask for plain text)", flag, t.SSL, flag, flag)
 }

@@ -128,7 +128,9 @@ func TestTLSWarning(t *testing.T) {
 		{name: "on fell back", target: Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{}},
 			want: []string{"--mysql-ssl=on fell back to plain text", "does not offer TLS", "--mysql-ssl=required"}},
 		{name: "pgsql on fell back over a socket", target: Target{Driver: "pgsql", SSL: "on", Socket: "/run/pg", TLS: &sysinfo.TLS{}},
-			want: []string{"--pgsql-ssl=on fell back", "Unix socket"}},
+			want: []string{"--pgsql-ssl=on connected in plain text", "Unix socket", "--pgsql-host"}},
+		{name: "mysql required over a socket", target: Target{Driver: "mysql", SSL: "required", Socket: "/run/mysqld/mysqld.sock", TLS: &sysinfo.TLS{}},
+			want: []string{"--mysql-ssl=required connected in plain text", "Unix socket", "--mysql-host"}},
 		{name: "could not tell", target: Target{Driver: "pgsql", SSL: "required", TLS: &sysinfo.TLS{Note: "permission denied"}},
 			want: []string{"--pgsql-ssl=required", "could not tell", "permission denied"}},
 	} {
