@@ -411,6 +411,13 @@ func TestFractionalReportIntervalLabels(t *testing.T) {
 	if len(labels) < len(want) || strings.Join(labels[:len(want)], " ") != strings.Join(want, " ") {
 		t.Fatalf("interval labels %q, want %q first\n%s", labels, want, r.stdout)
 	}
+	for i := 1; i < len(labels); i++ {
+		prev, _ := strconv.ParseFloat(strings.TrimSuffix(labels[i-1], "s"), 64)
+		cur, _ := strconv.ParseFloat(strings.TrimSuffix(labels[i], "s"), 64)
+		if cur <= prev {
+			t.Errorf("interval labels %q do not increase: %s after %s", labels, labels[i], labels[i-1])
+		}
+	}
 	res := readResult(t, out)
 	for i, iv := range res.Intervals[:len(want)] {
 		if at := 0.5 * float64(i+1); math.Abs(iv.At-at) > 0.05 {

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -63,9 +62,8 @@ func mainPercentile(pcts []float64) float64 {
 	return pcts[len(pcts)-1]
 }
 
-// intervalLine prints one sysbench-style interval line; every is the report
-// interval, whose precision the time label keeps (see intervalLabel).
-func intervalLine(w io.Writer, iv result.Interval, pcts []float64, every time.Duration) {
+// intervalLine prints one sysbench-style interval line.
+func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	c := iv.Counts
 	per := func(n int64) float64 {
 		if iv.Seconds <= 0 {
@@ -79,24 +77,17 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64, every time.Du
 		tag = " (warm-up)"
 	}
 	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
-		intervalLabel(iv.At, every), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
+		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
 		runner.PercentileKey(p), iv.LatencyMs[runner.PercentileKey(p)], per(c.ErrorCount()), per(c.Reconnects))
 }
 
 // intervalLabel renders the end of an interval (seconds since the start of the
-// run) as sysbench does ("10"), rounded to the precision of the report interval
-// every: whole seconds for whole-second intervals, tenths for 0.5s, hundredths
-// for 0.25s, at most milliseconds. An end below one second shows milliseconds.
-func intervalLabel(at float64, every time.Duration) string {
-	decimals := 0
-	for s := every.Seconds(); decimals < 3 && math.Abs(s-math.Round(s)) > 1e-9; decimals++ {
-		s *= 10
-	}
-	if at < 1 {
-		decimals = 3
-	}
-	scale := math.Pow(10, float64(decimals))
-	return strconv.FormatFloat(math.Round(at*scale)/scale, 'f', -1, 64)
+// run) as sysbench does ("10"), to the millisecond: the reporter ends every
+// interval exactly on the --report-interval grid, so whole-second intervals
+// read "10" and half-second ones "1.5"; only a last, partial interval (an
+// --events run, an interrupt) ends off the grid and shows where ("2.302").
+func intervalLabel(at float64) string {
+	return strconv.FormatFloat(math.Round(at*1000)/1000, 'f', -1, 64)
 }
 
 // summary prints the sysbench-like final report of a run.

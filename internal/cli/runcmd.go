@@ -198,7 +198,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Rand:     rng,
 		OnInterval: func(iv result.Interval) {
 			if printLines || iv.Warmup {
-				intervalLine(human, iv, rcfg.Percentiles, rcfg.ReportInterval)
+				intervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
 		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
