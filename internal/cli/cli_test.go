@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -336,6 +337,92 @@ func TestOpenLoopRateReportsQueueing(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "Latency from intended start (ms):") || !strings.Contains(r.stdout, "Service time (ms):") {
 		t.Fatalf("summary lacks the two latency blocks:\n%s", r.stdout)
+	}
+	// A rate the target sustains is no reason for a warning.
+	if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+		t.Fatalf("a sustained --rate=100 warns: %q\n%s", res.Warnings, r.stdout)
+	}
+}
+
+// TestOpenLoopRateNotSustainedWarns asks for a rate no target reaches (10^8
+// events/s), bounded by --time and by --events, and one that any target
+// reaches with --events: the first two say in the summary and the result that
+// the run fell short and that the latency measures a growing queue.
+func TestOpenLoopRateNotSustainedWarns(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		short bool
+	}{
+		{"time", []string{"--rate=100000000", "--time=2"}, true},
+		{"events", []string{"--rate=100000000", "--events=3000"}, true},
+		{"events at a sustained rate", []string{"--rate=100", "--events=100"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2",
+				"--output=" + out}, tc.args, targetArgs(cfg))...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			res := readResult(t, out)
+			if !tc.short {
+				if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+					t.Fatalf("a sustained rate warns: %q\n%s", res.Warnings, r.stdout)
+				}
+				return
+			}
+			if len(res.Warnings) != 1 {
+				t.Fatalf("result warnings %q, want the rate shortfall\n%s", res.Warnings, r.stdout)
+			}
+			w := res.Warnings[0]
+			achieved := fmt.Sprintf("achieved %.0f/s", res.Totals.TPS)
+			for _, want := range []string{"--rate asked for 100000000 events/s", achieved, "% short", "growing queue"} {
+				if !strings.Contains(w, want) {
+					t.Errorf("warning %q does not say %q", w, want)
+				}
+			}
+			if !strings.Contains(r.stdout, "WARNING: "+w) {
+				t.Errorf("the summary does not print the warning:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// TestFractionalReportIntervalLabels runs with --report-interval=0.5: the
+// lines are labelled 0.5s, 1s, 1.5s … (the third was once "[ 2s ]") and the
+// result's at_s values sit on the same half-second grid.
+func TestFractionalReportIntervalLabels(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--time=2",
+		"--report-interval=0.5", "--output=" + out}, targetArgs(cfg))...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var labels []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "[ ") {
+			labels = append(labels, strings.Fields(line)[1])
+		}
+	}
+	want := []string{"0.5s", "1s", "1.5s", "2s"}
+	if len(labels) < len(want) || strings.Join(labels[:len(want)], " ") != strings.Join(want, " ") {
+		t.Fatalf("interval labels %q, want %q first\n%s", labels, want, r.stdout)
+	}
+	for i := 1; i < len(labels); i++ {
+		prev, _ := strconv.ParseFloat(strings.TrimSuffix(labels[i-1], "s"), 64)
+		cur, _ := strconv.ParseFloat(strings.TrimSuffix(labels[i], "s"), 64)
+		if cur <= prev {
+			t.Errorf("interval labels %q do not increase: %s after %s", labels, labels[i], labels[i-1])
+		}
+	}
+	res := readResult(t, out)
+	for i, iv := range res.Intervals[:len(want)] {
+		if at := 0.5 * float64(i+1); math.Abs(iv.At-at) > 0.05 {
+			t.Errorf("interval %d at_s = %v, want about %v", i+1, iv.At, at)
+		}
 	}
 }
 
@@ -679,5 +766,79 @@ func TestRunMetricsHistogramAndLinger(t *testing.T) {
 	}
 	if _, err := promScrape(url); err == nil {
 		t.Error("the endpoint still answers after the command returned")
+	}
+}
+
+// TestTLSRecordedAndFallbackWarned runs with --*-ssl=on against the shared
+// servers: the result records whether TLS was used, and a fall-back to plain
+// text (a MariaDB without TLS, PostgreSQL over its Unix socket) warns in the
+// header, the summary and the result; TLS over TCP to a PostgreSQL with TLS
+// records its version and warns of nothing.
+func TestTLSRecordedAndFallbackWarned(t *testing.T) {
+	my := testdb.MySQL(t)
+	var haveSSL string
+	if err := mysqlDB(t, my).QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil {
+		t.Fatal(err)
+	}
+	mySocket := "/run/mysqld/mysqld.sock"
+	if _, err := os.Stat(mySocket); err != nil || my.Hosts[0] != "127.0.0.1" {
+		mySocket = "" // not the shared server's socket
+	}
+	pg := testdb.PgSQL(t)
+	pgSocketDir := "/run/postgresql"
+	if _, err := os.Stat(fmt.Sprintf("%s/.s.PGSQL.%d", pgSocketDir, pg.Ports[0])); err != nil {
+		pgSocketDir = ""
+	}
+	for _, tc := range []struct {
+		name     string
+		cfg      driver.Config
+		args     []string
+		wantUsed bool
+		warning  string
+	}{
+		{"mysql over TCP", my, []string{"--mysql-ssl=on"}, haveSSL == "YES", "--mysql-ssl=on fell back to plain text"},
+		{"pgsql over TCP", pg, []string{"--pgsql-ssl=on"}, true, ""},
+		{"pgsql over its socket", testdb.PgSQL(t), []string{"--pgsql-ssl=on", "--pgsql-socket=" + pgSocketDir}, false, "--pgsql-ssl=on connected in plain text"},
+		// TLS is never used over a socket: even required runs in plain text, and says so.
+		{"mysql required over its socket", testdb.MySQL(t), []string{"--mysql-ssl=required", "--mysql-socket=" + mySocket}, false, "--mysql-ssl=required connected in plain text"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasSuffix(tc.args[len(tc.args)-1], "=") {
+				t.Skip("no Unix socket of the shared server")
+			}
+			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=100"}, targetArgs(tc.cfg))...); r.code != ExitOK {
+				t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=100", "--events=20", "--output=" + out},
+				targetArgs(tc.cfg), tc.args)...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			res := readResult(t, out)
+			tls := res.Target.TLS
+			if tls == nil || tls.Used != tc.wantUsed || tls.Note != "" {
+				t.Fatalf("target.tls = %+v, want used=%v", tls, tc.wantUsed)
+			}
+			if tc.wantUsed {
+				if !strings.HasPrefix(tls.Version, "TLSv1.") || tls.Cipher == "" {
+					t.Errorf("target.tls = %+v, want a TLSv1.x version and a cipher", tls)
+				}
+				if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {
+					t.Errorf("TLS used, yet warnings %q\n%s", res.Warnings, r.stdout)
+				}
+				if !strings.Contains(r.stdout, "TLS: "+tls.Version+", "+tls.Cipher) {
+					t.Errorf("the header does not say TLS %s:\n%s", tls.Version, r.stdout)
+				}
+				return
+			}
+			want := tc.warning
+			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], want) {
+				t.Fatalf("result warnings %q, want one saying %q", res.Warnings, want)
+			}
+			if n := strings.Count(r.stdout, "WARNING: "+res.Warnings[0]); n != 2 {
+				t.Errorf("the warning is printed %d times, want in the header and the summary:\n%s", n, r.stdout)
+			}
+		})
 	}
 }

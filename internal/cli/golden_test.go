@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -71,6 +72,21 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
+// TestSummaryWarningsGolden prints a result with warnings (an open-loop run
+// at 40 % of its --rate, a TLS fall-back): they end the summary.
+func TestSummaryWarningsGolden(t *testing.T) {
+	r := fixedResult(5000)
+	r.Target = result.Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{}}
+	r.AddWarning(result.TLSWarning(r.Target))
+	r.AddWarning(result.RateWarning(r.Rate, r.Totals))
+	if len(r.Warnings) != 2 {
+		t.Fatalf("warnings %q, want the TLS fall-back and the rate shortfall", r.Warnings)
+	}
+	var b bytes.Buffer
+	summary(&b, r, []float64{95})
+	golden(t, "summary_warnings.golden", b.Bytes())
+}
+
 func TestSummaryWithKindsGolden(t *testing.T) {
 	r := fixedResult(0)
 	r.Warmup = nil
@@ -101,4 +117,31 @@ func TestIntervalLineGolden(t *testing.T) {
 		Counts:    result.Counters{Events: 10, Reads: 10, Queries: 10},
 		LatencyMs: map[string]float64{"99.9": 1.5}}, []float64{99.9})
 	golden(t, "interval.golden", b.Bytes())
+}
+
+// TestIntervalLabel pins the time label of interval lines: the reporter ends
+// intervals on the --report-interval grid, so whole seconds read as sysbench
+// prints them ("[ 10s ]") and half seconds as "[ 1.5s ]" (once "[ 2s ]"); a
+// last, partial interval shows where it ended instead of repeating the
+// previous label.
+func TestIntervalLabel(t *testing.T) {
+	for _, tc := range []struct {
+		at   float64
+		want string
+	}{
+		{10, "10"},
+		{1.0004, "1"},
+		{0.5, "0.5"},
+		{1.5, "1.5"},
+		{2, "2"},
+		{0.25, "0.25"},
+		{1.25, "1.25"},
+		{3 * 0.1, "0.3"},
+		{2.3015, "2.302"}, // a partial last interval
+		{0.0004, "0"},
+	} {
+		if got := intervalLabel(tc.at); got != tc.want {
+			t.Errorf("intervalLabel(%v) = %q, want %q", tc.at, got, tc.want)
+		}
+	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/result"
@@ -14,6 +16,7 @@ import (
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
 	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	tlsLine(w, result.TargetOf(s.cfg, s.tls))
 	fmt.Fprintln(w, "Running the test with following options:")
 	fmt.Fprintf(w, "Number of threads: %d\n", cfg.Threads)
 	if cfg.Rate > 0 {
@@ -30,6 +33,22 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Threads started!")
 	fmt.Fprintln(w)
+}
+
+// tlsLine says whether the connections are encrypted, and warns when TLS was
+// asked for and not used (result.TLSWarning); nothing for SQLite.
+func tlsLine(w io.Writer, t result.Target) {
+	switch {
+	case t.TLS == nil:
+		return
+	case t.TLS.Used:
+		fmt.Fprintf(w, "TLS: %s, %s\n", t.TLS.Version, t.TLS.Cipher)
+	case t.TLS.Note == "":
+		fmt.Fprintln(w, "TLS: not used (plain text)")
+	}
+	if warning := result.TLSWarning(t); warning != "" {
+		fmt.Fprintf(w, "WARNING: %s\n", warning)
+	}
 }
 
 // mainPercentile is the percentile shown on interval lines: 95 when asked for,
@@ -57,16 +76,18 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	if iv.Warmup {
 		tag = " (warm-up)"
 	}
-	fmt.Fprintf(w, "[ %gs ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
-		roundSeconds(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
+	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
+		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
 		runner.PercentileKey(p), iv.LatencyMs[runner.PercentileKey(p)], per(c.ErrorCount()), per(c.Reconnects))
 }
 
-func roundSeconds(s float64) float64 {
-	if s >= 1 {
-		return float64(int64(s + 0.5))
-	}
-	return float64(int64(s*1000+0.5)) / 1000
+// intervalLabel renders the end of an interval (seconds since the start of the
+// run) as sysbench does ("10"), to the millisecond: the reporter ends every
+// interval exactly on the --report-interval grid, so whole-second intervals
+// read "10" and half-second ones "1.5"; only a last, partial interval (an
+// --events run, an interrupt) ends off the grid and shows where ("2.302").
+func intervalLabel(at float64) string {
+	return strconv.FormatFloat(math.Round(at*1000)/1000, 'f', -1, 64)
 }
 
 // summary prints the sysbench-like final report of a run.
@@ -126,6 +147,12 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
 	if o := res.Observed; o != nil && o.Verdict != "" {
 		fmt.Fprintf(w, "\nWhat limited the run: %s\n", o.Verdict)
+	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintln(w)
+		for _, warning := range res.Warnings {
+			fmt.Fprintf(w, "WARNING: %s\n", warning)
+		}
 	}
 	if res.Status != result.StatusComplete {
 		fmt.Fprintf(w, "\nStatus: %s", res.Status)

@@ -331,7 +331,7 @@ func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, 
 		Workload:    inv.spec.Name,
 		Options:     resolvedOptions(inv.command.Flags()),
 		Seed:        seed,
-		Target:      result.TargetOf(s.cfg),
+		Target:      result.TargetOf(s.cfg, s.tls),
 		Machine:     sysinfo.LocalMachine(),
 		Server:      s.server,
 	}

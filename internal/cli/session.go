@@ -20,10 +20,14 @@ type session struct {
 	ignore string // the --*-ignore-errors value of the chosen driver
 	drv    driver.Driver
 	server sysinfo.Server
+	// tls is what the server said of the first connection's encryption (nil
+	// for SQLite).
+	tls *sysinfo.TLS
 }
 
 // openSession validates the connection flags, opens the driver, connects once to
-// prove the target works, and fingerprints the server.
+// prove the target works, fingerprints the server and asks it whether that
+// connection is encrypted.
 func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
 	if err != nil {
@@ -43,6 +47,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	}
 	defer conn.Close()
 	s.server = sysinfo.DetectServer(connectCtx, cfg.Kind, conn)
+	s.tls = sysinfo.DetectTLS(connectCtx, cfg.Kind, conn)
 	return s, nil
 }
 

@@ -32,7 +32,7 @@ func (s *serverFlags) register(fs *pflag.FlagSet, defPort int, passwordEnv strin
 	fs.StringVar(&s.user, p+"-user", "sbtest", "user name")
 	fs.StringVar(&s.password, p+"-password", "", "password (or set "+passwordEnv+"); never written to output or results")
 	fs.StringVar(&s.db, p+"-db", "sbtest", "database name")
-	fs.StringVar(&s.ssl, p+"-ssl", "off", "TLS: off, on, required, verify-ca or verify-full")
+	fs.StringVar(&s.ssl, p+"-ssl", "off", "TLS: off, on (TLS when the server offers it; a fall-back to plain text is warned), required, verify-ca or verify-full")
 	fs.StringVar(&s.sslCA, p+"-ssl-ca", "", "CA certificate file for verify-ca/verify-full")
 	fs.StringVar(&s.sslCert, p+"-ssl-cert", "", "client certificate file")
 	fs.StringVar(&s.sslKey, p+"-ssl-key", "", "client private key file")

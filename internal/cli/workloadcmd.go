@@ -192,7 +192,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
 		rfs.IntVar(&inv.run.time, "time", 10, "measured time in seconds (after the warm-up); 0 = no limit")
 		rfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
-		rfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule; 0 = as fast as possible")
+		rfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
 		rfs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
 		rfs.IntVar(&inv.run.warmup, "warmup-time", 0, "seconds of warm-up before the measured time, reported apart and excluded from the results")
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")

@@ -71,7 +71,9 @@ func PerClientOptions() []string {
 //     says why when only some parts carry histograms);
 //   - fairness is pooled over the threads of all parts;
 //   - status is the worst; machine, server and target are the first part's, and
-//     MergedFrom records every part's own.
+//     MergedFrom records every part's own;
+//   - warnings are the parts' (named by client), but a shortfall of --rate is
+//     judged on the summed rate and the merged phase (RateWarning).
 func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no results given")
@@ -152,7 +154,25 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if opts.Figures != nil {
 		out.Figures = opts.Figures(&out.Totals)
 	}
+	mergeWarnings(out, parts)
 	return out, nil
+}
+
+// mergeWarnings gives the merged result the warnings of its parts, each named
+// by its client, except their --rate shortfalls: whether the run kept up is
+// judged anew on the summed rate and the merged measured phase (a client may
+// fall short while the whole keeps up, and the reverse).
+func mergeWarnings(out *Result, parts []Part) {
+	for _, p := range parts {
+		r := p.Result
+		own := RateWarning(r.Rate, r.Totals)
+		for _, w := range r.Warnings {
+			if w != own {
+				out.AddWarning(fmt.Sprintf("client %d (%s): %s", r.Client.ID, p.File, w))
+			}
+		}
+	}
+	out.AddWarning(RateWarning(out.Rate, out.Totals))
 }
 
 // checkTogether refuses parts that are not the clients of one coordinated run.
@@ -591,7 +611,9 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 			b := buckets[k]
 			if b == nil {
 				b = &bucket{seconds: make([]float64, len(parts))}
-				b.iv = Interval{At: float64(slot) * length, Warmup: iv.Warmup, LatencyMs: map[string]float64{}}
+				// At to the millisecond of the grid: 0.3, not 0.30000000000000004.
+				at := math.Round(float64(slot)*length*1000) / 1000
+				b.iv = Interval{At: at, Warmup: iv.Warmup, LatencyMs: map[string]float64{}}
 				if len(r.Kinds) > 0 {
 					b.iv.KindEvents = make([]int64, len(r.Kinds))
 				}

@@ -3,6 +3,7 @@ package result
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -176,5 +177,37 @@ func TestMergeIntervalsWithoutHistograms(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMergeFractionalIntervalsSitOnTheGrid merges clients with 0.1 s
+// intervals: the merged at_s are the grid's, to the millisecond (0.3, not
+// 0.30000000000000004), so that they read and print as the run's did.
+func TestMergeFractionalIntervalsSitOnTheGrid(t *testing.T) {
+	var parts []Part
+	for i := range 2 {
+		r := clientResult(t, clientSpec{id: i, of: 2, seed: uint64(i + 1), n: 1000, seconds: 1, perThread: []int64{1000}, busy: []float64{1}})
+		r.Options["report-interval"] = "0.1"
+		r.Intervals = nil
+		for k := 1; k <= 10; k++ {
+			r.Intervals = append(r.Intervals, Interval{At: float64(k)*0.1 + 0.0000137, Seconds: 0.1, Threads: 1,
+				Counts: Counters{Events: 100, Reads: 100, Queries: 100}})
+		}
+		parts = append(parts, Part{File: strconv.Itoa(i) + ".json", Result: r})
+	}
+	m, err := Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Intervals) != 10 {
+		t.Fatalf("%d merged intervals, want 10", len(m.Intervals))
+	}
+	for k, iv := range m.Intervals {
+		if got, want := strconv.FormatFloat(iv.At, 'f', -1, 64), strconv.FormatFloat(float64(k+1)/10, 'f', -1, 64); got != want {
+			t.Errorf("merged interval %d at_s = %s, want %s", k+1, got, want)
+		}
+		if iv.Counts.Events != 200 {
+			t.Errorf("merged interval %d: %d events, want 200", k+1, iv.Counts.Events)
+		}
 	}
 }

@@ -35,10 +35,12 @@ type Result struct {
 	Server      sysinfo.Server    `json:"server"`       // the database server
 	Status      Status            `json:"status"`
 	Error       string            `json:"error,omitempty"` // why a failed run failed
-	// Warnings say what a reader of the figures must know because the run (or
-	// the log it was imported from) differs from what was asked, or leaves
-	// something that shapes the figures unknown; each was also printed when the
-	// result was written (schema 1.3).
+	// Warnings say in words where what ran differs from what was asked, or
+	// where something that shapes the figures is unknown (schema 1.3): an
+	// open-loop --rate the run did not reach, TLS asked for and not used, an
+	// imported log that names neither its version nor its --rand-type, and the
+	// like. Each was also printed when the result was written; empty when there
+	// is nothing to say.
 	Warnings []string `json:"warnings,omitempty"`
 
 	Start time.Time `json:"start"` // start of the measured phase (after warm-up)
@@ -148,6 +150,11 @@ type Target struct {
 	Database string   `json:"database,omitempty"`
 	Path     string   `json:"path,omitempty"` // SQLite file
 	SSL      string   `json:"ssl,omitempty"`
+	// TLS is what the server said of one connection of the run, whatever SSL
+	// (the mode asked for: --mysql-ssl, --pgsql-ssl) was (schema 1.3):
+	// whether TLS was used, with which version and cipher. Nil for SQLite and
+	// in older results.
+	TLS *sysinfo.TLS `json:"tls,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
 }

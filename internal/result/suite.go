@@ -1,6 +1,9 @@
 package result
 
-import "github.com/fairbench/fairbench/internal/driver"
+import (
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+)
 
 // SuiteCell says which suite and cell a run belongs to.
 type SuiteCell struct {
@@ -31,14 +34,15 @@ type ManagedServer struct {
 }
 
 // TargetOf describes where a driver configuration sends its load, without
-// credentials.
-func TargetOf(cfg driver.Config) Target {
+// credentials, with tls, what the server said of a connection's encryption
+// (sysinfo.DetectTLS; nil for SQLite).
+func TargetOf(cfg driver.Config, tls *sysinfo.TLS) Target {
 	psMode := "disable"
 	if cfg.Prepared {
 		psMode = "prepared"
 	}
 	return Target{
 		Driver: cfg.Kind, Hosts: cfg.Hosts, Ports: cfg.Ports, Socket: cfg.Socket,
-		Database: cfg.Database, Path: cfg.Path, SSL: string(cfg.SSL), PSMode: psMode,
+		Database: cfg.Database, Path: cfg.Path, SSL: string(cfg.SSL), TLS: tls, PSMode: psMode,
 	}
 }

@@ -6,8 +6,11 @@ import (
 )
 
 // Fill copies what the run measured into res: status, phases, series, kinds,
-// the workload's headline figures and the histograms. The caller fills in what
-// the runner does not know (tool, command line, options, target, machine, server).
+// the workload's headline figures, the histograms, and the warnings of the run:
+// an open-loop --rate it fell short of (result.RateWarning) and TLS asked for
+// and not used (result.TLSWarning, from res.Target). The caller fills in what
+// the runner does not know (tool, command line, options, target with its TLS,
+// machine, server), the target before calling Fill.
 func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 	res.Status = o.Status
 	res.Start, res.End = o.Start.UTC(), o.End.UTC()
@@ -17,6 +20,8 @@ func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 	if sum, ok := wl.(workload.Summarizer); ok {
 		res.Figures = sum.Figures(&res.Totals)
 	}
+	res.AddWarning(result.TLSWarning(res.Target))
+	res.AddWarning(result.RateWarning(cfg.Rate, o.Totals))
 	if o.Err != nil && o.Status == result.StatusFailed {
 		res.Error = o.Err.Error()
 	}

@@ -291,6 +291,7 @@ type target struct {
 	drv     driver.Driver
 	ignore  runner.ErrorPolicy
 	server  sysinfo.Server
+	tls     *sysinfo.TLS // what the server said of the first connection's encryption
 	managed *result.ManagedServer
 }
 
@@ -392,6 +393,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 		return nil, nil, fmt.Errorf("cannot connect to %s: %w", cfg.Describe(), err)
 	}
 	tg.server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
+	tg.tls = sysinfo.DetectTLS(cctx, cfg.Kind, conn)
 	conn.Close()
 	if p.Server != nil { // a target was checked before the suite began (Preflight)
 		if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
@@ -564,7 +566,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		Workload:      c.Workload,
 		Options:       s.cellOptions(fs, c, rcfg, rng.Config().Seed),
 		Seed:          rng.Config().Seed,
-		Target:        result.TargetOf(tg.cfg),
+		Target:        result.TargetOf(tg.cfg, tg.tls),
 		Machine:       s.m.Machine,
 		Server:        tg.server,
 		ManagedServer: tg.managed,
@@ -591,6 +593,9 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	_ = s.m.Write(s.opts.Dir)
 	s.cellsDone++
 	fmt.Fprintf(s.out, "%s\n", cellLine(*rec))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(s.out, "    WARNING: %s\n", w)
+	}
 	if c.Index < len(s.m.Cells) && !sameTable(c, s.m.Cells[c.Index].Cell) {
 		fmt.Fprintln(s.out)
 		writeTables(s.out, s.m, func(o suitedir.Cell) bool { return sameTable(c, o) })

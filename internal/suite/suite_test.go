@@ -529,3 +529,57 @@ func TestSuiteTellsItsWatcher(t *testing.T) {
 		t.Errorf("%d intervals, %d of them warm-up", w.intervals, w.warm)
 	}
 }
+
+// TestSuiteCellsCarryWarnings runs a one-cell suite on the shared MariaDB with
+// ssl: on and a rate no target sustains: the cell's result carries the same
+// warnings as a run's (through the one measured-run path, runner.Outcome.Fill)
+// and the suite prints them under the cell.
+func TestSuiteCellsCarryWarnings(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	dir := filepath.Join(t.TempDir(), "suite")
+	plan := targetYAML(cfg) + `  ssl: "on"
+name: warnings
+data:
+  tables: 1
+  table_size: 100
+matrix:
+  workloads: [oltp_point_select]
+  threads: [1]
+run:
+  time: 1
+  rate: 100000000
+`
+	m, out, err := runPlan(context.Background(), t, writePlan(t, plan), dir, false)
+	if err != nil {
+		t.Fatalf("suite: %v\n%s", err, out)
+	}
+	res, err := result.Read(filepath.Join(dir, m.Cells[0].File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tls := res.Target.TLS
+	if tls == nil || tls.Note != "" {
+		t.Fatalf("cell target.tls = %+v, want what the server said", tls)
+	}
+	want := []string{"open loop not sustained: --rate asked for 100000000 events/s"}
+	if !tls.Used {
+		want = append(want, "--mysql-ssl=on fell back to plain text")
+	}
+	if len(res.Warnings) != len(want) {
+		t.Fatalf("cell warnings %q, want %d saying %q", res.Warnings, len(want), want)
+	}
+	for _, w := range want {
+		found := false
+		for _, got := range res.Warnings {
+			if strings.Contains(got, w) {
+				found = true
+				if !strings.Contains(out, "WARNING: "+got) {
+					t.Errorf("the suite output does not print %q:\n%s", got, out)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("cell warnings %q lack %q", res.Warnings, w)
+		}
+	}
+}

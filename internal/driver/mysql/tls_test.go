@@ -2,10 +2,13 @@ package mysql
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/testdb/tlsserver"
 )
 
@@ -41,12 +44,37 @@ func TestTLSModesAgainstTLSServer(t *testing.T) {
 			WantErr: []string{"Access denied"}},
 	}
 	drivertest.TLSModes(t, srv, New, cases, func(t *testing.T, c driver.Conn) {
-		rows, err := c.QueryStrings(context.Background(), "SHOW SESSION STATUS LIKE 'Ssl_cipher'")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rows) != 1 || len(rows[0]) != 2 || rows[0][1] == "" {
-			t.Fatalf("Ssl_cipher = %q, want a cipher: the session is not encrypted", rows)
+		// What the result records as target.tls (sysinfo.DetectTLS).
+		tls := sysinfo.DetectTLS(context.Background(), driver.KindMySQL, c)
+		if tls == nil || !tls.Used || !strings.HasPrefix(tls.Version, "TLSv1.") || tls.Cipher == "" {
+			t.Fatalf("DetectTLS = %+v, want used with a TLSv1.x version and a cipher: the session is not encrypted", tls)
 		}
 	})
+}
+
+// TestOnWithoutTLSFallsBackToPlainText connects with --mysql-ssl=on to the
+// shared server: without TLS on it (have_ssl not YES) the connection succeeds
+// in plain text, and DetectTLS, which the result's target.tls records, says
+// so; with TLS on it says TLS was used.
+func TestOnWithoutTLSFallsBackToPlainText(t *testing.T) {
+	cfg := testdb.MySQLServer()
+	cfg.SSL = driver.SSLOn
+	d := drivertest.Open(t, New, cfg)
+	c, err := d.Connect(context.Background(), 0)
+	if err != nil {
+		t.Fatalf("Connect with ssl=on: %v", err)
+	}
+	defer c.Close()
+	rows, err := c.QueryStrings(context.Background(), "SELECT @@have_ssl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := len(rows) == 1 && rows[0][0] == "YES"
+	tls := sysinfo.DetectTLS(context.Background(), driver.KindMySQL, c)
+	if tls == nil || tls.Used != offered || tls.Note != "" {
+		t.Fatalf("DetectTLS = %+v, want used=%v (have_ssl %q)", tls, offered, rows)
+	}
+	if !offered && (tls.Version != "" || tls.Cipher != "") {
+		t.Fatalf("DetectTLS = %+v: a plain connection with a TLS version or cipher", tls)
+	}
 }

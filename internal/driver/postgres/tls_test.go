@@ -2,10 +2,12 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb/tlsserver"
 )
 
@@ -43,12 +45,10 @@ func TestTLSModesAgainstTLSServer(t *testing.T) {
 			WantErr: []string{"client certificate"}},
 	}
 	drivertest.TLSModes(t, srv, New, cases, func(t *testing.T, c driver.Conn) {
-		rows, err := c.QueryStrings(context.Background(), "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rows) != 1 || len(rows[0]) != 1 || rows[0][0] != "t" {
-			t.Fatalf("pg_stat_ssl.ssl = %q, want t: the session is not encrypted", rows)
+		// What the result records as target.tls (sysinfo.DetectTLS).
+		tls := sysinfo.DetectTLS(context.Background(), driver.KindPgSQL, c)
+		if tls == nil || !tls.Used || !strings.HasPrefix(tls.Version, "TLSv1.") || tls.Cipher == "" {
+			t.Fatalf("DetectTLS = %+v, want used with a TLSv1.x version and a cipher: the session is not encrypted", tls)
 		}
 	})
 }

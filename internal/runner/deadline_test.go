@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// deafWorkload's events take a fixed time and never look at their context,
+// like a call that does not notice the hard deadline.
+type deafWorkload struct{ took time.Duration }
+
+func (d *deafWorkload) Validate() error                                         { return nil }
+func (d *deafWorkload) Prepare(context.Context, workload.PrepareEnv) error      { return nil }
+func (d *deafWorkload) Cleanup(context.Context, driver.Driver, io.Writer) error { return nil }
+func (d *deafWorkload) Missing(context.Context, driver.Conn, driver.Dialect) ([]string, error) {
+	return nil, nil
+}
+func (d *deafWorkload) NewWorker(context.Context, driver.Conn, driver.Dialect, *randgen.Source) (workload.Worker, error) {
+	return d, nil
+}
+func (d *deafWorkload) Event(_ context.Context, c *workload.Counts) error {
+	time.Sleep(d.took)
+	c.Others++
+	return nil
+}
+func (d *deafWorkload) Rollback(context.Context) error { return nil }
+func (d *deafWorkload) Close() error                   { return nil }
+
+// TestEventPastTheDeadlineIsNotCounted runs 300 ms events for 1 s: the fourth
+// ends 0.2 s past --time. It is not counted, and no last interval of one
+// event over a sliver of time (once printed "[ 1s ]" a second time, with a
+// rate of its own) follows the one that ends at the deadline.
+func TestEventPastTheDeadlineIsNotCounted(t *testing.T) {
+	drv := openDriver(t, testdb.SQLite(t))
+	cfg := Config{Threads: 1, Duration: time.Second, ReportInterval: 500 * time.Millisecond, Percentiles: []float64{95}}
+	out := Run(context.Background(), cfg, Deps{Driver: drv, Workload: &deafWorkload{took: 300 * time.Millisecond}, Rand: newRand(t)})
+	if out.Status != result.StatusComplete {
+		t.Fatalf("status %s: %v", out.Status, out.Err)
+	}
+	if n := out.Totals.Counts.Events; n != 3 {
+		t.Errorf("%d events counted, want the 3 that ended within the second", n)
+	}
+	var sum int64
+	for _, iv := range out.Intervals {
+		sum += iv.Counts.Events
+		if iv.At > cfg.Duration.Seconds()+1e-9 {
+			t.Errorf("an interval ends at %vs, past --time=%v, with %d events", iv.At, cfg.Duration, iv.Counts.Events)
+		}
+	}
+	if len(out.Intervals) != 2 || sum != out.Totals.Counts.Events {
+		t.Errorf("intervals %+v: want 2, at 0.5 s and 1 s, holding the %d events", out.Intervals, out.Totals.Counts.Events)
+	}
+}
