@@ -226,7 +226,8 @@ func (m *Manifest) Counts() map[string]int {
 // Summarize extracts a cell's headline figures from its result.
 func Summarize(res *result.Result) *Summary {
 	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS,
-		Reconnects: res.Totals.Counts.Reconnects, IgnoredErrors: res.Totals.Counts.ErrorCount()}
+		Reconnects: res.Totals.Counts.Reconnects, IgnoredErrors: res.Totals.Counts.ErrorCount(),
+		Warnings: len(res.Warnings)}
 	if v, ok := res.Totals.Latency.Percentiles["95"]; ok {
 		s.P95Ms = v
 	}

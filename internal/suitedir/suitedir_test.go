@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 func TestManifestRoundTrip(t *testing.T) {
@@ -57,5 +59,19 @@ func TestCellFileNameAndSummaryValue(t *testing.T) {
 		if got := s.Value(metric); got != want {
 			t.Errorf("Value(%q) = %v, want %v", metric, got, want)
 		}
+	}
+}
+
+// TestSummarizeKeepsWhatTheFiguresHide: a cell's summary carries the measured
+// phase's reconnects, ignored errors and the result's warnings.
+func TestSummarizeKeepsWhatTheFiguresHide(t *testing.T) {
+	res := &result.Result{Warnings: []string{"open loop not sustained"}}
+	res.Totals.TPS = 10
+	res.Totals.Counts.Reconnects = 2
+	res.Totals.Counts.Errors = map[string]int64{"1213": 4, "1205": 1}
+	res.Totals.Latency.Percentiles = map[string]float64{"99": 3}
+	s := Summarize(res)
+	if s.Reconnects != 2 || s.IgnoredErrors != 5 || s.Warnings != 1 || s.P95Ms != 0 {
+		t.Errorf("summary = %+v, want 2 reconnects, 5 ignored errors, 1 warning and no p95", s)
 	}
 }
