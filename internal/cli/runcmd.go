@@ -21,6 +21,7 @@ import (
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -348,9 +349,9 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 		return withCode(ExitUsage, err)
 	}
 	prog := workload.NewProgress(0)
-	stop := startProgress(w, inv.app.IsTerminal(w), prog)
+	log, stop := inv.startProgress(ctx, w, "loaded", prog, progress.Rows)
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
-		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: w, Progress: prog,
+		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})
 	stop()
 	done, _, elapsed := prog.Snapshot()
