@@ -203,6 +203,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 			}
 		},
 		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
+		Progress:  progress.New(human, a.IsTerminal(human)),
 	}
 	if exp != nil {
 		deps.OnIntervalHistogram = observeInterval(exp, a.Stderr)
