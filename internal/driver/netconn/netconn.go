@@ -131,7 +131,7 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 	if err != nil {
 		syscall.Close(fd)
 		if err == syscall.EINPROGRESS || err == syscall.EAGAIN {
-			return nil, fmt.Errorf("connect timed out after %v", timeout.Round(time.Millisecond))
+			return nil, fmt.Errorf("connect timed out after %v: %w", timeout.Round(time.Millisecond), os.ErrDeadlineExceeded)
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}
