@@ -350,7 +350,7 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 		return withCode(ExitUsage, err)
 	}
 	prog := workload.NewProgress(0)
-	log, stop := inv.startProgress(ctx, w, "loaded", prog, progress.Rows)
+	log, stop := inv.showProgress(ctx, w, func() string { return prog.Line("loaded", progress.Rows) })
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
 		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})

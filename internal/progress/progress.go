@@ -180,6 +180,8 @@ type Display struct {
 	// Every is how often Start redraws (default: 500 ms on a terminal, 10 s
 	// otherwise).
 	Every time.Duration
+	// Indent goes before every line Show and Println write.
+	Indent string
 
 	mu    sync.Mutex
 	drawn bool // a line is drawn in place and not cleared
@@ -201,11 +203,25 @@ func (d *Display) Write(p []byte) (int, error) {
 	return d.W.Write(p)
 }
 
+// Println writes line as a line of its own (indented), clearing the drawn
+// line first.
+func (d *Display) Println(line string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.clearLocked()
+	fmt.Fprintln(d.W, d.Indent+line)
+}
+
 // Show draws line: in place on a terminal, as a line of its own otherwise.
+// An empty line draws nothing (a step with nothing to show yet).
 func (d *Display) Show(line string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	line = strings.TrimRight(line, "\n")
+	if line == "" {
+		return
+	}
+	line = d.Indent + line
 	if d.Terminal {
 		fmt.Fprint(d.W, clearSeq+line)
 		d.drawn = true

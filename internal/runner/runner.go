@@ -264,7 +264,7 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 			stopProgress()
 			if drew.Load() {
 				done, _, took := opened.Snapshot()
-				fmt.Fprintf(r.deps.Progress, "opened %d of %d connections in %s\n", done, len(workers), progress.Duration(took))
+				r.deps.Progress.Println(fmt.Sprintf("opened %d of %d connections in %s", done, len(workers), progress.Duration(took)))
 			}
 		}()
 	}
