@@ -350,12 +350,13 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 		return withCode(ExitUsage, err)
 	}
 	prog := workload.NewProgress(0)
+	start := time.Now()
 	log, stop := inv.showProgress(ctx, w, func() string { return prog.Line("loaded", progress.Rows) })
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
 		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})
 	stop()
-	done, _, elapsed := prog.Snapshot()
+	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included
 	switch {
 	case err != nil && isInterrupted(ctx, err):
 		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; run it again with --replace to start over", done))

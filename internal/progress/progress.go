@@ -20,8 +20,12 @@ import (
 // zero value is not usable: create one with NewCounter.
 type Counter struct {
 	done, total atomic.Int64
-	started     time.Time
-	now         func() time.Time
+	// finished is when done first reached a known total (ns since started;
+	// 0: not yet): the rate and elapsed time stop there, so that a line
+	// redrawn while a step finishes (indexes, checks) keeps the load's rate.
+	finished atomic.Int64
+	started  time.Time
+	now      func() time.Time
 }
 
 // NewCounter starts counting towards total (0: not known yet) on the wall clock.
@@ -53,16 +57,23 @@ func (c *Counter) AddTotal(n int64) {
 
 // Add records n more units done. A nil Counter ignores it.
 func (c *Counter) Add(n int64) {
-	if c != nil {
-		c.done.Add(n)
+	if c == nil {
+		return
+	}
+	if done, total := c.done.Add(n), c.total.Load(); total > 0 && done >= total && c.finished.Load() == 0 {
+		c.finished.CompareAndSwap(0, max(int64(c.now().Sub(c.started)), 1))
 	}
 }
 
 // Done returns the units done so far.
 func (c *Counter) Done() int64 { return c.done.Load() }
 
-// Snapshot returns units done, the total and the time since the start.
+// Snapshot returns units done, the total and the time since the start (until
+// the total was reached, once it was).
 func (c *Counter) Snapshot() (done, total int64, elapsed time.Duration) {
+	if f := c.finished.Load(); f > 0 {
+		return c.done.Load(), c.total.Load(), time.Duration(f)
+	}
 	return c.done.Load(), c.total.Load(), c.now().Sub(c.started)
 }
 

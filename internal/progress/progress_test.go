@@ -64,6 +64,12 @@ func TestCounterUsesItsClock(t *testing.T) {
 	if got, want := c.Line("loaded", Rows), "loaded 25/100 rows (25.0%), 5.0 rows/s, ETA 15s"; got != want {
 		t.Errorf("Line = %q, want %q", got, want)
 	}
+	// Once all is done, the rate and the elapsed time stay those of the work.
+	c.Add(75)
+	now = now.Add(time.Hour)
+	if got, want := c.Line("loaded", Rows), "loaded 100/100 rows (100.0%), 20 rows/s, ETA 0s"; got != want {
+		t.Errorf("Line after the end = %q, want %q", got, want)
+	}
 	var nilCounter *Counter
 	nilCounter.Add(1) // loaders may run without a counter
 	nilCounter.SetTotal(1)
