@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,5 +53,38 @@ func TestConnectToAServerThatDoesNotAnswer(t *testing.T) {
 				t.Errorf("error %q still says invalid connection", msg)
 			}
 		})
+	}
+}
+
+// TestConnectToAServerThatHangsUp: a listener that accepts and closes at once
+// (not a MySQL server, or one refusing this host) is named as such, with its
+// address, instead of go-sql-driver's bare "invalid connection".
+func TestConnectToAServerThatHangsUp(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := l.Addr().(*net.TCPAddr).Port
+	d := openDriver(t, driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{port}, User: "root"})
+	conn, err := d.Connect(context.Background(), 0)
+	if err == nil {
+		conn.Close()
+		t.Fatal("connected to a listener that hangs up")
+	}
+	msg := err.Error()
+	for _, want := range []string{"127.0.0.1:" + strconv.Itoa(port), "closed the connection during the handshake", "is it a MySQL server on that port"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
 	}
 }
