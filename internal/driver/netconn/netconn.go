@@ -28,10 +28,13 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
 )
 
-// DefaultConnectTimeout bounds a connect when the context has no deadline.
-const DefaultConnectTimeout = 10 * time.Second
+// DefaultConnectTimeout bounds a connect when the context has no deadline:
+// the drivers' one connect timeout.
+const DefaultConnectTimeout = driver.ConnectTimeout
 
 // Dial connects to addr on network "tcp", "tcp4", "tcp6" or "unix" with a
 // blocking socket. Host names are resolved with net.DefaultResolver and each
