@@ -40,15 +40,19 @@ func TestOpeningConnectionsShowsProgress(t *testing.T) {
 	drv := openDriver(t, testdb.MySQL(t))
 	var out lockedBuffer
 	disp := &progress.Display{W: &out, Every: 20 * time.Millisecond}
-	cfg := Config{Threads: 64, Duration: 100 * time.Millisecond, Percentiles: []float64{95}, ConnectRate: 64}
+	cfg := Config{Threads: 64, Duration: 100 * time.Millisecond, Percentiles: []float64{95}, ConnectRate: 32}
 	o := Run(context.Background(), cfg, Deps{Driver: drv, Workload: &queryWorkload{longQuery: "SELECT 1"}, Rand: newRand(t), Progress: disp})
 	if o.Status != result.StatusComplete {
 		t.Fatalf("status %s, err %v", o.Status, o.Err)
 	}
 	lineRe := regexp.MustCompile(`^opening connections: (\d+)/64 connections \([0-9.]+%\), [0-9.]+ connections/s, ETA (\S+)$`)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	// First what the pacing alone takes: 63 intervals at 32/s.
+	if want := "opening 64 connections at 32/s (--connect-rate): at least 2.0s"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
 	prev, progressLines := -1, 0
-	for _, l := range lines[:len(lines)-1] {
+	for _, l := range lines[1 : len(lines)-1] {
 		m := lineRe.FindStringSubmatch(l)
 		if m == nil {
 			t.Fatalf("line %q is not a connection progress line; output:\n%s", l, out.String())

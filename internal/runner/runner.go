@@ -255,6 +255,12 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 	opened := progress.NewCounter(int64(len(workers)))
 	if r.deps.Progress != nil {
 		label := "opening connections:"
+		if r.cfg.ConnectRate > 0 {
+			// The pacing alone takes this long: say so before it starts.
+			if least := time.Duration(float64(len(workers)-1) / r.cfg.ConnectRate * float64(time.Second)); least >= time.Second {
+				r.deps.Progress.Println(fmt.Sprintf("opening %d connections at %g/s (--connect-rate): at least %s", len(workers), r.cfg.ConnectRate, progress.Duration(least)))
+			}
+		}
 		drew := atomic.Bool{}
 		stopProgress := r.deps.Progress.Start(ctx, func() string {
 			drew.Store(true)
