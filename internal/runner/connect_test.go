@@ -65,7 +65,7 @@ func TestOpeningConnectionsShowsProgress(t *testing.T) {
 		progressLines++
 	}
 	if progressLines == 0 {
-		t.Fatalf("no progress line while 64 connections opened at 64/s:\n%s", out.String())
+		t.Fatalf("no progress line while 64 connections opened at 32/s:\n%s", out.String())
 	}
 	if last := lines[len(lines)-1]; !regexp.MustCompile(`^opened 64 of 64 connections in \S+$`).MatchString(last) {
 		t.Errorf("last line %q, want the connections opened and the time it took", last)
