@@ -21,6 +21,7 @@ import (
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -202,6 +203,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 			}
 		},
 		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
+		Progress:  progress.New(human, a.IsTerminal(human)),
 	}
 	if exp != nil {
 		deps.OnIntervalHistogram = observeInterval(exp, a.Stderr)
@@ -348,12 +350,13 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 		return withCode(ExitUsage, err)
 	}
 	prog := workload.NewProgress(0)
-	stop := startProgress(w, inv.app.IsTerminal(w), prog)
+	start := time.Now()
+	log, stop := inv.showProgress(ctx, w, func() string { return prog.Line("loaded", progress.Rows) })
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
-		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: w, Progress: prog,
+		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})
 	stop()
-	done, _, elapsed := prog.Snapshot()
+	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included
 	switch {
 	case err != nil && isInterrupted(ctx, err):
 		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; run it again with --replace to start over", done))

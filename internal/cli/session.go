@@ -40,7 +40,13 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	s := &session{cfg: cfg, ignore: ignore, drv: drv}
 	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	// Said only when the server is slow to answer, so that a wait for an
+	// unreachable host is not silence.
+	slow := time.AfterFunc(slowConnect, func() {
+		fmt.Fprintf(inv.app.Stderr, "fairbench: connecting to %s (timeout %s) ...\n", describeTarget(cfg), cfg.Timeout())
+	})
 	conn, err := drv.Connect(connectCtx, 0)
+	slow.Stop()
 	if err != nil {
 		drv.Close()
 		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w%s", describeTarget(cfg), err, connectHint(cfg)))
@@ -50,6 +56,10 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	s.tls = sysinfo.DetectTLS(connectCtx, cfg.Kind, conn)
 	return s, nil
 }
+
+// slowConnect is how long the first connection may take before fairbench says
+// that it is connecting and how long it will wait.
+const slowConnect = time.Second
 
 // connectHint suggests what to check when a connection fails.
 func connectHint(cfg driver.Config) string {

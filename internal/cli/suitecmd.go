@@ -130,7 +130,7 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{
 		Watch: watch, Client: client,
-		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout,
+		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout, Terminal: a.IsTerminal(a.Stdout),
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 	})

@@ -26,7 +26,10 @@ func (inv *invocation) warmData(cmd *cobra.Command) error {
 	defer s.close()
 	w := inv.app.Stdout
 	fmt.Fprintf(w, "Warming %s on %s (%s %s)\n", inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
-	rep, err := warmup.Run(cmd.Context(), s.drv, s.server, ds.Tables(), inv.warm.threads, w)
+	prog := warmup.NewProgress()
+	log, stop := inv.showProgress(cmd.Context(), w, prog.Line)
+	rep, err := warmup.Run(cmd.Context(), s.drv, s.server, ds.Tables(), inv.warm.threads, log, prog)
+	stop()
 	switch {
 	case err != nil && isInterrupted(cmd.Context(), err):
 		return withCode(ExitInterrupted, fmt.Errorf("warm-up interrupted"))

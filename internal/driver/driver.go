@@ -12,7 +12,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
+
+// ConnectTimeout bounds one connection attempt of the network drivers: the
+// dial, the TLS and protocol handshakes and authentication. A server that does
+// not answer within it is reported as unreachable, naming the address and the
+// timeout.
+const ConnectTimeout = 10 * time.Second
 
 // Kind names a driver as the --db-driver flag spells it.
 const (
@@ -68,6 +75,17 @@ type Config struct {
 	// Prepared selects server-side prepared statements (sysbench's default);
 	// false sends every statement as text with the arguments interpolated by the client.
 	Prepared bool `json:"prepared"`
+
+	// ConnectTimeout bounds one connection attempt (0: ConnectTimeout).
+	ConnectTimeout time.Duration `json:"-"`
+}
+
+// Timeout returns how long one connection attempt may take.
+func (c *Config) Timeout() time.Duration {
+	if c.ConnectTimeout > 0 {
+		return c.ConnectTimeout
+	}
+	return ConnectTimeout
 }
 
 // Endpoint returns host and port of connection number n (round-robin over Hosts;

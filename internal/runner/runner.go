@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/metrics"
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -103,6 +104,11 @@ type Deps struct {
 	// OnMeasure, when set, is called once when the measured phase begins (after
 	// the warm-up), from the goroutine that keeps time; it should return quickly.
 	OnMeasure func()
+	// Progress, when set, shows the connections being opened while they are
+	// ("opening connections: 128/256 connections (50.0%), 25.6
+	// connections/s, ETA 5.0s"), and a line saying how long it took when that
+	// was long enough for a progress line to be drawn.
+	Progress *progress.Display
 }
 
 // Outcome is what a run measured and how it ended. It is complete enough to be
@@ -246,6 +252,28 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 		failed atomic.Bool
 	)
 	start := time.Now()
+	opened := progress.NewCounter(int64(len(workers)))
+	if r.deps.Progress != nil {
+		label := "opening connections:"
+		if r.cfg.ConnectRate > 0 {
+			// The pacing alone takes this long: say so before it starts.
+			if least := time.Duration(float64(len(workers)-1) / r.cfg.ConnectRate * float64(time.Second)); least >= time.Second {
+				r.deps.Progress.Println(fmt.Sprintf("opening %d connections at %g/s (--connect-rate): at least %s", len(workers), r.cfg.ConnectRate, progress.Duration(least)))
+			}
+		}
+		drew := atomic.Bool{}
+		stopProgress := r.deps.Progress.Start(ctx, func() string {
+			drew.Store(true)
+			return opened.Line(label, progress.Connections)
+		})
+		defer func() {
+			stopProgress()
+			if drew.Load() {
+				done, _, took := opened.Snapshot()
+				r.deps.Progress.Println(fmt.Sprintf("opened %d of %d connections in %s", done, len(workers), progress.Duration(took)))
+			}
+		}()
+	}
 	launched := 0
 	for i := range workers {
 		if r.cfg.ConnectRate > 0 {
@@ -275,6 +303,7 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 				return
 			}
 			workers[i] = w
+			opened.Add(1)
 		}(i)
 	}
 	wg.Wait()

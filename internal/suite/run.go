@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -37,6 +38,13 @@ type Options struct {
 	Scale float64
 	// Out receives progress and tables.
 	Out io.Writer
+	// Terminal says Out is a terminal: the progress of a long step (loading,
+	// warm-ups, opening connections) is redrawn in place there, and printed
+	// as a line every ProgressEvery otherwise.
+	Terminal bool
+	// ProgressEvery is how often a long step shows its progress (0: every
+	// 500 ms on a terminal, every 10 s otherwise).
+	ProgressEvery time.Duration
 	// Tool and CommandLine are recorded in every result.
 	Tool        result.Tool
 	CommandLine []string
@@ -471,6 +479,12 @@ func (s *session) step(g group, name string, fn func() (string, error)) error {
 	return err
 }
 
+// display returns the progress display of the suite's output, indented
+// under the step or cell it belongs to.
+func (s *session) display() *progress.Display {
+	return &progress.Display{W: s.out, Terminal: s.opts.Terminal, Every: s.opts.ProgressEvery, Indent: "   "}
+}
+
 // failCells marks cells failed for a reason outside them (no target).
 func (s *session) failCells(cells []suitedir.Cell, err error) {
 	for _, c := range cells {
@@ -552,7 +566,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	}
 	var probe *observe.Probe
 	out := runner.Run(ctx, rcfg, runner.Deps{
-		Driver: tg.drv, Workload: wl, Rand: rng,
+		Driver: tg.drv, Workload: wl, Rand: rng, Progress: s.display(),
 		OnMeasure: func() {
 			s.opts.Watch.Phase("measure")
 			probe = observe.Begin(ctx, tg.drv, tg.server)

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/suitedir"
@@ -29,7 +31,10 @@ func (s *session) prepareData(ctx context.Context, g group, tg *target) error {
 	}
 	if ds, ok := wl.(workload.Dataset); ok && p.Steps.ChecksumWarmup {
 		err := s.step(g, "checksum warm-up", func() (string, error) {
-			rep, err := warmup.Run(ctx, tg.drv, tg.server, ds.Tables(), prepThreads(d), s.stepLog)
+			prog := warmup.NewProgress()
+			stop := s.display().Start(ctx, prog.Line)
+			rep, err := warmup.Run(ctx, tg.drv, tg.server, ds.Tables(), prepThreads(d), s.stepLog, prog)
+			stop()
 			return rep.String(), err
 		})
 		if err != nil {
@@ -72,7 +77,9 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	}
 	prog := workload.NewProgress(0)
 	start := time.Now()
+	stop := s.display().Start(ctx, func() string { return prog.Line("loaded", progress.Rows) })
 	err = wl.Prepare(ctx, workload.PrepareEnv{Driver: tg.drv, Threads: prepThreads(d), Rand: rng, Replace: true, Log: s.stepLog, Progress: prog})
+	stop()
 	if err != nil {
 		return "", fmt.Errorf("loading the data set: %w", err)
 	}
@@ -104,7 +111,21 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 		return "", err
 	}
 	rcfg := s.runnerConfig(q.Threads, q.Time.D(), 0, tg)
-	out := runner.Run(ctx, rcfg, runner.Deps{Driver: tg.drv, Workload: wl, Rand: rng})
+	// One display for the connections opening, then the time run so far.
+	disp := s.display()
+	var began atomic.Int64 // when the warm-up's events began (Unix ns; 0: not yet)
+	total := int64(q.Time.D().Seconds())
+	stop := disp.Start(ctx, func() string {
+		b := began.Load()
+		if b == 0 {
+			return "" // the runner shows the connections opening meanwhile
+		}
+		secs := min(int64(time.Since(time.Unix(0, b)).Seconds()), total)
+		return progress.Line("query warm-up", progress.Seconds, secs, total, 0)
+	})
+	out := runner.Run(ctx, rcfg, runner.Deps{Driver: tg.drv, Workload: wl, Rand: rng, Progress: disp,
+		OnMeasure: func() { began.Store(time.Now().UnixNano()) }})
+	stop()
 	switch out.Status {
 	case result.StatusInterrupted:
 		return "", ErrInterrupted

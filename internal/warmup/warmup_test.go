@@ -69,7 +69,7 @@ func insert(table string, n int) string {
 func check(t *testing.T, f fixture, opt options, method string, wantIndexes map[string]int) Report {
 	t.Helper()
 	var log bytes.Buffer
-	rep, err := run(context.Background(), f.drv, f.server, []string{"wa", "wb"}, 2, &log, opt)
+	rep, err := run(context.Background(), f.drv, f.server, []string{"wa", "wb"}, 2, &log, nil, opt)
 	if err != nil {
 		t.Fatalf("warm-up: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestPgSQLPartitioned(t *testing.T) {
 		}
 	}
 	for _, opt := range []options{{}, {noPrewarm: true}} {
-		rep, err := run(ctx, f.drv, f.server, []string{"wp"}, 1, nil, opt)
+		rep, err := run(ctx, f.drv, f.server, []string{"wp"}, 1, nil, nil, opt)
 		if err != nil {
 			t.Fatalf("%+v: %v", opt, err)
 		}
@@ -174,7 +174,7 @@ func TestPgSQLFullScanSkipsExpressionIndex(t *testing.T) {
 	if _, err := f.conn.Exec(context.Background(), "CREATE INDEX wa_lower ON wa (lower(c))"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(context.Background(), f.drv, f.server, []string{"wa"}, 1, nil, options{noPrewarm: true})
+	rep, err := run(context.Background(), f.drv, f.server, []string{"wa"}, 1, nil, nil, options{noPrewarm: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestMissingTable(t *testing.T) {
 				{[]string{"sbtest3", "wb", "sbtest4"}, "sbtest3, sbtest4 are not in the database: run 'fairbench prepare' first"},
 			} {
 				var log bytes.Buffer
-				_, err := Run(context.Background(), f.drv, f.server, tc.tables, 4, &log)
+				_, err := Run(context.Background(), f.drv, f.server, tc.tables, 4, &log, nil)
 				if !errors.Is(err, driver.ErrTableMissing) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("Run(%v) error = %v, want ErrTableMissing saying %q", tc.tables, err, tc.want)
 				}
@@ -220,7 +220,7 @@ func TestMissingTable(t *testing.T) {
 
 func TestTableNameCase(t *testing.T) {
 	f := newFixture(t, testdb.SQLite(t))
-	rep, err := Run(context.Background(), f.drv, f.server, []string{"WA"}, 1, nil)
+	rep, err := Run(context.Background(), f.drv, f.server, []string{"WA"}, 1, nil, nil)
 	if err != nil || rep.PerTable[0].Table != "wa" || rep.Rows != 300 {
 		t.Errorf("Run(WA) = %+v, %v; want table wa with 300 rows", rep, err)
 	}

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -130,45 +130,12 @@ type Worker interface {
 	Close() error
 }
 
-// Progress counts rows loaded across loaders and knows the total to expect.
-type Progress struct {
-	mu      sync.Mutex
-	total   int64
-	done    int64
-	started time.Time
-}
+// Progress counts rows loaded across loaders and knows the total to expect
+// (progress.Counter: loaders call Add and SetTotal, the caller shows the line).
+type Progress = progress.Counter
 
 // NewProgress starts counting towards total rows.
-func NewProgress(total int64) *Progress {
-	return &Progress{total: total, started: time.Now()}
-}
-
-// SetTotal sets the number of rows expected.
-func (p *Progress) SetTotal(n int64) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	p.total = n
-	p.mu.Unlock()
-}
-
-// Add records n more rows loaded.
-func (p *Progress) Add(n int64) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	p.done += n
-	p.mu.Unlock()
-}
-
-// Snapshot returns rows done, the total and the time since the start.
-func (p *Progress) Snapshot() (done, total int64, elapsed time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.done, p.total, time.Since(p.started)
-}
+func NewProgress(total int64) *Progress { return progress.NewCounter(total) }
 
 // Registry holds the known workloads by name.
 type Registry struct {

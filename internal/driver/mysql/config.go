@@ -73,7 +73,7 @@ func buildEndpoints(cfg driver.Config, tlsCfg *tls.Config) ([]endpoint, error) {
 		mc := mysqldrv.NewConfig()
 		mc.User, mc.Passwd, mc.DBName = cfg.User, cfg.Password, cfg.Database
 		mc.Net, mc.Addr = ep.network, ep.addr
-		mc.Timeout = connectTimeout
+		mc.Timeout = cfg.Timeout()
 		mc.DialFunc = dialNetConn
 		// Interpolation only applies to Conn.Exec/Query with arguments and to
 		// unprepared statements; prepared statements always use the binary protocol.

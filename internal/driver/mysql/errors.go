@@ -11,6 +11,7 @@ import (
 	"net"
 	"strconv"
 	"syscall"
+	"time"
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
@@ -65,6 +66,16 @@ func describe(err error) driver.ErrorInfo {
 	return driver.ErrorInfo{}
 }
 
+// timeoutError says that the server at ep did not complete a connection within
+// timeout, and what to check.
+func timeoutError(err error, ep *endpoint, timeout time.Duration) error {
+	if ep.network == "unix" {
+		return fmt.Errorf("mysql: no answer on socket %s within %s (the connect timeout): %w (is the server there overloaded or stuck? check --mysql-socket)", ep.addr, timeout, err)
+	}
+	host, port, _ := net.SplitHostPort(ep.addr)
+	return fmt.Errorf("mysql: no answer from host %s port %s within %s (the connect timeout): %w (check that --mysql-host and --mysql-port name a MySQL server that is running and reachable from here, and that no firewall drops the packets)", host, port, timeout, err)
+}
+
 // connectError explains a failed connection attempt in terms a user can act on.
 func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	where := ep.addr
@@ -83,6 +94,9 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("mysql: connect to %s: %w", where, err)
+	}
+	if errors.Is(err, mysqldrv.ErrInvalidConn) {
+		return fmt.Errorf("mysql: the server at %s closed the connection during the handshake: %w (is it a MySQL server on that port? is the server refusing this host, or out of connections?)", where, err)
 	}
 	if errors.Is(err, mysqldrv.ErrNoTLS) {
 		return fmt.Errorf("mysql: the server at %s does not offer TLS, which --mysql-ssl=%s requires: %w (enable TLS on the server, or use --mysql-ssl=on or off)", where, cfg.SSL, err)

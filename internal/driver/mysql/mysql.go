@@ -12,13 +12,11 @@ package mysql
 
 import (
 	"context"
-	"time"
+	"errors"
+	"os"
 
 	"github.com/fairbench/fairbench/internal/driver"
 )
-
-// connectTimeout bounds dialing and the handshake of one connection.
-const connectTimeout = 10 * time.Second
 
 // bulkMode selects how BulkInsert loads rows.
 type bulkMode int
@@ -72,8 +70,15 @@ func (d *Driver) Connect(ctx context.Context, n int) (driver.Conn, error) {
 		n = -n
 	}
 	ep := &d.endpoints[n%len(d.endpoints)]
-	c, err := dial(ctx, ep, d.bulk, d.cfg.Prepared)
+	// The dial alone is bounded by the connector's Timeout; a server that
+	// accepts and then says nothing would hold the handshake for ever.
+	cctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout())
+	defer cancel()
+	c, err := dial(cctx, ep, d.bulk, d.cfg.Prepared)
 	if err != nil {
+		if ctx.Err() == nil && (cctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded)) {
+			return nil, timeoutError(err, ep, d.cfg.Timeout())
+		}
 		return nil, connectError(err, ep, d.cfg)
 	}
 	return c, nil

@@ -28,10 +28,13 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
 )
 
-// DefaultConnectTimeout bounds a connect when the context has no deadline.
-const DefaultConnectTimeout = 10 * time.Second
+// DefaultConnectTimeout bounds a connect when the context has no deadline:
+// the drivers' one connect timeout.
+const DefaultConnectTimeout = driver.ConnectTimeout
 
 // Dial connects to addr on network "tcp", "tcp4", "tcp6" or "unix" with a
 // blocking socket. Host names are resolved with net.DefaultResolver and each
@@ -131,7 +134,7 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 	if err != nil {
 		syscall.Close(fd)
 		if err == syscall.EINPROGRESS || err == syscall.EAGAIN {
-			return nil, fmt.Errorf("connect timed out after %v", timeout.Round(time.Millisecond))
+			return nil, fmt.Errorf("connect timed out after %v: %w", timeout.Round(time.Millisecond), os.ErrDeadlineExceeded)
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}

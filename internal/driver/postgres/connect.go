@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ import (
 )
 
 // connectTimeout bounds one connection attempt, as libpq's connect_timeout does.
-const connectTimeout = 10 * time.Second
+const connectTimeout = driver.ConnectTimeout
 
 // defaultPort is PostgreSQL's port when the configuration names none.
 const defaultPort = 5432
@@ -108,7 +109,7 @@ func connString(cfg *driver.Config, ep endpoint) (string, error) {
 	kv("sslrootcert", cfg.SSLCA)
 	kv("sslcert", cfg.SSLCert)
 	kv("sslkey", cfg.SSLKey)
-	kv("connect_timeout", strconv.Itoa(int(connectTimeout/time.Second)))
+	kv("connect_timeout", strconv.Itoa(int(max(cfg.Timeout()/time.Second, 1))))
 	kv("application_name", "fairbench")
 	return b.String(), nil
 }
@@ -126,7 +127,7 @@ func pgConfig(cfg *driver.Config, ep endpoint) (*pgconn.Config, error) {
 	if cfg.Password != "" {
 		pc.Password = cfg.Password
 	}
-	pc.ConnectTimeout = connectTimeout
+	pc.ConnectTimeout = cfg.Timeout()
 	// Blocking reads wake the worker's thread directly instead of through the
 	// network poller: less client CPU per query (see package netconn).
 	pc.DialFunc = netconn.Dial
@@ -140,12 +141,16 @@ func connect(ctx context.Context, cfg *driver.Config, n int) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connection to %s: %w", ep, err)
 	}
-	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	cctx, cancel := context.WithTimeout(ctx, cfg.Timeout())
 	defer cancel()
 	pg, err := pgconn.ConnectConfig(cctx, pc)
 	if err != nil {
+		hint := connectHint(err)
+		if ctx.Err() == nil && (cctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded) || pgconn.Timeout(err)) {
+			hint = fmt.Sprintf(" (no answer within %s, the connect timeout: check that --pgsql-host and --pgsql-port name a PostgreSQL server that is running and reachable from here, and that no firewall drops the packets)", cfg.Timeout())
+		}
 		return nil, fmt.Errorf("postgres: connect to %s as user %q, database %q: %w%s",
-			ep, cfg.User, cfg.Database, err, connectHint(err))
+			ep, cfg.User, cfg.Database, err, hint)
 	}
 	return newConn(pg, cfg.Prepared), nil
 }
