@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/progress"
+	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/suitedir"
@@ -71,7 +72,8 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	case mode == PrepareReuse && ok:
 		return "reusing the matching data set already loaded", nil
 	}
-	rng, err := s.newRand(s.plan.Matrix.RandTypes[0], false)
+	randType, why := s.stepRandType()
+	rng, err := s.newRand(randType, false)
 	if err != nil {
 		return "", err
 	}
@@ -85,7 +87,7 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	}
 	done, _, _ := prog.Snapshot()
 	secs := time.Since(start).Seconds()
-	detail := fmt.Sprintf("loaded %d rows in %.1fs (%.0f rows/s)", done, secs, float64(done)/max(secs, 1e-9))
+	detail := fmt.Sprintf("loaded %d rows in %.1fs (%.0f rows/s), values drawn with rand type %s (%s)", done, secs, float64(done)/max(secs, 1e-9), randType, why)
 	if mode == PrepareReuse && len(missing) < len(tablesOf(wl)) {
 		detail += "; the data there did not match (" + why + ")"
 	}
@@ -106,7 +108,8 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 	if err != nil {
 		return "", err
 	}
-	rng, err := s.newRand(s.plan.Matrix.RandTypes[0], false)
+	randType, why := s.stepRandType()
+	rng, err := s.newRand(randType, false)
 	if err != nil {
 		return "", err
 	}
@@ -132,7 +135,19 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 	case result.StatusFailed:
 		return "", fmt.Errorf("query warm-up with %s: %w", q.Workload, out.Err)
 	}
-	return fmt.Sprintf("%s, %d threads, %.0fs: %d events (%.1f/s)", q.Workload, q.Threads, out.Totals.Seconds, out.Totals.Counts.Events, out.Totals.TPS), nil
+	return fmt.Sprintf("%s, %d threads, %.0fs, rand type %s (%s): %d events (%.1f/s)", q.Workload, q.Threads, out.Totals.Seconds, randType, why, out.Totals.Counts.Events, out.Totals.TPS), nil
+}
+
+// stepRandType is the distribution that the steps shared by all of a data
+// set's cells (loading, query warm-up) draw from, and why: the plan's one
+// rand type, or with several the default (uniform), which touches every row
+// alike, rather than whichever the plan happens to list first.
+func (s *session) stepRandType() (randType, why string) {
+	rts := s.plan.Matrix.RandTypes
+	if len(rts) == 1 {
+		return rts[0], "the plan's rand type"
+	}
+	return randgen.DefaultConfig().Type, fmt.Sprintf("the default: the plan's cells use %s", strings.Join(rts, ", "))
 }
 
 // beforeCell runs the between-cell actions and the change-over sleep.

@@ -40,3 +40,22 @@ func TestCellLineSaysWhatTheFiguresHide(t *testing.T) {
 		})
 	}
 }
+
+// TestStepRandType: the steps that all of a data set's cells share draw from
+// the plan's one distribution, and with several from the default (uniform),
+// never from whichever the plan lists first, and say which.
+func TestStepRandType(t *testing.T) {
+	for _, c := range []struct {
+		rts       []string
+		want, why string
+	}{
+		{[]string{"zipfian"}, "zipfian", "the plan's rand type"},
+		{[]string{"zipfian", "uniform"}, "uniform", "the default: the plan's cells use zipfian, uniform"},
+		{[]string{"special", "pareto"}, "uniform", "the default: the plan's cells use special, pareto"},
+	} {
+		s := &session{plan: &Plan{Matrix: Matrix{RandTypes: c.rts}}}
+		if got, why := s.stepRandType(); got != c.want || why != c.why {
+			t.Errorf("%v: stepRandType() = %q, %q; want %q, %q", c.rts, got, why, c.want, c.why)
+		}
+	}
+}
