@@ -12,16 +12,7 @@ import (
 // tell), once, before a measured run or a check: a mismatch it refuses exits
 // 3 with its fix; what it found is printed on w and returned for the result.
 func (inv *invocation) inspectData(ctx context.Context, s *session, w io.Writer) (workload.DataReport, error) {
-	in, ok := inv.wl.(workload.Inspector)
-	if !ok {
-		return workload.DataReport{}, nil
-	}
-	conn, err := s.drv.Connect(ctx, 0)
-	if err != nil {
-		return workload.DataReport{}, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w", describeTarget(s.cfg), err))
-	}
-	defer conn.Close()
-	rep, err := in.Inspect(ctx, conn, s.drv.Dialect())
+	rep, err := workload.InspectData(ctx, s.drv, inv.wl)
 	if err != nil {
 		if isInterrupted(ctx, err) {
 			return rep, withCode(ExitInterrupted, fmt.Errorf("interrupted while reading the data set: nothing was run"))
@@ -34,12 +25,7 @@ func (inv *invocation) inspectData(ctx context.Context, s *session, w io.Writer)
 
 // printDataReport prints the data set found and the warnings about it.
 func printDataReport(w io.Writer, rep workload.DataReport) {
-	for _, c := range rep.Checks {
-		fmt.Fprintf(w, "Data set: %s\n", c)
-	}
-	for _, msg := range rep.Warnings {
-		fmt.Fprintf(w, "Warning: %s\n", msg)
-	}
+	rep.Print(w, "")
 	if len(rep.Checks)+len(rep.Warnings) > 0 {
 		fmt.Fprintln(w)
 	}

@@ -534,6 +534,17 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	if err == nil {
 		rng, err = s.newRand(c.RandType, true)
 	}
+	// What the database holds is read before the run, as `run` does: data
+	// other than the data set describes fails the cell before it starts.
+	var data workload.DataReport
+	if err == nil {
+		if data, err = workload.InspectData(ctx, tg.drv, wl); err != nil {
+			err = fmt.Errorf("the data set: %w", err)
+		}
+	}
+	if err == nil {
+		data.Print(s.out, "  ")
+	}
 	if err != nil {
 		rec.Status, rec.Error, rec.File = suitedir.StatusFailed, err.Error(), ""
 		_ = s.m.Write(s.opts.Dir)
@@ -572,6 +583,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		Client:        at.client,
 	}
 	out.Fill(res, rcfg, wl)
+	data.Record(res)
 	if probe != nil {
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		res.Observed = probe.End(octx)

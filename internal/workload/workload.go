@@ -295,3 +295,37 @@ func RefuseUnused(name string, wl Workload, changed func(option string) bool) er
 	}
 	return nil
 }
+
+// Unused reports whether wl ignores option (a flag name) and why.
+func Unused(wl Workload, option string) (why string, ok bool) {
+	if sc, is := wl.(OptionScope); is {
+		why, ok = sc.UnusedOptions()[option]
+	}
+	return why, ok
+}
+
+// InspectData connects once to db and asks wl what data it holds (see
+// Inspector); a workload that cannot tell returns an empty report.
+func InspectData(ctx context.Context, db driver.Driver, wl Workload) (DataReport, error) {
+	in, ok := wl.(Inspector)
+	if !ok {
+		return DataReport{}, nil
+	}
+	conn, err := db.Connect(ctx, 0)
+	if err != nil {
+		return DataReport{}, fmt.Errorf("connect to read the data set: %w", err)
+	}
+	defer conn.Close()
+	return in.Inspect(ctx, conn, db.Dialect())
+}
+
+// Print writes one line per check ("Data set: warehouses 2 (tpcc_meta; not
+// given)") and per warning ("Warning: …"), each after prefix.
+func (r DataReport) Print(w io.Writer, prefix string) {
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "%sData set: %s\n", prefix, c)
+	}
+	for _, msg := range r.Warnings {
+		fmt.Fprintf(w, "%sWarning: %s\n", prefix, msg)
+	}
+}
