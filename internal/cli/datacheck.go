@@ -25,7 +25,7 @@ func (inv *invocation) inspectData(ctx context.Context, s *session, w io.Writer)
 
 // printDataReport prints the data set found and the warnings about it.
 func printDataReport(w io.Writer, rep workload.DataReport) {
-	rep.Print(w, "")
+	rep.Print(w, "", true)
 	if len(rep.Checks)+len(rep.Warnings) > 0 {
 		fmt.Fprintln(w)
 	}

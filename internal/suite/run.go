@@ -543,7 +543,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		}
 	}
 	if err == nil {
-		data.Print(s.out, "  ")
+		data.Print(s.out, "  ", false) // the checks are in the result; a line per cell would drown the table
 	}
 	if err != nil {
 		rec.Status, rec.Error, rec.File = suitedir.StatusFailed, err.Error(), ""

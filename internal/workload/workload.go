@@ -319,10 +319,14 @@ func InspectData(ctx context.Context, db driver.Driver, wl Workload) (DataReport
 	return in.Inspect(ctx, conn, db.Dialect())
 }
 
-// Print writes one line per check ("Data set: warehouses 2 (tpcc_meta; not
-// given)") and per warning ("Warning: …"), each after prefix.
-func (r DataReport) Print(w io.Writer, prefix string) {
+// Print writes one line per warning ("Warning: …"), each after prefix; with
+// checks, first one line per check ("Data set: warehouses 2 (tpcc_meta; not
+// given)").
+func (r DataReport) Print(w io.Writer, prefix string, checks bool) {
 	for _, c := range r.Checks {
+		if !checks {
+			break
+		}
 		fmt.Fprintf(w, "%sData set: %s\n", prefix, c)
 	}
 	for _, msg := range r.Warnings {
