@@ -146,3 +146,39 @@ func TestOLTPWarnsWhenTableSizeIsNotTheData(t *testing.T) {
 		})
 	}
 }
+
+// TestOptionsAWorkloadIgnoresAreRefused gives each workload an option it
+// never reads: the command stops before connecting (exit 2), names the
+// option, the workload and why; an option the workload reads passes.
+func TestOptionsAWorkloadIgnoresAreRefused(t *testing.T) {
+	db := "--sqlite-db=" + filepath.Join(t.TempDir(), "none", "x.db") // never opened
+	cases := []struct {
+		args []string
+		want []string // empty: not refused as unused
+	}{
+		{[]string{"run", "oltp_point_select", "--point-selects=5"}, []string{"--point-selects does not apply to oltp_point_select", "one point SELECT per event"}},
+		{[]string{"run", "oltp_read_only", "--index-updates=3"}, []string{"--index-updates does not apply to oltp_read_only", "writes nothing"}},
+		{[]string{"prepare", "oltp_insert", "--skip-trx=on"}, []string{"--skip-trx does not apply to oltp_insert", "autocommit"}},
+		{[]string{"run", "oltp_write_only", "--range-size=10"}, []string{"--range-size does not apply to oltp_write_only", "no range SELECT"}},
+		{[]string{"run", "tpcc", "--rand-spec-pct=5"}, []string{"--rand-spec-pct does not apply to tpcc"}},
+		{[]string{"run", "oltp_read_write", "--index-updates=3", "--rand-type=pareto"}, nil},
+		{[]string{"run", "tpcc", "--rand-seed=7"}, nil},
+	}
+	for _, tc := range cases {
+		r := runCLI(context.Background(), nil, append(tc.args, db)...)
+		if tc.want == nil {
+			if strings.Contains(r.stderr, "does not apply") || r.code == ExitUsage {
+				t.Errorf("%v: exit %d, refused an option the workload uses:\n%s", tc.args, r.code, r.stderr)
+			}
+			continue
+		}
+		if r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s%s", tc.args, r.code, ExitUsage, r.stdout, r.stderr)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: message lacks %q:\n%s", tc.args, want, r.stderr)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package oltp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,5 +109,36 @@ func TestInspectSkipsInsertWithClientIDs(t *testing.T) {
 	rep, err := w.Inspect(testCtx(t), nil, nil)
 	if err != nil || len(rep.Checks)+len(rep.Warnings) != 0 {
 		t.Fatalf("Inspect: %+v, %v; want nothing checked", rep, err)
+	}
+}
+
+// TestUnusedOptions pins which per-event options each workload ignores (and
+// so refuses when given): those its sysbench script never reads.
+func TestUnusedOptions(t *testing.T) {
+	all := []string{"point-selects", "range-selects", "range-size", "simple-ranges", "sum-ranges", "order-ranges", "distinct-ranges",
+		"index-updates", "non-index-updates", "delete-inserts", "skip-trx"}
+	used := map[kind][]string{
+		pointSelect:    nil,
+		readOnly:       {"point-selects", "range-selects", "range-size", "simple-ranges", "sum-ranges", "order-ranges", "distinct-ranges", "skip-trx"},
+		readWrite:      all,
+		writeOnly:      {"index-updates", "non-index-updates", "delete-inserts", "skip-trx"},
+		updateIndex:    {"index-updates"},
+		updateNonIndex: {"non-index-updates"},
+		insert:         nil,
+		deleteRows:     nil,
+	}
+	for _, k := range kinds() {
+		unused := parse(t, k).UnusedOptions()
+		for _, name := range all {
+			_, ignored := unused[name]
+			if isUsed := slices.Contains(used[k], name); ignored == isUsed {
+				t.Errorf("%s: --%s unused %v, want %v", k.name(), name, ignored, !isUsed)
+			}
+		}
+		for _, name := range []string{"tables", "table-size", "auto-inc", "secondary", "create-secondary", "mysql-storage-engine"} {
+			if _, ignored := unused[name]; ignored {
+				t.Errorf("%s: --%s refused, but it shapes the data", k.name(), name)
+			}
+		}
 	}
 }
