@@ -538,7 +538,10 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	// other than the data set describes fails the cell before it starts.
 	var data workload.DataReport
 	if err == nil {
-		if data, err = workload.InspectData(ctx, tg.drv, wl); err != nil {
+		switch data, err = workload.InspectData(ctx, tg.drv, wl); {
+		case err != nil && ctx.Err() != nil:
+			err = nil // interrupted: the run below ends at once and says so
+		case err != nil:
 			err = fmt.Errorf("the data set: %w", err)
 		}
 	}
