@@ -58,6 +58,9 @@ func (inv *invocation) checkData(cmd *cobra.Command) error {
 	defer s.close()
 	w := inv.app.Stdout
 	fmt.Fprintf(w, "Checking %s on %s (%s %s)\n\n", inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	if _, err := inv.inspectData(cmd.Context(), s, w); err != nil {
+		return err
+	}
 	start := time.Now()
 	results, err := checker.Check(cmd.Context(), s.drv, workload.CheckOptions{All: inv.check.all, Threads: inv.check.threads})
 	if err != nil {
@@ -67,13 +70,40 @@ func (inv *invocation) checkData(cmd *cobra.Command) error {
 		return withCode(ExitTarget, fmt.Errorf("check %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
 	}
 	failed := printCheck(w, results)
-	fmt.Fprintf(w, "\n%d conditions checked in %.2fs: ", len(results), time.Since(start).Seconds())
+	fmt.Fprintf(w, "\n%s in %.2fs: ", checkedCount(results), time.Since(start).Seconds())
 	if failed > 0 {
-		fmt.Fprintf(w, "%d FAILED\n", failed)
+		fmt.Fprintf(w, "%d FAILED%s\n", failed, skippedNote(results))
 		return withCode(ExitConsistency, fmt.Errorf("%d consistency condition(s) failed", failed))
 	}
-	fmt.Fprintln(w, "all passed")
+	fmt.Fprintf(w, "all passed%s\n", skippedNote(results))
 	return nil
+}
+
+// checkedCount says how many conditions ran: "12 conditions checked", or "11
+// of 12 conditions checked" when some were skipped.
+func checkedCount(results []workload.CheckResult) string {
+	ran := 0
+	for _, r := range results {
+		if r.Skipped == "" {
+			ran++
+		}
+	}
+	if ran == len(results) {
+		return fmt.Sprintf("%d conditions checked", ran)
+	}
+	return fmt.Sprintf("%d of %d conditions checked", ran, len(results))
+}
+
+// skippedNote names the skipped conditions and why ("; condition 11 not
+// checked: …"), empty when none was skipped.
+func skippedNote(results []workload.CheckResult) string {
+	var s string
+	for _, r := range results {
+		if r.Skipped != "" {
+			s += fmt.Sprintf("; condition %d not checked: %s", r.ID, r.Skipped)
+		}
+	}
+	return s
 }
 
 // printCheck prints one line per condition (and its first offending rows) and

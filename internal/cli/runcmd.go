@@ -153,6 +153,10 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		fmt.Fprintln(human)
 	}
+	data, err := inv.inspectData(ctx, s, human)
+	if err != nil {
+		return err
+	}
 	// The target and its tables are checked before the wait, so that a mistake
 	// shows now and not at the start time; the workers connect after it.
 	if err := inv.coord.readClock(ctx, human, s); err != nil {
@@ -218,6 +222,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	ran = true
 
 	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
+	data.Record(res)
 	if probe != nil {
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		res.Observed = probe.End(octx)

@@ -165,6 +165,9 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		Short: spec.Summary,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := workload.RefuseUnused(spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
+				return withCode(ExitUsage, err)
+			}
 			if err := inv.wl.Validate(); err != nil {
 				return withCode(ExitUsage, err)
 			}

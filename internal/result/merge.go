@@ -99,6 +99,8 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		Kinds:         slices.Clone(first.Kinds),
 		ManagedServer: first.ManagedServer,
 		Suite:         first.Suite,
+		// The clients inspected one database before their runs.
+		Data: slices.Clone(first.Data),
 	}
 	var errs []string
 	for _, p := range parts {
@@ -114,6 +116,9 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		}
 		if r.End.After(out.End) {
 			out.End = r.End
+		}
+		for _, w := range r.Warnings {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("client %d: %s", r.Client.ID, w))
 		}
 		if r.Suite == nil || first.Suite == nil || *r.Suite != *first.Suite {
 			out.Suite = nil

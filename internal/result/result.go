@@ -4,6 +4,7 @@
 package result
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -74,6 +75,32 @@ type Result struct {
 	// MergedFrom lists the client results a merged result was made of (fairbench
 	// merge; schema 1.1), in client id order; empty for a run's own result.
 	MergedFrom []MergedPart `json:"merged_from,omitempty"`
+
+	// Warnings say where what ran differs from what was asked without being
+	// refused (schema 1.3), one sentence each, as the human output printed them.
+	Warnings []string `json:"warnings,omitempty"`
+	// Data compares the options that describe the data set with what the
+	// database held when the run started (schema 1.3), one entry per option
+	// the workload checked.
+	Data []DataCheck `json:"data,omitempty"`
+}
+
+// DataCheck is one option of the data set as asked and as found in the
+// database before the run (schema 1.3).
+type DataCheck struct {
+	// Option names the option as in Options: "warehouses", "table-size".
+	Option string `json:"option"`
+	// Asked is the value the command line gave; empty when the option was
+	// not given and the value was taken from the data (Found).
+	Asked string `json:"asked,omitempty"`
+	// Found is what the database held: "2", or "5000..10000" when its
+	// tables differ.
+	Found string `json:"found"`
+	// Source says where Found was read: "tpcc_meta", "MAX(id) of sbtest1..sbtest4".
+	Source string `json:"source"`
+	// Differs is set when Found is not what Asked describes (beyond the
+	// workload's tolerance); a warning then says so.
+	Differs bool `json:"differs,omitempty"`
 }
 
 // ClientInfo says which of several coordinated clients wrote a result.
@@ -248,4 +275,16 @@ type Interval struct {
 	// and on request (run --interval-histograms), so that merged intervals
 	// have exact percentiles. Nil otherwise and for intervals without events.
 	Histogram *Histogram `json:"histogram,omitempty"`
+}
+
+// String renders the check for the human output: "warehouses 2 (tpcc_meta;
+// not given)", "table-size asked 10000, found 5000 (MAX(id) of sbtest1)".
+func (c DataCheck) String() string {
+	if c.Asked == "" {
+		return fmt.Sprintf("%s %s (%s; not given)", c.Option, c.Found, c.Source)
+	}
+	if c.Asked == c.Found {
+		return fmt.Sprintf("%s %s (%s)", c.Option, c.Found, c.Source)
+	}
+	return fmt.Sprintf("%s asked %s, found %s (%s)", c.Option, c.Asked, c.Found, c.Source)
 }

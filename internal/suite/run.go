@@ -550,6 +550,20 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	if err == nil {
 		rng, err = s.newRand(c.RandType, true)
 	}
+	// What the database holds is read before the run, as `run` does: data
+	// other than the data set describes fails the cell before it starts.
+	var data workload.DataReport
+	if err == nil {
+		switch data, err = workload.InspectData(ctx, tg.drv, wl); {
+		case err != nil && ctx.Err() != nil:
+			err = nil // interrupted: the run below ends at once and says so
+		case err != nil:
+			err = fmt.Errorf("the data set: %w", err)
+		}
+	}
+	if err == nil {
+		data.Print(s.out, "  ", false) // the checks are in the result; a line per cell would drown the table
+	}
 	if err != nil {
 		rec.Status, rec.Error, rec.File = suitedir.StatusFailed, err.Error(), ""
 		_ = s.m.Write(s.opts.Dir)
@@ -588,6 +602,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		Client:        at.client,
 	}
 	out.Fill(res, rcfg, wl)
+	data.Record(res)
 	if probe != nil {
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		res.Observed = probe.End(octx)

@@ -196,8 +196,16 @@ func (p *Plan) validateMatrix(env Env) error {
 			return p.errAt(fmt.Sprintf("matrix.rand_types[%d]", i), "distribution %q is listed twice", rt)
 		}
 	}
-	if len(m.RandTypes) > 1 && slices.Contains(m.Workloads, "tpcc") {
-		return p.errAt("matrix.rand_types", "tpcc draws its keys with NURand, so rand_types do not apply to it: run tpcc in a plan of its own, or give one distribution")
+	if !slices.Equal(m.RandTypes, []string{randgen.DefaultConfig().Type}) {
+		// A workload that ignores the distribution would run the same cells
+		// under different labels, recorded as if the distribution had mattered.
+		for _, name := range m.Workloads {
+			spec, _ := env.Registry.Lookup(name)
+			if why, ok := workload.Unused(spec.New(pflag.NewFlagSet(name, pflag.ContinueOnError)), "rand-type"); ok {
+				return p.errAt("matrix.rand_types", "rand_types do not apply to %s (%s): run %s in a plan of its own, with the default rand_types [%s]",
+					name, why, name, randgen.DefaultConfig().Type)
+			}
+		}
 	}
 	if m.ThreadsMaxFactor == 0 {
 		m.ThreadsMaxFactor = defaultThreadsMaxFactor

@@ -191,3 +191,112 @@ type Reusable interface {
 	// not, why says how it differs ("sbtest1 has 5000 rows, not 10000").
 	Matches(ctx context.Context, conn driver.Conn, d driver.Dialect) (ok bool, why string, err error)
 }
+
+// Inspector is implemented by workloads that can tell, cheaply, what data the
+// database holds against their options. run, check and a suite's cells call
+// it once before a measured run (before any worker connects), so that a run
+// on data other than the options describe is refused or said, and the result
+// records what ran.
+type Inspector interface {
+	// Inspect reads the data once. An error means the data cannot serve the
+	// options (the CLI exits 3 and names the fix); warnings mean it can, but
+	// not as asked. Inspect may adopt values the data decides for options
+	// that were not given (TPC-C's warehouse count from tpcc_meta).
+	Inspect(ctx context.Context, conn driver.Conn, d driver.Dialect) (DataReport, error)
+}
+
+// DataReport is what Inspect found.
+type DataReport struct {
+	// Options are the values the run uses where the data decided them, by
+	// option name; they replace the flags' values in the result's options.
+	Options map[string]string
+	// Checks compare each option of the data set as asked with what the
+	// database holds.
+	Checks []result.DataCheck
+	// Warnings say, one sentence each, where the data differs from what was
+	// asked without being refused.
+	Warnings []string
+}
+
+// Record writes r into res: the options the data decided replace the flags'
+// values, the checks and warnings are added.
+func (r DataReport) Record(res *result.Result) {
+	if len(r.Options) > 0 && res.Options == nil {
+		res.Options = make(map[string]string, len(r.Options))
+	}
+	for k, v := range r.Options {
+		res.Options[k] = v
+	}
+	res.Data = append(res.Data, r.Checks...)
+	res.Warnings = append(res.Warnings, r.Warnings...)
+}
+
+// OptionScope is implemented by workloads that ignore options their commands
+// accept (TPC-C draws its keys as the specification says, so the --rand-*
+// distribution options do nothing to it). Such an option given explicitly is
+// refused (RefuseUnused) rather than recorded as if it had mattered.
+type OptionScope interface {
+	// UnusedOptions maps the flag name (without "--") of each option the
+	// workload ignores in every command to why it does not apply.
+	UnusedOptions() map[string]string
+}
+
+// RefuseUnused returns an error naming the first option (in name order) that
+// was given (changed reports it) although workload name, wl, ignores it;
+// nil when wl uses every option given or does not say.
+func RefuseUnused(name string, wl Workload, changed func(option string) bool) error {
+	sc, ok := wl.(OptionScope)
+	if !ok {
+		return nil
+	}
+	unused := sc.UnusedOptions()
+	names := make([]string, 0, len(unused))
+	for n := range unused {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if changed(n) {
+			return fmt.Errorf("--%s does not apply to %s: %s; leave it out", n, name, unused[n])
+		}
+	}
+	return nil
+}
+
+// Unused reports whether wl ignores option (a flag name) and why.
+func Unused(wl Workload, option string) (why string, ok bool) {
+	if sc, is := wl.(OptionScope); is {
+		why, ok = sc.UnusedOptions()[option]
+	}
+	return why, ok
+}
+
+// InspectData connects once to db and asks wl what data it holds (see
+// Inspector); a workload that cannot tell returns an empty report.
+func InspectData(ctx context.Context, db driver.Driver, wl Workload) (DataReport, error) {
+	in, ok := wl.(Inspector)
+	if !ok {
+		return DataReport{}, nil
+	}
+	conn, err := db.Connect(ctx, 0)
+	if err != nil {
+		return DataReport{}, fmt.Errorf("connect to read the data set: %w", err)
+	}
+	defer conn.Close()
+	return in.Inspect(ctx, conn, db.Dialect())
+}
+
+// Print writes one line per warning ("Warning: …"), each after prefix; with
+// checks, first one line per check ("Data set: warehouses 2 (tpcc_meta; not
+// given)").
+func (r DataReport) Print(w io.Writer, prefix string, checks bool) {
+	for _, c := range r.Checks {
+		if !checks {
+			break
+		}
+		fmt.Fprintf(w, "%sData set: %s\n", prefix, c)
+	}
+	for _, msg := range r.Warnings {
+		fmt.Fprintf(w, "%sWarning: %s\n", prefix, msg)
+	}
+}

@@ -92,11 +92,25 @@ func dropTables(ctx context.Context, conn driver.Conn, d driver.Dialect, log io.
 
 // compile-time checks of the interfaces tpcc implements.
 var (
-	_ workload.Workload   = (*tpcc)(nil)
-	_ workload.Checker    = (*tpcc)(nil)
-	_ workload.Kinded     = (*tpcc)(nil)
-	_ workload.Summarizer = (*tpcc)(nil)
+	_ workload.Workload    = (*tpcc)(nil)
+	_ workload.Checker     = (*tpcc)(nil)
+	_ workload.Kinded      = (*tpcc)(nil)
+	_ workload.Summarizer  = (*tpcc)(nil)
+	_ workload.Inspector   = (*tpcc)(nil)
+	_ workload.OptionScope = (*tpcc)(nil)
 )
+
+// UnusedOptions names the options of the distribution of keys: TPC-C draws
+// its keys uniformly or with NURand as clause 2.1.6 prescribes, in prepare and
+// run alike. --rand-seed applies.
+func (w *tpcc) UnusedOptions() map[string]string {
+	why := "TPC-C draws its keys uniformly or with NURand, as its specification (clause 2.1.6) prescribes; the --rand-* distributions apply to the sysbench workloads"
+	unused := map[string]string{}
+	for _, n := range []string{"rand-type", "rand-zipfian-exp", "rand-pareto-h", "rand-spec-iter", "rand-spec-pct", "rand-spec-res"} {
+		unused[n] = why
+	}
+	return unused
+}
 
 // bytesPerWarehouse is the loaded size of one warehouse with its indexes
 // (about 100 MB on InnoDB and PostgreSQL; go-tpc's 10 warehouses take ~1 GB).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/tpcc/txn"
 )
@@ -53,8 +54,20 @@ func (w *tpcc) nextWorker(ctx context.Context, conn driver.Conn) (*runConfig, in
 }
 
 // readRunConfig reads tpcc_meta and refuses an incomplete load or a
-// --warehouses that differs from the database's.
+// --warehouses that differs from the database's (Inspect has said so before
+// the run; this holds if the data changed since).
 func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn) (*runConfig, error) {
+	m, err := w.loadedMeta(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	return &runConfig{warehouses: m.warehouses, cLoad: m.cLoad}, nil
+}
+
+// loadedMeta reads tpcc_meta and refuses what no run or check can use: no
+// load, an incomplete load, or an explicit --warehouses other than the
+// load's.
+func (w *tpcc) loadedMeta(ctx context.Context, conn driver.Conn) (*loadMeta, error) {
 	m, err := readMeta(ctx, conn)
 	if err != nil {
 		return nil, fmt.Errorf("tpcc is not prepared in this database (%w): run 'fairbench prepare tpcc --warehouses=N' first", err)
@@ -71,10 +84,37 @@ func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn) (*runConfig,
 		}
 		return nil, fmt.Errorf("the tpcc load is incomplete (%s): run 'fairbench prepare tpcc --warehouses=%d' again to finish it", what, m.warehouses)
 	}
-	if w.fs != nil && w.fs.Changed("warehouses") && w.opts.Warehouses != m.warehouses {
-		return nil, fmt.Errorf("--warehouses=%d, but the database holds %d warehouses: pass --warehouses=%d or leave the flag out", w.opts.Warehouses, m.warehouses, m.warehouses)
+	if w.warehousesGiven() && w.opts.Warehouses != m.warehouses {
+		return nil, fmt.Errorf("--warehouses=%d, but the database holds %d warehouses (%s): run with --warehouses=%d (or without the flag), or load %d with 'fairbench prepare tpcc --warehouses=%d --replace'",
+			w.opts.Warehouses, m.warehouses, tMeta, m.warehouses, w.opts.Warehouses, w.opts.Warehouses)
 	}
-	return &runConfig{warehouses: m.warehouses, cLoad: m.cLoad}, nil
+	return m, nil
+}
+
+// warehousesGiven reports whether --warehouses was set (on the command line
+// or by a suite's data set) rather than left at its default.
+func (w *tpcc) warehousesGiven() bool { return w.fs != nil && w.fs.Changed("warehouses") }
+
+// Inspect reads tpcc_meta before a run or a check: it refuses an incomplete
+// load or an explicit --warehouses other than the load's, and without
+// --warehouses adopts the load's count, so that the result records the
+// warehouses that ran.
+func (w *tpcc) Inspect(ctx context.Context, conn driver.Conn, _ driver.Dialect) (workload.DataReport, error) {
+	m, err := w.loadedMeta(ctx, conn)
+	if err != nil {
+		return workload.DataReport{}, err
+	}
+	found := strconv.Itoa(m.warehouses)
+	check := result.DataCheck{Option: "warehouses", Found: found, Source: tMeta}
+	rep := workload.DataReport{}
+	if w.warehousesGiven() {
+		check.Asked = strconv.Itoa(w.opts.Warehouses)
+	} else {
+		w.opts.Warehouses = m.warehouses
+		rep.Options = map[string]string{"warehouses": found}
+	}
+	rep.Checks = []result.DataCheck{check}
+	return rep, nil
 }
 
 // Kinds names the five transactions in Counts.Kind order.
