@@ -69,13 +69,17 @@ func TestMergeKeepsWarningsPerClient(t *testing.T) {
 	for _, p := range parts {
 		p.Result.Data = []DataCheck{{Option: "table-size", Asked: "100", Found: "50", Source: "MAX(id) of sbtest1", Differs: true}}
 	}
-	parts[2].Result.Warnings = []string{"tables shrank"}
 	parts[0].Result.Warnings = []string{"tables shrank"}
+	parts[2].Result.Warnings = []string{"tables shrank"}
 	m, err := Merge(parts, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"client 1: tables shrank", "client 2: tables shrank"}; !reflect.DeepEqual(m.Warnings, want) {
+	want := []string{
+		"client 1 (c1.json): tables shrank", // merged in client id order
+		"client 2 (c2.json): tables shrank",
+	}
+	if !reflect.DeepEqual(m.Warnings, want) {
 		t.Errorf("merged warnings %q, want %q", m.Warnings, want)
 	}
 	if len(m.Data) != 1 || m.Data[0].Found != "50" {

@@ -117,9 +117,6 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		if r.End.After(out.End) {
 			out.End = r.End
 		}
-		for _, w := range r.Warnings {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("client %d: %s", r.Client.ID, w))
-		}
 		if r.Suite == nil || first.Suite == nil || *r.Suite != *first.Suite {
 			out.Suite = nil
 		}

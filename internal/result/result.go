@@ -76,9 +76,6 @@ type Result struct {
 	// merge; schema 1.1), in client id order; empty for a run's own result.
 	MergedFrom []MergedPart `json:"merged_from,omitempty"`
 
-	// Warnings say where what ran differs from what was asked without being
-	// refused (schema 1.3), one sentence each, as the human output printed them.
-	Warnings []string `json:"warnings,omitempty"`
 	// Data compares the options that describe the data set with what the
 	// database held when the run started (schema 1.3), one entry per option
 	// the workload checked.
