@@ -192,7 +192,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Rows = append(c.Rows, row)
 	}
 	if slices.ContainsFunc(c.Rows, func(r Row) bool { return len(r.Mixed) > 0 }) {
-		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions or profiles (--allow-mixed): they do not compare the same thing", MixedMark))
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions, profiles or run options (--allow-mixed): they do not compare the same thing", MixedMark))
 	}
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))

@@ -52,7 +52,7 @@ func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
 
 // registerMixed adds --allow-mixed, shared by compare, report and cost.
 func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions or profiles), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions, profiles or run options), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
 // loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
