@@ -180,6 +180,9 @@ func loadSuite(dir string) ([]run, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("load: %w", err)
 	}
+	if c := m.Client; c != nil && c.Of > 1 && m.Merged == nil {
+		return nil, nil, fmt.Errorf("load %s: the suite directory holds client %d's share of %d coordinated clients, not the system's throughput: merge every client's directory first with fairbench merge CLIENT-DIRS… -o DIR and compare the merged directory", dir, c.ID, c.Of)
+	}
 	var runs []run
 	var skipped []string
 	for i := range m.Cells {
@@ -262,6 +265,9 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		}
 		return nil, fmt.Errorf("%s to analyse: finish or resume the runs first", what)
 	}
+	if err := clientShares(runs); err != nil {
+		return nil, err
+	}
 	first := runs[0]
 	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server}
 	nextRound := map[Key]int{}
@@ -296,6 +302,34 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		sys.LabelDerived = true
 	}
 	return sys, nil
+}
+
+// clientShares refuses the results of one of several coordinated clients
+// (run --client-id --clients): each holds that client's share of the load,
+// not the system's throughput, and only fairbench merge makes the whole of
+// them. A merged result (MergedFrom set) is the whole.
+func clientShares(runs []run) error {
+	var files []string
+	var of int
+	for _, r := range runs {
+		if c := r.res.Client; c != nil && c.Of > 1 && len(r.res.MergedFrom) == 0 {
+			name := r.file
+			if name == "" {
+				name = fmt.Sprintf("the result of client %d of %d (%s)", c.ID, c.Of, r.key)
+			}
+			files = append(files, name)
+			of = c.Of
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	verb := "are each"
+	if len(files) == 1 {
+		verb = "is"
+	}
+	return fmt.Errorf("%s %s the share of one of %d coordinated clients (run --client-id --clients), not the system's throughput: combine every client's results first with fairbench merge CLIENT-RESULTS… -o merged.json and compare the merged result",
+		strings.Join(files, ", "), verb, of)
 }
 
 // sampleOf extracts the figures of a run.

@@ -216,6 +216,20 @@ var partDefs = []struct {
 	{"options", func(k Key) string { return k.Options }, func(p *keyParts) { p.options = true }},
 }
 
+// Holds reports whether a sample filed under k has its figure in row r: k is
+// r's key, but for the parts a mixed row leaves out (Row.Mixed).
+func (r Row) Holds(k Key) bool {
+	var ignore keyParts
+	for _, m := range r.Mixed {
+		for _, pd := range partDefs {
+			if pd.name == m.Part {
+				pd.set(&ignore)
+			}
+		}
+	}
+	return ignore.apply(k) == r.Key
+}
+
 // matching is the outcome of the rule for the samples kept: per workload,
 // the parts left out and what the rows put together.
 type matching struct {

@@ -288,6 +288,9 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	default:
 		return usageErrorf("unknown --format %q: use text, md, csv, json or html", f.format)
 	}
+	if f.costFlag.prices != "" && (f.format == "csv" || f.format == "json") {
+		return usageErrorf("report --format %s holds the comparison only, not the cost section of --prices: use --format text, md or html for a report with the cost, or fairbench cost --prices %s --format %s with the same results for the cost as %s", f.format, f.costFlag.prices, f.format, strings.ToUpper(f.format))
+	}
 	systems, err := loadSystems(args, f)
 	if err != nil {
 		return withCode(ExitUsage, err)
@@ -320,7 +323,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	case "json":
 		err = analysis.WriteJSON(w, rep.Comparison)
 	}
-	if err == nil && costText != "" && f.format != "html" && f.format != "json" && f.format != "csv" {
+	if err == nil && costText != "" && f.format != "html" {
 		_, err = fmt.Fprintf(w, "\n%s", costText)
 	}
 	if cerr := done(); err == nil {
