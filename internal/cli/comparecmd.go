@@ -203,8 +203,10 @@ Each operand is a result file, a suite directory or a directory of result files 
 with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
 Operands given the same label are one system (arm=day1 arm=day2).
 
-Figures share a row only when workload, data set, distribution (rand type) and profile
-are the same. Systems that share no row of a workload are refused, saying what differs:
+Figures share a row only when workload, data set, distribution (rand type), profile and
+the run options that shape what was measured (--rate, --db-ps-mode, the OLTP statement
+options, tpcc --wait and --mix; shown in row labels when not the defaults) are the same.
+Results of one of several coordinated clients are refused: fairbench merge them first. Systems that share no row of a workload are refused, saying what differs:
 choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
 side, each such row marked † with a footnote.`,
 		Args: func(cmd *cobra.Command, args []string) error {

@@ -304,9 +304,11 @@ func (a *App) costCommand() *cobra.Command {
 		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
 		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
 given results, relates each to its throughput: throughput per dollar, price-performance
-(period cost ÷ throughput) and % differences. Throughput is the mean over the thread
-counts every system ran, or over chosen ones (--cost-threads 300,500,800, as seed 003
-does), in the one row (workload, data set, distribution, profile) every system ran;
+(period cost ÷ throughput) and % differences against --baseline (default: the first).
+Throughput is the mean over the thread counts every system ran, or over chosen ones
+(--cost-threads 300,500,800, as seed 003 does), of each thread count's --center (mean or
+median) of its rounds, in the one row (workload, data set, distribution, profile, run
+options) every system ran;
 with several, choose one with --cost-workload tpcc/uniform/w100 (a label as compare
 prints it). Systems that share no row are refused unless --allow-mixed.
 
