@@ -304,7 +304,11 @@ func (c *Comparison) match(keep func(Sample) bool, allowMixed bool, selectFlag s
 			} else {
 				for _, v := range part.Values {
 					if strings.Contains(v.Value, ", ") {
-						mw.Unmixable = append(mw.Unmixable, fmt.Sprintf("%s ran %s %s", v.System, pd.name+"s", v.Value))
+						plural := pd.name + "s"
+						if strings.HasSuffix(pd.name, "s") {
+							plural = pd.name
+						}
+						mw.Unmixable = append(mw.Unmixable, fmt.Sprintf("%s ran %s %s", v.System, plural, v.Value))
 					}
 				}
 			}

@@ -191,3 +191,40 @@ func merge(a, b map[string]string) map[string]string {
 	}
 	return out
 }
+
+// TestSelectorChoosesRowsByOption: a row label with an option ("rate=5000")
+// or all of a row's options chooses the rows that ran them.
+func TestSelectorChoosesRowsByOption(t *testing.T) {
+	k := Key{Workload: "oltp_read_write", RandType: "uniform", Data: "4x100000", Options: "rate=5000 skip-trx=on", Threads: 8}
+	for _, tc := range []struct {
+		label string
+		want  bool
+	}{
+		{"oltp_read_write/rate=5000", true},
+		{"oltp_read_write/skip-trx=on/uniform", true},
+		{"oltp_read_write (uniform, 4x100000, rate=5000 skip-trx=on)", true},
+		{"oltp_read_write/rate=5000 skip-trx=on/skip-trx=on", false},
+		{"oltp_read_write/rate=400", false},
+		{"oltp_read_write/4x100000", true},
+	} {
+		sel, err := ParseSelector(tc.label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sel.Matches(k); got != tc.want {
+			t.Errorf("%q matches %s: %v, want %v", tc.label, k, got, tc.want)
+		}
+	}
+}
+
+// TestSystemRunningSeveralOptionsCannotBeMixed: --allow-mixed cannot pair a
+// system that ran two option sets with one that ran a third, and says so.
+func TestSystemRunningSeveralOptionsCannotBeMixed(t *testing.T) {
+	x86 := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 500, opts: map[string]string{"rate": "500"}})
+	arm := mustSystem(t, "arm", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 400, opts: map[string]string{"rate": "400"}})
+	_, err := Compare([]*System{x86, arm}, CompareOptions{AllowMixed: true})
+	if err == nil || !strings.Contains(err.Error(), "x86 ran options rate=0, rate=500") {
+		t.Errorf("err = %v, want a refusal naming x86's two option sets", err)
+	}
+}
