@@ -228,3 +228,20 @@ func TestSystemRunningSeveralOptionsCannotBeMixed(t *testing.T) {
 		t.Errorf("err = %v, want a refusal naming x86's two option sets", err)
 	}
 }
+
+// TestRoundsWithoutTheMetricAreTold: a round that lacks the metric (p99 not
+// recorded) is left out of its cell with a note, not silently.
+func TestRoundsWithoutTheMetricAreTold(t *testing.T) {
+	x86 := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000, p95: 2, p99: 3},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000})
+	c, err := Compare([]*System{x86}, CompareOptions{Metric: LatencyMetric("99")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Rows[0].Cells[0].Stats.N; n != 1 {
+		t.Errorf("%d rounds, want 1", n)
+	}
+	if !strings.Contains(strings.Join(c.Notes, "\n"), "left out of the rounds for having no p99: x86: 1 run(s) of oltp_read_write/uniform/4x100000/t8") {
+		t.Errorf("notes %q do not tell the round left out", c.Notes)
+	}
+}
