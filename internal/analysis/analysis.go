@@ -31,7 +31,12 @@ type Key struct {
 	RandType string `json:"rand_type,omitempty"` // "uniform", "zipfian"; "" when unknown
 	Profile  string `json:"profile,omitempty"`   // server profile of a suite; "" without one
 	Data     string `json:"data,omitempty"`      // data set label: "4x100000", "w10"
-	Threads  int    `json:"threads"`
+	// Options are the run options that shape what was measured and differ
+	// from their defaults ("rate=5000 point-selects=1"; see shapingOptions),
+	// UnknownOptions last when a result does not say them; "" for the
+	// defaults.
+	Options string `json:"options,omitempty"`
+	Threads int    `json:"threads"`
 }
 
 // Group returns the key without its thread count: the series a thread sweep
@@ -41,11 +46,11 @@ func (k Key) Group() Key {
 	return k
 }
 
-// String names the key as "workload/rand type/profile/data/tN", leaving out
-// the parts that are empty (and the thread count when it is 0).
+// String names the key as "workload/rand type/profile/data/options/tN",
+// leaving out the parts that are empty (and the thread count when it is 0).
 func (k Key) String() string {
 	var parts []string
-	for _, p := range []string{k.Workload, k.RandType, k.Profile, k.Data} {
+	for _, p := range []string{k.Workload, k.RandType, k.Profile, k.Data, k.Options} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -56,7 +61,8 @@ func (k Key) String() string {
 	return strings.Join(parts, "/")
 }
 
-// less orders keys by workload, rand type, profile, data and then threads.
+// less orders keys by workload, rand type, profile, data, options and then
+// threads.
 func (k Key) less(o Key) bool {
 	if k.Workload != o.Workload {
 		return k.Workload < o.Workload
@@ -69,6 +75,9 @@ func (k Key) less(o Key) bool {
 	}
 	if k.Data != o.Data {
 		return k.Data < o.Data
+	}
+	if k.Options != o.Options {
+		return k.Options < o.Options
 	}
 	return k.Threads < o.Threads
 }

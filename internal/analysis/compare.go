@@ -154,23 +154,41 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	}
 	values := make([]map[Key][]float64, len(systems))
 	keySet := map[Key]bool{}
+	type lack struct {
+		system int
+		key    Key
+	}
+	lacking := map[lack]int{}
 	for i, s := range systems {
 		values[i] = map[Key][]float64{}
 		for _, smp := range s.Samples {
 			if !keep(smp) {
 				continue
 			}
+			k := match.key(smp.Key)
 			v, ok := c.Metric.Value(smp)
 			if !ok {
+				lacking[lack{i, k}]++
 				continue
 			}
-			k := match.key(smp.Key)
 			values[i][k] = append(values[i][k], v)
 			keySet[k] = true
 		}
 	}
 	if len(keySet) == 0 {
 		return nil, c.noValuesError(opts.Workloads)
+	}
+	// Runs without the metric in a cell that has it are left out of its
+	// rounds: say so, rather than show fewer rounds without a word.
+	var lacks []string
+	for l, n := range lacking {
+		if keySet[l.key] {
+			lacks = append(lacks, fmt.Sprintf("%s: %d run(s) of %s", systems[l.system].Label, n, l.key))
+		}
+	}
+	if len(lacks) > 0 {
+		sort.Strings(lacks)
+		c.Notes = append(c.Notes, fmt.Sprintf("left out of the rounds for having no %s: %s (run them with that percentile, or compare another metric)", c.Metric.Name, strings.Join(lacks, "; ")))
 	}
 	keys := make([]Key, 0, len(keySet))
 	for k := range keySet {
@@ -192,7 +210,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Rows = append(c.Rows, row)
 	}
 	if slices.ContainsFunc(c.Rows, func(r Row) bool { return len(r.Mixed) > 0 }) {
-		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions or profiles (--allow-mixed): they do not compare the same thing", MixedMark))
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions, profiles or run options (--allow-mixed): they do not compare the same thing", MixedMark))
 	}
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))

@@ -45,6 +45,10 @@ type fakeRun struct {
 	tpmC       float64
 	status     result.Status
 	suite      *result.SuiteCell
+	// opts are further options (they win over the ones build sets), and
+	// commandLine the result's CommandLine.
+	opts        map[string]string
+	commandLine []string
 }
 
 // build makes a result of r, with defaults for what r leaves empty.
@@ -81,6 +85,10 @@ func (r fakeRun) build() *result.Result {
 	} else {
 		res.Options["tables"], res.Options["table-size"] = itoa(r.tables), itoa(r.size)
 	}
+	for k, v := range r.opts {
+		res.Options[k] = v
+	}
+	res.CommandLine = r.commandLine
 	if r.p95 > 0 || r.p99 > 0 {
 		res.Totals.Latency.Percentiles = map[string]float64{"95": r.p95, "99": r.p99}
 	}

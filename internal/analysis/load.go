@@ -122,7 +122,8 @@ func addResult(runs []run, skipped []string, res *result.Result, file string, ce
 		r.round = res.Suite.Round
 	}
 	if cell != nil {
-		r.key = Key{Workload: cell.Workload, RandType: cell.RandType, Profile: cell.Profile, Data: cell.Data, Threads: cell.Threads}
+		r.key = Key{Workload: cell.Workload, RandType: cell.RandType, Profile: cell.Profile, Data: cell.Data, Threads: cell.Threads,
+			Options: shapeOf(res, cell.RandType)}
 		r.round = cell.Round
 	}
 	return append(runs, r), skipped
@@ -130,9 +131,10 @@ func addResult(runs []run, skipped []string, res *result.Result, file string, ce
 
 // resultKey derives a key from a result alone: rand type and data set from its
 // options (named as a suite names them), profile from its suite cell or
-// managed server.
+// managed server, the options that shape what it measured (shapeOf).
 func resultKey(res *result.Result) Key {
-	k := Key{Workload: res.Workload, RandType: res.Options["rand-type"], Threads: res.Threads, Data: dataLabel(res.Options)}
+	k := Key{Workload: res.Workload, RandType: res.Options["rand-type"], Threads: res.Threads, Data: dataLabel(res)}
+	k.Options = shapeOf(res, k.RandType)
 	switch {
 	case res.Suite != nil && res.Suite.Profile != "":
 		k.Profile = res.Suite.Profile
@@ -142,19 +144,34 @@ func resultKey(res *result.Result) Key {
 	return k
 }
 
-// dataLabel names a data set from workload options as a suite does: "w10"
+// dataLabel names a data set from a result's options as a suite does: "w10"
 // for warehouses, "4x100000" for tables × rows, "" when the options say
-// neither.
-func dataLabel(opts map[string]string) string {
+// neither. A count the result does not say is its default (sysbench's and
+// fairbench's: 1 table of 10000 rows) only when the defaults are known to
+// apply (defaultsApply); otherwise it is "?" ("?x100000": a log imported
+// without its command line), so that the row matches no other.
+func dataLabel(res *result.Result) string {
+	opts := res.Options
 	if w, _ := strconv.Atoi(opts["warehouses"]); w > 0 {
 		return "w" + strconv.Itoa(w)
 	}
-	tables, errT := strconv.Atoi(opts["tables"])
-	size, errS := strconv.Atoi(opts["table-size"])
-	if errT != nil && errS != nil {
+	_, hasT := opts["tables"]
+	_, hasS := opts["table-size"]
+	if !hasT && !hasS {
 		return ""
 	}
-	return fmt.Sprintf("%dx%d", max(tables, 1), size)
+	count := func(name, def string) string {
+		v, ok := opts[name]
+		if !ok && defaultsApply(res) {
+			v = def
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return "?"
+		}
+		return strconv.Itoa(n)
+	}
+	return count("tables", "1") + "x" + count("table-size", "10000")
 }
 
 // loadSuite reads the complete cells of a suite directory.
@@ -162,6 +179,9 @@ func loadSuite(dir string) ([]run, []string, error) {
 	m, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load: %w", err)
+	}
+	if c := m.Client; c != nil && c.Of > 1 && m.Merged == nil {
+		return nil, nil, fmt.Errorf("load %s: the suite directory holds client %d's share of %d coordinated clients, not the system's throughput: merge every client's directory first with fairbench merge CLIENT-DIRS… -o DIR and compare the merged directory", dir, c.ID, c.Of)
 	}
 	var runs []run
 	var skipped []string
@@ -245,6 +265,9 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		}
 		return nil, fmt.Errorf("%s to analyse: finish or resume the runs first", what)
 	}
+	if err := clientShares(runs); err != nil {
+		return nil, err
+	}
 	first := runs[0]
 	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server}
 	nextRound := map[Key]int{}
@@ -280,6 +303,34 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		sys.LabelDerived = true
 	}
 	return sys, nil
+}
+
+// clientShares refuses the results of one of several coordinated clients
+// (run --client-id --clients): each holds that client's share of the load,
+// not the system's throughput, and only fairbench merge makes the whole of
+// them. A merged result (MergedFrom set) is the whole.
+func clientShares(runs []run) error {
+	var files []string
+	var of int
+	for _, r := range runs {
+		if c := r.res.Client; c != nil && c.Of > 1 && len(r.res.MergedFrom) == 0 {
+			name := r.file
+			if name == "" {
+				name = fmt.Sprintf("the result of client %d of %d (%s)", c.ID, c.Of, r.key)
+			}
+			files = append(files, name)
+			of = c.Of
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	verb := "are each"
+	if len(files) == 1 {
+		verb = "is"
+	}
+	return fmt.Errorf("%s %s the share of one of %d coordinated clients (run --client-id --clients), not the system's throughput: combine every client's results first with fairbench merge CLIENT-RESULTS… -o merged.json and compare the merged result",
+		strings.Join(files, ", "), verb, of)
 }
 
 // sampleOf extracts the figures of a run.

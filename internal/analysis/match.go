@@ -8,8 +8,9 @@ import (
 )
 
 // The matching rule of compare, cost and report: two figures share a row only
-// when their workload, data set, distribution (rand type) and profile are the
-// same. A system that shares no such row with any other system for a workload
+// when their workload, data set, distribution (rand type), profile and the
+// run options that shape what was measured (Key.Options: --rate,
+// --point-selects, tpcc's --wait… see shapingOptions) are the same. A system that shares no such row with any other system for a workload
 // they both ran is refused with what differs (MixError), unless mixing is
 // allowed: then the parts that differ, where every system has a single value,
 // are left out of the key for that workload, and each row that puts different
@@ -20,7 +21,7 @@ const MixedMark = "†"
 
 // MixedPart is a key part that differs between the systems in a mixed row.
 type MixedPart struct {
-	// Part is "rand type", "profile" or "data set".
+	// Part is "rand type", "profile", "data set" or "options".
 	Part string `json:"part"`
 	// Values are each system's value of the part, in Comparison.Systems
 	// order, for the systems that ran the workload.
@@ -100,18 +101,19 @@ func (e *MixError) Error() string {
 		unmixable = []string{"each system ran another combination of them"}
 	}
 	if e.Allowed {
-		return fmt.Sprintf("the systems ran different data sets, distributions or profiles, and --allow-mixed cannot pair them because %s: %s; give each system one of them (operands of only those results) or choose matching rows with %s (%s)",
+		return fmt.Sprintf("the systems ran different data sets, distributions, profiles or run options, and --allow-mixed cannot pair them because %s: %s; give each system one of them (operands of only those results) or choose matching rows with %s (%s)",
 			strings.Join(unmixable, ", "), strings.Join(what, "; "), flag, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("the systems ran different data sets, distributions or profiles, so no row has figures of the same thing: %s; compare results of the same data set, distribution and profile, choose matching rows with %s (%s), or give --allow-mixed to put them side by side in rows marked %s mixed",
+	return fmt.Sprintf("the systems ran different data sets, distributions, profiles or run options, so no row has figures of the same thing: %s; compare results of the same data set, distribution, profile and run options, choose matching rows with %s (%s), or give --allow-mixed to put them side by side in rows marked %s mixed",
 		strings.Join(what, "; "), flag, strings.Join(rows, "; "), MixedMark)
 }
 
 // Selector chooses rows by a label as compare prints them: a workload alone
-// ("tpcc"), or with the row's rand type, profile and data set as in section
-// titles ("tpcc (uniform, w100)", a mixed section's "tpcc † mixed" too) or
-// key strings ("tpcc/uniform/w100"). The
-// parts given must each be one of the row's; parts left out match any.
+// ("tpcc"), or with the row's rand type, profile, data set and options as in
+// section titles ("tpcc (uniform, w100)", a mixed section's "tpcc † mixed"
+// too) or key strings ("tpcc/uniform/w100", "tpcc/w100/wait=on"). The parts
+// given must each be one of the row's (an option alone, "rate=5000", is one
+// of its options); parts left out match any.
 type Selector struct {
 	Workload string
 	Parts    []string
@@ -151,19 +153,24 @@ func (s Selector) String() string {
 }
 
 // Matches reports whether key k is in a row the selector chooses: the same
-// workload, and each part one of k's rand type, profile and data set (case
-// does not matter).
+// workload, and each part one of k's rand type, profile, data set, options or
+// one of its options (case does not matter).
 func (s Selector) Matches(k Key) bool {
 	if !strings.EqualFold(s.Workload, k.Workload) {
 		return false
 	}
-	used := [3]bool{}
-	own := [3]string{k.RandType, k.Profile, k.Data}
+	own := append([]string{k.RandType, k.Profile, k.Data, k.Options}, strings.Fields(k.Options)...)
+	used := make([]bool, len(own))
 	for _, p := range s.Parts {
 		found := false
 		for i, v := range own {
 			if !used[i] && v != "" && strings.EqualFold(p, v) {
 				used[i], found = true, true
+				if i == 3 { // the options whole stand for each of them
+					for j := 4; j < len(own); j++ {
+						used[j] = true
+					}
+				}
 				break
 			}
 		}
@@ -179,7 +186,7 @@ func (s Selector) Matches(k Key) bool {
 func RowLabel(k Key) string { return k.Group().String() }
 
 // keyParts says which key parts are left out for matching.
-type keyParts struct{ randType, profile, data bool }
+type keyParts struct{ randType, profile, data, options bool }
 
 func (p keyParts) apply(k Key) Key {
 	if p.randType {
@@ -190,6 +197,9 @@ func (p keyParts) apply(k Key) Key {
 	}
 	if p.data {
 		k.Data = ""
+	}
+	if p.options {
+		k.Options = ""
 	}
 	return k
 }
@@ -203,6 +213,21 @@ var partDefs = []struct {
 	{"rand type", func(k Key) string { return k.RandType }, func(p *keyParts) { p.randType = true }},
 	{"profile", func(k Key) string { return k.Profile }, func(p *keyParts) { p.profile = true }},
 	{"data set", func(k Key) string { return k.Data }, func(p *keyParts) { p.data = true }},
+	{"options", func(k Key) string { return k.Options }, func(p *keyParts) { p.options = true }},
+}
+
+// Holds reports whether a sample filed under k has its figure in row r: k is
+// r's key, but for the parts a mixed row leaves out (Row.Mixed).
+func (r Row) Holds(k Key) bool {
+	var ignore keyParts
+	for _, m := range r.Mixed {
+		for _, pd := range partDefs {
+			if pd.name == m.Part {
+				pd.set(&ignore)
+			}
+		}
+	}
+	return ignore.apply(k) == r.Key
 }
 
 // matching is the outcome of the rule for the samples kept: per workload,
@@ -269,6 +294,9 @@ func (c *Comparison) match(keep func(Sample) bool, allowMixed bool, selectFlag s
 			if !slices.ContainsFunc(sets, func(v string) bool { return v != sets[0] }) {
 				continue // every system ran the same values of this part
 			}
+			if pd.name == "options" {
+				part.Values = describeOptions(part.Values)
+			}
 			mw.Parts = append(mw.Parts, part)
 			if single {
 				pd.set(&ignore)
@@ -276,7 +304,11 @@ func (c *Comparison) match(keep func(Sample) bool, allowMixed bool, selectFlag s
 			} else {
 				for _, v := range part.Values {
 					if strings.Contains(v.Value, ", ") {
-						mw.Unmixable = append(mw.Unmixable, fmt.Sprintf("%s ran %s %s", v.System, pd.name+"s", v.Value))
+						plural := pd.name + "s"
+						if strings.HasSuffix(pd.name, "s") {
+							plural = pd.name
+						}
+						mw.Unmixable = append(mw.Unmixable, fmt.Sprintf("%s ran %s %s", v.System, plural, v.Value))
 					}
 				}
 			}

@@ -66,7 +66,7 @@ func (c *Comparison) layoutSection(rows []Row) section {
 	k := rows[0].Key
 	title := k.Workload
 	var qual []string
-	for _, p := range []string{k.RandType, k.Profile, k.Data} {
+	for _, p := range []string{k.RandType, k.Profile, k.Data, k.Options} {
 		if p != "" {
 			qual = append(qual, p)
 		}

@@ -16,18 +16,19 @@ var csvHeader = []string{
 	"workload", "rand_type", "profile", "data", "threads", "metric", "unit", "system", "baseline",
 	"n", "value", "mean", "stddev", "cv", "ci_lo", "ci_hi", "min", "median", "max",
 	"pct", "fscaled", "pct_fscaled", "per_vcpu", "per_ghz_vcpu", "pct_per_ghz_vcpu",
-	"p_value", "tested", "significant", "mark", "reason", "mixed",
+	"p_value", "tested", "significant", "mark", "reason", "mixed", "options",
 }
 
 // WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
 // data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
 // ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
 // per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
-// reason, mixed), then one record per row and system with every number at full
+// reason, mixed, options), then one record per row and system with every number at full
 // precision; empty fields are figures that do not apply (NaN) or a system
 // without the cell (n = 0). mixed is empty for a row of figures of the same
 // thing and says what a mixed row puts together otherwise ("data set: x86
-// w10, arm w100"; see Row.Mixed).
+// w10, arm w100"; see Row.Mixed); options are the row's run options that
+// differ from the defaults (Key.Options, "rate=5000"), empty for the defaults.
 func WriteCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -44,7 +45,7 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 				csvNum(st.CILo), csvNum(st.CIHi), csvNum(st.Min), csvNum(st.Median), csvNum(st.Max),
 				csvNum(cl.Pct), csvNum(cl.FScaled), csvNum(cl.PctFScaled),
 				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
-				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed),
+				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed), r.Key.Options,
 			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("write CSV: %w", err)

@@ -52,7 +52,7 @@ func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
 
 // registerMixed adds --allow-mixed, shared by compare, report and cost.
 func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions or profiles), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions, profiles or run options), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
 // loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
@@ -203,8 +203,10 @@ Each operand is a result file, a suite directory or a directory of result files 
 with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
 Operands given the same label are one system (arm=day1 arm=day2).
 
-Figures share a row only when workload, data set, distribution (rand type) and profile
-are the same. Systems that share no row of a workload are refused, saying what differs:
+Figures share a row only when workload, data set, distribution (rand type), profile and
+the run options that shape what was measured (--rate, --db-ps-mode, the OLTP statement
+options, tpcc --wait and --mix; shown in row labels when not the defaults) are the same.
+Results of one of several coordinated clients are refused: fairbench merge them first. Systems that share no row of a workload are refused, saying what differs:
 choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
 side, each such row marked † with a footnote.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -288,6 +290,9 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	default:
 		return usageErrorf("unknown --format %q: use text, md, csv, json or html", f.format)
 	}
+	if f.costFlag.prices != "" && (f.format == "csv" || f.format == "json") {
+		return usageErrorf("report --format %s holds the comparison only, not the cost section of --prices: use --format text, md or html for a report with the cost, or fairbench cost --prices %s --format %s with the same results for the cost as %s", f.format, f.costFlag.prices, f.format, strings.ToUpper(f.format))
+	}
 	systems, err := loadSystems(args, f)
 	if err != nil {
 		return withCode(ExitUsage, err)
@@ -320,7 +325,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	case "json":
 		err = analysis.WriteJSON(w, rep.Comparison)
 	}
-	if err == nil && costText != "" && f.format != "html" && f.format != "json" && f.format != "csv" {
+	if err == nil && costText != "" && f.format != "html" {
 		_, err = fmt.Fprintf(w, "\n%s", costText)
 	}
 	if cerr := done(); err == nil {

@@ -90,18 +90,31 @@ func (f *costFlags) sheetSystem(sheet *cost.Sheet, label string) (string, error)
 	return "", fmt.Errorf("which system of %s did %s run on? give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, label, strings.Join(sheet.SystemNames(), ", "))
 }
 
-// throughputs are the systems' figures by thread count in the one row group
-// that every system ran and the selection (--cost-workload, else compare's
-// --workload) chooses, under the matching rule of compare: the group's label
-// and what it mixes ("" unless --allow-mixed put different things together).
-// Several such groups are refused, naming them, never priced by the first.
-func (f *costFlags) throughputs(systems []*analysis.System, base analysis.CompareOptions) ([]map[int]float64, string, string, error) {
+// priced is what the cost model prices: the systems' figures by thread count
+// in the one row group that every system ran and the selection
+// (--cost-workload, else compare's --workload) chooses, under the matching
+// rule of compare.
+type priced struct {
+	// by are each system's figures by thread count: the center (--center)
+	// of each thread count's rounds.
+	by []map[int]float64
+	// label is the group's row label; mixed what it mixes ("" unless
+	// --allow-mixed put different things together).
+	label, mixed string
+	// center is the statistic of rounds used; baseline indexes the
+	// baseline system (--baseline, else the first).
+	center   analysis.Center
+	baseline int
+}
+
+// throughputs finds what the cost model prices. Several row groups every
+// system ran are refused, naming them, never priced by the first.
+func (f *costFlags) throughputs(systems []*analysis.System, base analysis.CompareOptions) (*priced, error) {
 	opts := base
-	opts.Center = analysis.CenterMean
 	if f.workload != "" {
 		sel, err := analysis.ParseSelector(f.workload)
 		if err != nil {
-			return nil, "", "", fmt.Errorf("--cost-workload: %w", err)
+			return nil, fmt.Errorf("--cost-workload: %w", err)
 		}
 		opts.Select, opts.SelectFlag = []analysis.Selector{sel}, "--cost-workload"
 	} else if len(opts.Select) == 0 {
@@ -109,7 +122,7 @@ func (f *costFlags) throughputs(systems []*analysis.System, base analysis.Compar
 	}
 	cmp, err := analysis.Compare(systems, opts)
 	if err != nil {
-		return nil, "", "", err
+		return nil, err
 	}
 	groups := cmp.CommonGroups()
 	var labels []string
@@ -118,29 +131,28 @@ func (f *costFlags) throughputs(systems []*analysis.System, base analysis.Compar
 	}
 	switch {
 	case len(groups) == 0:
-		return nil, "", "", fmt.Errorf("no row has %s figures of every system, so none can be priced alike: %s; choose a row every system ran with --cost-workload, or run it on the systems that lack it", opts.Metric.Unit, rowOwners(cmp))
+		return nil, fmt.Errorf("no row has %s figures of every system, so none can be priced alike: %s; choose a row every system ran with --cost-workload, or run it on the systems that lack it", opts.Metric.Unit, rowOwners(cmp))
 	case len(groups) > 1 && f.workload == "":
-		return nil, "", "", fmt.Errorf("the results hold %d rows every system ran: %s; choose the one to price with --cost-workload (a workload or a row label as compare prints it)", len(groups), strings.Join(labels, ", "))
+		return nil, fmt.Errorf("the results hold %d rows every system ran: %s; choose the one to price with --cost-workload (a workload or a row label as compare prints it)", len(groups), strings.Join(labels, ", "))
 	case len(groups) > 1:
-		return nil, "", "", fmt.Errorf("--cost-workload %s matches %d rows every system ran: %s; give the whole row label", f.workload, len(groups), strings.Join(labels, ", "))
+		return nil, fmt.Errorf("--cost-workload %s matches %d rows every system ran: %s; give the whole row label", f.workload, len(groups), strings.Join(labels, ", "))
 	}
-	by := make([]map[int]float64, len(systems))
-	for i := range by {
-		by[i] = map[int]float64{}
+	p := &priced{by: make([]map[int]float64, len(systems)), label: labels[0], center: cmp.Center, baseline: cmp.Baseline}
+	for i := range p.by {
+		p.by[i] = map[int]float64{}
 	}
-	var mixed string
 	for _, r := range cmp.Rows {
 		if r.Key.Group() != groups[0] {
 			continue
 		}
-		mixed = analysis.MixedString(r.Mixed)
+		p.mixed = analysis.MixedString(r.Mixed)
 		for i, c := range r.Cells {
 			if c.Stats.N > 0 {
-				by[i][r.Key.Threads] = c.Stats.Mean
+				p.by[i][r.Key.Threads] = c.Value
 			}
 		}
 	}
-	return by, labels[0], mixed, nil
+	return p, nil
 }
 
 // commonThreads returns the thread counts every system ran in the priced
@@ -209,10 +221,11 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 	if err != nil {
 		return nil, err
 	}
-	by, workload, mixed, err := f.throughputs(systems, cmpOpts)
+	p, err := f.throughputs(systems, cmpOpts)
 	if err != nil {
 		return nil, err
 	}
+	by := p.by
 	if len(threads) == 0 {
 		if threads, err = commonThreads(systems, by); err != nil {
 			return nil, err
@@ -228,11 +241,11 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 		inputs = append(inputs, cost.Input{System: name, Throughput: cost.Figure{ByThreads: by[i], Threads: threads}})
 		names = append(names, name)
 	}
-	opts, err := f.options(workload, cmpOpts.Metric.Unit)
+	opts, err := f.options(p.label, cmpOpts.Metric.Unit)
 	if err != nil {
 		return nil, err
 	}
-	opts.Mixed = mixed
+	opts.Mixed, opts.Center, opts.Baseline = p.mixed, string(p.center), names[p.baseline]
 	ev, err := sheet.Evaluate(inputs, opts)
 	if err != nil {
 		return nil, err
@@ -291,9 +304,11 @@ func (a *App) costCommand() *cobra.Command {
 		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
 		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
 given results, relates each to its throughput: throughput per dollar, price-performance
-(period cost ÷ throughput) and % differences. Throughput is the mean over the thread
-counts every system ran, or over chosen ones (--cost-threads 300,500,800, as seed 003
-does), in the one row (workload, data set, distribution, profile) every system ran;
+(period cost ÷ throughput) and % differences against --baseline (default: the first).
+Throughput is the mean over the thread counts every system ran, or over chosen ones
+(--cost-threads 300,500,800, as seed 003 does), of each thread count's --center (mean or
+median) of its rounds, in the one row (workload, data set, distribution, profile, run
+options) every system ran;
 with several, choose one with --cost-workload tpcc/uniform/w100 (a label as compare
 prints it). Systems that share no row are refused unless --allow-mixed.
 
@@ -305,6 +320,11 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.prices == "" {
 				return usageErrorf("cost needs a price sheet: --prices FILE (examples in prices/)")
+			}
+			for _, name := range []string{"center", "baseline"} {
+				if len(args) == 0 && cmd.Flags().Changed(name) {
+					return usageErrorf("--%s applies to the throughput of results, and none were given: give results (LABEL=RESULTS…) or leave --%s out", name, name)
+				}
 			}
 			write, ok := map[string]func(io.Writer, *cost.Report) error{
 				"text": cost.WriteText, "md": cost.WriteMarkdown, "markdown": cost.WriteMarkdown, "csv": cost.WriteCSV, "json": cost.WriteJSON,
@@ -334,6 +354,8 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
 	cmd.Flags().StringVar(&metric, "metric", "tps", "throughput used: tps, qps or tpmc")
 	cf.registerMixed(cmd.Flags())
+	cmd.Flags().StringVar(&cf.center, "center", "mean", "the statistic that stands for a thread count's rounds: mean or median")
+	cmd.Flags().StringVar(&cf.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
 	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
@@ -365,7 +387,11 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 	if err != nil {
 		return nil, err
 	}
-	pr, err := f.evaluate(systems, analysis.CompareOptions{Metric: metric, AllowMixed: cf.allowMixed})
+	center, err := analysis.ParseCenter(cf.center)
+	if err != nil {
+		return nil, fmt.Errorf("--center: %w", err)
+	}
+	pr, err := f.evaluate(systems, analysis.CompareOptions{Metric: metric, AllowMixed: cf.allowMixed, Center: center, Baseline: cf.baseline})
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +411,7 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 		if err != nil {
 			return nil, fmt.Errorf("--per: %w", err)
 		}
-		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Mixed: pr.opts.Mixed, Metric: pr.opts.Metric})
+		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Mixed: pr.opts.Mixed, Metric: pr.opts.Metric, Center: pr.opts.Center, Baseline: pr.opts.Baseline})
 		if err != nil {
 			return nil, err
 		}

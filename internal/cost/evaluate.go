@@ -75,6 +75,10 @@ type Options struct {
 	// x86 w10, arm w100"): the tables mark the figures as mixed.
 	Mixed  string
 	Metric string // the throughput's unit, e.g. "tps" or "tpmC"; default "tps"
+	// Center says which statistic of each thread count's rounds the
+	// throughput figures are ("mean", "median"), to be told with them; ""
+	// when they are not of rounds (figures given as such).
+	Center string
 	// Baseline is the system the others are compared with ("B vs A": A);
 	// default the first input.
 	Baseline string
@@ -110,8 +114,11 @@ type Evaluation struct {
 	Scenario string `json:"scenario,omitempty"` // "" or "equal compute"
 	Workload string `json:"workload,omitempty"`
 	// Mixed says what different things the throughputs measured (Options.Mixed).
-	Mixed    string `json:"mixed,omitempty"`
-	Metric   string `json:"metric"`
+	Mixed  string `json:"mixed,omitempty"`
+	Metric string `json:"metric"`
+	// Center is the statistic of each thread count's rounds the throughputs
+	// are (Options.Center).
+	Center   string `json:"center,omitempty"`
 	Baseline string `json:"baseline"`
 	// PerDollar and PricePerf are the cost bases used; Period is the sheet's
 	// period (the basis "period").
@@ -161,7 +168,7 @@ func (s *Sheet) Evaluate(in []Input, opt Options) (*Evaluation, error) {
 	if len(in) == 0 {
 		return nil, fmt.Errorf("nothing to evaluate: name at least one system of %s (%s)", s.File, strings.Join(s.SystemNames(), ", "))
 	}
-	ev := &Evaluation{Workload: opt.Workload, Mixed: opt.Mixed, Metric: opt.Metric, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
+	ev := &Evaluation{Workload: opt.Workload, Mixed: opt.Mixed, Metric: opt.Metric, Center: opt.Center, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
 		Period: s.Period.String(), Currency: s.Currency, HasThroughput: !in[0].Throughput.IsZero()}
 	seen := map[string]bool{}
 	for _, x := range in {

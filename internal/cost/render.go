@@ -174,9 +174,19 @@ func evaluationTable(ev *Evaluation) *table {
 		t.notes = append(t.notes, fmt.Sprintf("%s: %s. Price-performance is cost/%s ÷ %s: lower is better.",
 			m, describeRows(ev.Rows, m), pp, m))
 	}
+	t.notes = append(t.notes, centerNote(ev.HasThroughput, m, ev.Center)...)
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ev.Baseline, ev.Baseline))
 	markMixed(t, ev.Mixed)
 	return t
+}
+
+// centerNote says which statistic of each thread count's rounds the
+// throughputs are, when they are of rounds.
+func centerNote(hasThroughput bool, metric, center string) []string {
+	if !hasThroughput || center == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s at each thread count is the %s of its rounds.", metric, center)}
 }
 
 // markMixed marks a table whose throughputs are of different data sets,
@@ -278,6 +288,7 @@ func equalCostTable(ec *EqualCost) *table {
 	if out := ec.DoesNotFit(); len(out) > 0 {
 		t.notes = append(t.notes, fmt.Sprintf("Not one copy of %s fits the budget: raise it, or allow overspend.", strings.Join(out, ", ")))
 	}
+	t.notes = append(t.notes, centerNote(ec.HasThroughput, m, ec.Center)...)
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ec.Baseline, ec.Baseline))
 	markMixed(t, ec.Mixed)
 	return t

@@ -9,6 +9,8 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/result"
@@ -166,17 +168,26 @@ func lineChart(id, title, unit string, systems []*analysis.System, rows []analys
 }
 
 // timeSeries charts the throughput over time of each system's run at the
-// largest thread count of the section (first round), warm-up shaded; nil when
-// no result file holds intervals.
+// largest thread count of the section, warm-up shaded; nil when no result
+// file holds intervals. Of several rounds it charts each system's first
+// (lowest-numbered), and the title says which round of how many.
 func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Row, read func(string) (*result.Result, error)) *Chart {
-	threads := rows[len(rows)-1].Key.Threads
-	key := rows[len(rows)-1].Key
-	c := &Chart{ID: id, Title: fmt.Sprintf("%s: tps over time at %d threads", title, threads), XLabel: "seconds", YLabel: "tps"}
+	row := rows[len(rows)-1]
+	c := &Chart{XLabel: "seconds", YLabel: "tps"}
+	type shown struct {
+		label         string
+		round, rounds int
+	}
+	var charted []shown
 	for i, s := range systems {
 		var file string
-		round := math.MaxInt
+		round, rounds := math.MaxInt, 0
 		for _, sm := range s.Samples {
-			if sm.Key == key && sm.File != "" && sm.Round < round {
+			if !row.Holds(sm.Key) {
+				continue
+			}
+			rounds++
+			if sm.File != "" && sm.Round < round {
 				file, round = sm.File, sm.Round
 			}
 		}
@@ -200,10 +211,24 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 			c.Shade = append(c.Shade, [2]float64{0, warmEnd})
 		}
 		c.Series = append(c.Series, ser)
+		charted = append(charted, shown{s.Label, round, rounds})
 	}
 	if len(c.Series) == 0 {
 		return nil
 	}
+	which := ""
+	same := !slices.ContainsFunc(charted, func(s shown) bool { return s.round != charted[0].round || s.rounds != charted[0].rounds })
+	switch {
+	case same && charted[0].rounds > 1:
+		which = fmt.Sprintf(", round %d of %d", charted[0].round, charted[0].rounds)
+	case !same:
+		var each []string
+		for _, s := range charted {
+			each = append(each, fmt.Sprintf("%s round %d of %d", s.label, s.round, s.rounds))
+		}
+		which = ", " + strings.Join(each, "; ")
+	}
+	c.ID, c.Title = id, fmt.Sprintf("%s: tps over time at %d threads%s", title, row.Key.Threads, which)
 	return c
 }
 

@@ -103,6 +103,9 @@ func TestBuildDrawsEveryChart(t *testing.T) {
 		if len(series.Shade) != 1 || series.Shade[0] != [2]float64{0, 2} {
 			t.Errorf("series chart shades %v, want the warm-up [0,2]", series.Shade)
 		}
+		if !strings.HasSuffix(series.Title, "tps over time at 4 threads, round 1 of 2") {
+			t.Errorf("series chart title %q does not say which of the 2 rounds it charts", series.Title)
+		}
 	}
 	if len(r.CostCharts) != 2 {
 		t.Errorf("%d cost charts", len(r.CostCharts))
@@ -242,5 +245,50 @@ func TestSystemsKeepTheirColours(t *testing.T) {
 				t.Errorf("chart %s: %s has colour %d, want %d", c.ID, s.Label, s.Color, want)
 			}
 		}
+	}
+}
+
+// TestTimeSeriesOfAMixedSection: a row that --allow-mixed made of different
+// data sets still charts each system's series (its samples are filed under
+// their own keys, not the row's).
+func TestTimeSeriesOfAMixedSection(t *testing.T) {
+	dirs := []string{writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000, "oltp_point_select"), writeSystem(t, "x86_64", "Xeon Gold 6266C", 3.0, 1100, "oltp_point_select")}
+	var systems []*analysis.System
+	for i, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			res, err := result.Read(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Options["tables"], res.Options["table-size"] = strconv.Itoa(i+1), "1000"
+			if err := result.Write(f, res); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := analysis.Load(dir, []string{"arm", "x86"}[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		systems = append(systems, s)
+	}
+	r, err := Build(systems, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS, AllowMixed: true}, ReadResult: result.Read})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sections) != 1 || r.Sections[0].Mixed == "" {
+		t.Fatalf("sections %+v, want one mixed section", r.Sections)
+	}
+	var series *Chart
+	for _, c := range r.Sections[0].Charts {
+		if strings.HasSuffix(c.ID, "-series") {
+			series = c
+		}
+	}
+	if series == nil || len(series.Series) != 2 {
+		t.Fatalf("the mixed section charts no series of both systems: %+v", r.Sections[0].Charts)
+	}
+	if !strings.Contains(series.Title, "round 1 of 2") {
+		t.Errorf("series title %q does not say the round", series.Title)
 	}
 }

@@ -1,0 +1,238 @@
+package analysis
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// Run options that shape what a run measures. Two runs that differ in one of
+// them do not measure the same thing even on the same workload, data set,
+// distribution and profile: an open-loop run at --rate 5000 is not a round of
+// a closed-loop run, and oltp_read_write with --point-selects 1 is another
+// transaction. Such runs are filed under different keys (Key.Options), so
+// that one system's are never pooled as rounds of one row and the systems'
+// differ like a data set does (see match.go).
+//
+// shapingOptions is the one list of them, per workload family. The names are
+// the run command's flags (and the tools' of the same name: the OLTP options
+// are sysbench's, with sysbench's defaults); def is the value every run
+// without the option had: fairbench's default, which is the tool's. Options
+// of one client or of the report only (--report-interval, --percentile,
+// --metrics-addr, --client-id, --rand-seed, --time, --warmup-time…) and
+// options of the data set (--tables, --table-size, --warehouses: Key.Data)
+// are not in it. TestShapingOptionsAreTheWorkloadsFlags checks every entry
+// against the flags the workloads register.
+var shapingOptions = []shapingOption{
+	// Every workload.
+	{name: "rate", def: "0", norm: normNumber, loggedBy: "sysbench"},
+	{name: "db-ps-mode", def: "auto", norm: normPSMode},
+	// The statements of an OLTP event (oltp/specs.go planFor; sysbench's
+	// oltp_common.lua), for the workloads that run them.
+	{name: "point-selects", def: "10", norm: normNumber, workloads: oltpReads},
+	{name: "range-selects", def: "on", norm: normBool, workloads: oltpReads},
+	{name: "simple-ranges", def: "1", norm: normNumber, workloads: oltpReads},
+	{name: "sum-ranges", def: "1", norm: normNumber, workloads: oltpReads},
+	{name: "order-ranges", def: "1", norm: normNumber, workloads: oltpReads},
+	{name: "distinct-ranges", def: "1", norm: normNumber, workloads: oltpReads},
+	{name: "range-size", def: "100", norm: normNumber, workloads: oltpReads},
+	{name: "index-updates", def: "1", norm: normNumber, workloads: []string{"oltp_read_write", "oltp_write_only", "oltp_update_index"}},
+	{name: "non-index-updates", def: "1", norm: normNumber, workloads: []string{"oltp_read_write", "oltp_write_only", "oltp_update_non_index"}},
+	{name: "delete-inserts", def: "1", norm: normNumber, workloads: []string{"oltp_read_write", "oltp_write_only"}},
+	{name: "skip-trx", def: "off", norm: normBool, workloads: []string{"oltp_read_only", "oltp_read_write", "oltp_write_only"}},
+	{name: "auto-inc", def: "on", norm: normBool, workloads: []string{"oltp_insert"}},
+	// The parameters of the distribution in Key.RandType, for the OLTP
+	// workloads (tpcc draws by the spec).
+	{name: "rand-zipfian-exp", def: "0.8", norm: normNumber, workloads: oltpAll, randTypes: []string{"zipfian"}},
+	{name: "rand-pareto-h", def: "0.2", norm: normNumber, workloads: oltpAll, randTypes: []string{"pareto"}},
+	{name: "rand-spec-iter", def: "12", norm: normNumber, workloads: oltpAll, randTypes: []string{"special", "gaussian"}},
+	{name: "rand-spec-pct", def: "1", norm: normNumber, workloads: oltpAll, randTypes: []string{"special"}},
+	{name: "rand-spec-res", def: "75", norm: normNumber, workloads: oltpAll, randTypes: []string{"special"}},
+	// TPC-C: keying and think times, and the transaction mix.
+	{name: "wait", def: "off", norm: normBool, workloads: []string{"tpcc"}},
+	{name: "mix", def: "45:43:4:4:4", norm: normMix, workloads: []string{"tpcc"}},
+}
+
+var (
+	oltpReads = []string{"oltp_read_only", "oltp_read_write"}
+	oltpAll   = []string{"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
+		"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete"}
+)
+
+// UnknownOptions is the item of Key.Options of a result that does not say
+// the shaping options it ran with: a log imported without its command line.
+const UnknownOptions = "options-unknown"
+
+// shapingOption is one entry of shapingOptions.
+type shapingOption struct {
+	name string
+	def  string
+	// norm gives a value's canonical form ("on" for "true", "5000" for
+	// "5000.0"), so that spellings of one value match.
+	norm func(string) string
+	// workloads are the workloads the option applies to; nil: every one.
+	workloads []string
+	// randTypes are the distributions the option applies to; nil: every one.
+	randTypes []string
+	// loggedBy names the imported log format that prints the option whenever
+	// it is not the default (sysbench prints "Target transaction rate"), so
+	// that such a log without it ran the default.
+	loggedBy string
+}
+
+func (o shapingOption) applies(workload, randType string) bool {
+	return (o.workloads == nil || slices.Contains(o.workloads, workload)) &&
+		(o.randTypes == nil || slices.Contains(o.randTypes, randType))
+}
+
+// shapeOf is Key.Options of a result: "name=value" for every shaping option
+// of its workload whose value is not the default, in shapingOptions order and
+// separated by spaces, and UnknownOptions last when the result does not say
+// some of them ("" for a run with the defaults).
+//
+// A run of fairbench records every option; an imported log records what it
+// shows and its echoed command line, on which an option left out had the
+// tool's default. An imported log without its command line does not say the
+// options it did not print (give them to import with --set NAME=VALUE).
+func shapeOf(res *result.Result, randType string) string {
+	format := res.Options["imported-format"]
+	var items []string
+	unknown := false
+	for _, o := range shapingOptions {
+		if !o.applies(res.Workload, randType) {
+			continue
+		}
+		v, ok := res.Options[o.name]
+		switch {
+		case ok && strings.TrimSpace(v) != "":
+		case o.name == "rate" && res.Rate > 0:
+			v = strconv.FormatFloat(res.Rate, 'f', -1, 64)
+		case o.name == "db-ps-mode" && res.Target.PSMode != "":
+			v = res.Target.PSMode
+		case defaultsApply(res) || o.loggedBy == format:
+			v = o.def
+		default:
+			unknown = true
+			continue
+		}
+		if v = o.norm(v); v != o.norm(o.def) {
+			items = append(items, o.name+"="+v)
+		}
+	}
+	if unknown {
+		items = append(items, UnknownOptions)
+	}
+	return strings.Join(items, " ")
+}
+
+// defaultsApply reports whether an option a result does not record had its
+// default: always for a run of fairbench (it records every option), for an
+// imported log only when the log echoed the command line (an option left off
+// it had the tool's default).
+func defaultsApply(res *result.Result) bool {
+	_, imported := res.Options["imported-format"]
+	return !imported || len(res.CommandLine) > 0
+}
+
+// optionDefault is the default of shaping option name, "" when name is none.
+func optionDefault(name string) string {
+	for _, o := range shapingOptions {
+		if o.name == name {
+			return o.norm(o.def)
+		}
+	}
+	return ""
+}
+
+// describeOptions says what each system's Key.Options values are, option by
+// option: each option set by any of them is named with every system's value
+// ("rate=0" for a system that ran the default), so that a refusal names the
+// option and both values. vals are the systems' values as match gathers them
+// (comma-separated when a system ran several).
+func describeOptions(vals []SystemValue) []SystemValue {
+	var names []string
+	for _, sv := range vals {
+		for _, set := range strings.Split(sv.Value, ", ") {
+			for _, item := range strings.Fields(set) {
+				if n, _, ok := strings.Cut(item, "="); ok && !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	out := make([]SystemValue, len(vals))
+	for i, sv := range vals {
+		var sets []string
+		for _, set := range strings.Split(sv.Value, ", ") {
+			own := map[string]string{}
+			unknown := false
+			for _, item := range strings.Fields(set) {
+				if n, v, ok := strings.Cut(item, "="); ok {
+					own[n] = v
+				} else if item == UnknownOptions {
+					unknown = true
+				}
+			}
+			var parts []string
+			for _, n := range names {
+				v, ok := own[n]
+				if !ok {
+					v = optionDefault(n)
+				}
+				parts = append(parts, n+"="+v)
+			}
+			if unknown {
+				parts = append(parts, "others unknown (an imported log without its command line: give them with import --set NAME=VALUE)")
+			}
+			if len(parts) == 0 {
+				parts = []string{"the defaults"}
+			}
+			sets = append(sets, strings.Join(parts, " "))
+		}
+		out[i] = SystemValue{System: sv.System, Value: strings.Join(sets, ", ")}
+	}
+	return out
+}
+
+// normNumber writes a number without trailing zeros ("5000" for "5000.0").
+func normNumber(s string) string {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strings.ToLower(s)
+}
+
+// normBool writes a sysbench or Go boolean as on or off.
+func normBool(s string) string {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "on", "yes", "true", "1", "t":
+		return "on"
+	case "off", "no", "false", "0", "f":
+		return "off"
+	}
+	return s
+}
+
+// normPSMode writes a statement mode as --db-ps-mode does: auto (prepared
+// statements, also recorded as "prepared") or disable.
+func normPSMode(s string) string {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "auto", "prepared":
+		return "auto"
+	}
+	return s
+}
+
+// normMix writes a TPC-C mix with colons ("45:43:4:4:4"), however its weights
+// were separated (the run command takes commas or slashes), so that it reads
+// alike in row labels and section titles.
+func normMix(s string) string {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '/' || r == ':' })
+	for i, f := range fields {
+		fields[i] = normNumber(f)
+	}
+	return strings.Join(fields, ":")
+}

@@ -1,0 +1,247 @@
+package analysis
+
+import (
+	"errors"
+	"github.com/fairbench/fairbench/internal/result"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/tpcc"
+)
+
+// TestShapingOptionsAreTheWorkloadsFlags keeps shapingOptions in step with
+// the workloads: every option listed for a workload is a flag it registers,
+// with the default listed, and the distribution parameters' defaults are
+// randgen's.
+func TestShapingOptionsAreTheWorkloadsFlags(t *testing.T) {
+	specs := map[string]workload.Spec{}
+	for _, s := range append(oltp.Specs(), tpcc.Specs()...) {
+		specs[s.Name] = s
+	}
+	rd := randgen.DefaultConfig()
+	randDefaults := map[string]float64{
+		"rand-zipfian-exp": rd.ZipfianExp, "rand-pareto-h": rd.ParetoH,
+		"rand-spec-iter": float64(rd.SpecialIter), "rand-spec-pct": float64(rd.SpecialPct), "rand-spec-res": float64(rd.SpecialRes),
+	}
+	for _, o := range shapingOptions {
+		if d, ok := randDefaults[o.name]; ok {
+			if o.norm(o.def) != strconv.FormatFloat(d, 'f', -1, 64) {
+				t.Errorf("%s: default %s, randgen's is %v", o.name, o.def, d)
+			}
+			continue
+		}
+		for _, w := range o.workloads {
+			spec, ok := specs[w]
+			if !ok {
+				t.Errorf("%s: workload %s is not registered", o.name, w)
+				continue
+			}
+			fs := pflag.NewFlagSet(w, pflag.ContinueOnError)
+			spec.New(fs)
+			f := fs.Lookup(o.name)
+			if f == nil {
+				t.Errorf("%s: %s registers no such flag", o.name, w)
+				continue
+			}
+			if got := o.norm(f.DefValue); got != o.norm(o.def) {
+				t.Errorf("%s of %s: the flag's default is %q, shapingOptions says %q", o.name, w, f.DefValue, o.def)
+			}
+		}
+	}
+}
+
+func TestShapeOf(t *testing.T) {
+	imported := map[string]string{"imported-format": "sysbench"}
+	for _, tc := range []struct {
+		name string
+		run  fakeRun
+		rate float64
+		want string
+	}{
+		{"defaults", fakeRun{}, 0, ""},
+		{"spellings of the defaults", fakeRun{opts: map[string]string{"rate": "0.0", "skip-trx": "false", "range-selects": "true", "db-ps-mode": "auto"}}, 0, ""},
+		{"open loop", fakeRun{opts: map[string]string{"rate": "5000"}}, 0, "rate=5000"},
+		{"rate field alone", fakeRun{}, 5000, "rate=5000"},
+		{"query shape", fakeRun{opts: map[string]string{"point-selects": "1", "skip-trx": "on", "db-ps-mode": "disable"}}, 0, "db-ps-mode=disable point-selects=1 skip-trx=on"},
+		{"option of another workload", fakeRun{workload: "oltp_point_select", opts: map[string]string{"point-selects": "1", "index-updates": "5"}}, 0, ""},
+		{"zipfian exponent", fakeRun{randType: "zipfian", opts: map[string]string{"rand-zipfian-exp": "1.2", "rand-pareto-h": "0.5"}}, 0, "rand-zipfian-exp=1.2"},
+		{"tpcc", fakeRun{workload: "tpcc", warehouses: 10, opts: map[string]string{"wait": "true", "mix": "45/43/4/4/4"}}, 0, "wait=on"},
+		{"tpcc mix", fakeRun{workload: "tpcc", warehouses: 10, opts: map[string]string{"mix": "100,0,0,0,0"}}, 0, "mix=100:0:0:0:0"},
+		{"cosmetic options do not count", fakeRun{opts: map[string]string{"report-interval": "1", "percentile": "99", "time": "300", "rand-seed": "7", "client-id": "1"}}, 0, ""},
+		{"import with its command line", fakeRun{opts: imported, commandLine: []string{"sysbench", "oltp_read_write", "run"}}, 0, ""},
+		{"import without it", fakeRun{opts: imported}, 0, UnknownOptions},
+		{"import without it, every option given or logged", fakeRun{opts: map[string]string{"imported-format": "sysbench", "rate": "100", "point-selects": "10",
+			"range-selects": "on", "simple-ranges": "1", "sum-ranges": "1", "order-ranges": "1", "distinct-ranges": "1", "range-size": "100",
+			"index-updates": "1", "non-index-updates": "1", "delete-inserts": "1", "skip-trx": "off"}}, 0, "rate=100"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := tc.run.build()
+			res.Rate = tc.rate
+			if got := shapeOf(res, res.Options["rand-type"]); got != tc.want {
+				t.Errorf("shapeOf = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunOptionsAreNotPooled: one system's runs with and without --rate are
+// two rows, never rounds of one.
+func TestRunOptionsAreNotPooled(t *testing.T) {
+	x86 := mustSystem(t, "x86",
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 400, opts: map[string]string{"rate": "400"}})
+	c, err := Compare([]*System{x86}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 {
+		t.Fatalf("%d rows, want 2 (closed loop and --rate 400): %+v", len(c.Rows), c.Rows)
+	}
+	for _, r := range c.Rows {
+		if n := r.Cells[0].Stats.N; n != 1 {
+			t.Errorf("row %s pools %d runs, want 1", r.Key, n)
+		}
+	}
+	if got := c.Rows[1].Key.Options; got != "rate=400" {
+		t.Errorf("second row's options %q, want rate=400", got)
+	}
+}
+
+// TestRunOptionsDifferLikeADataSet: systems that ran the same workload and
+// data set with different shaping options are refused naming the option and
+// both values; --allow-mixed marks the rows.
+func TestRunOptionsDifferLikeADataSet(t *testing.T) {
+	x86 := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000})
+	arm := mustSystem(t, "arm", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 420, opts: map[string]string{"rate": "5000"}})
+	_, err := Compare([]*System{x86, arm}, CompareOptions{})
+	var mix *MixError
+	if !errors.As(err, &mix) {
+		t.Fatalf("err = %v, want a MixError", err)
+	}
+	for _, want := range []string{"options: x86 rate=0, arm rate=5000", "--allow-mixed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	c, err := Compare([]*System{x86, arm}, CompareOptions{AllowMixed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 1 || MixedString(c.Rows[0].Mixed) != "options: x86 rate=0, arm rate=5000" {
+		t.Errorf("rows %+v, want one row mixed on options", c.Rows)
+	}
+}
+
+// TestImportsMatchNativeRunsWhenTheySayTheirOptions: an import that echoed
+// its command line ran the defaults it did not set and shares rows with
+// fairbench's runs; one without it does not say, and is refused.
+func TestImportsMatchNativeRunsWhenTheySayTheirOptions(t *testing.T) {
+	native := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000})
+	withCmd := mustSystem(t, "arm", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 900,
+		opts: map[string]string{"imported-format": "sysbench"}, commandLine: []string{"sysbench", "oltp_read_write", "--tables=4", "--table-size=100000", "run"}})
+	c, err := Compare([]*System{native, withCmd}, CompareOptions{})
+	if err != nil {
+		t.Fatalf("an import with its command line: %v", err)
+	}
+	if len(c.Rows) != 1 || c.Rows[0].Cells[1].Stats.N != 1 || len(c.Rows[0].Mixed) > 0 {
+		t.Errorf("rows %+v, want one unmixed row with both systems", c.Rows)
+	}
+	bare := mustSystem(t, "arm", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 900,
+		opts: map[string]string{"imported-format": "sysbench", "db-ps-mode": "auto"}})
+	_, err = Compare([]*System{native, bare}, CompareOptions{})
+	if err == nil || !strings.Contains(err.Error(), "others unknown") || !strings.Contains(err.Error(), "import --set") {
+		t.Errorf("an import without its command line: err = %v, want a refusal saying its options are unknown", err)
+	}
+}
+
+func TestDataLabelOfCountsNotSaid(t *testing.T) {
+	imported := map[string]string{"imported-format": "sysbench"}
+	for _, tc := range []struct {
+		name string
+		res  *result.Result
+		want string
+	}{
+		{"native", &result.Result{Options: map[string]string{"tables": "4", "table-size": "1000"}}, "4x1000"},
+		{"native without tables", &result.Result{Options: map[string]string{"table-size": "1000"}}, "1x1000"},
+		{"import without command line", &result.Result{Options: merge(imported, map[string]string{"table-size": "1000"})}, "?x1000"},
+		{"import without command line, size unsaid", &result.Result{Options: merge(imported, map[string]string{"tables": "8"})}, "8x?"},
+		{"import with command line", &result.Result{Options: merge(imported, map[string]string{"table-size": "1000"}), CommandLine: []string{"sysbench", "run"}}, "1x1000"},
+		{"neither", &result.Result{Options: imported}, ""},
+		{"tpcc", &result.Result{Options: map[string]string{"warehouses": "10"}}, "w10"},
+	} {
+		if got := dataLabel(tc.res); got != tc.want {
+			t.Errorf("%s: dataLabel = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func merge(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// TestSelectorChoosesRowsByOption: a row label with an option ("rate=5000")
+// or all of a row's options chooses the rows that ran them.
+func TestSelectorChoosesRowsByOption(t *testing.T) {
+	k := Key{Workload: "oltp_read_write", RandType: "uniform", Data: "4x100000", Options: "rate=5000 skip-trx=on", Threads: 8}
+	for _, tc := range []struct {
+		label string
+		want  bool
+	}{
+		{"oltp_read_write/rate=5000", true},
+		{"oltp_read_write/skip-trx=on/uniform", true},
+		{"oltp_read_write (uniform, 4x100000, rate=5000 skip-trx=on)", true},
+		{"oltp_read_write/rate=5000 skip-trx=on/skip-trx=on", false},
+		{"oltp_read_write/rate=400", false},
+		{"oltp_read_write/4x100000", true},
+	} {
+		sel, err := ParseSelector(tc.label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sel.Matches(k); got != tc.want {
+			t.Errorf("%q matches %s: %v, want %v", tc.label, k, got, tc.want)
+		}
+	}
+}
+
+// TestSystemRunningSeveralOptionsCannotBeMixed: --allow-mixed cannot pair a
+// system that ran two option sets with one that ran a third, and says so.
+func TestSystemRunningSeveralOptionsCannotBeMixed(t *testing.T) {
+	x86 := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 500, opts: map[string]string{"rate": "500"}})
+	arm := mustSystem(t, "arm", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 400, opts: map[string]string{"rate": "400"}})
+	_, err := Compare([]*System{x86, arm}, CompareOptions{AllowMixed: true})
+	if err == nil || !strings.Contains(err.Error(), "x86 ran options rate=0, rate=500") {
+		t.Errorf("err = %v, want a refusal naming x86's two option sets", err)
+	}
+}
+
+// TestRoundsWithoutTheMetricAreTold: a round that lacks the metric (p99 not
+// recorded) is left out of its cell with a note, not silently.
+func TestRoundsWithoutTheMetricAreTold(t *testing.T) {
+	x86 := mustSystem(t, "x86", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000, p95: 2, p99: 3},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000})
+	c, err := Compare([]*System{x86}, CompareOptions{Metric: LatencyMetric("99")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Rows[0].Cells[0].Stats.N; n != 1 {
+		t.Errorf("%d rounds, want 1", n)
+	}
+	if !strings.Contains(strings.Join(c.Notes, "\n"), "left out of the rounds for having no p99: x86: 1 run(s) of oltp_read_write/uniform/4x100000/t8") {
+		t.Errorf("notes %q do not tell the round left out", c.Notes)
+	}
+}
