@@ -308,7 +308,9 @@ func (co *coordinator) beat(ctx context.Context) (stop func()) {
 		defer tick.Stop()
 		for {
 			if conn == nil {
-				conn, _ = co.drv.Connect(bctx, 0)
+				if c, err := co.drv.Connect(bctx, 0); err == nil {
+					conn = c
+				}
 			}
 			if conn != nil && co.markAlive(bctx, conn) != nil {
 				conn.Close()

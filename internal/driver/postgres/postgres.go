@@ -45,7 +45,11 @@ func (d *Driver) Dialect() driver.Dialect { return d.dialect }
 
 // Connect opens connection number n; n picks the host round-robin.
 func (d *Driver) Connect(ctx context.Context, n int) (driver.Conn, error) {
-	return connect(ctx, &d.cfg, n)
+	c, err := connect(ctx, &d.cfg, n)
+	if err != nil {
+		return nil, err // a nil interface, not a nil *Conn in one
+	}
+	return c, nil
 }
 
 // DefaultIgnorable lists the SQLSTATEs sysbench's pgsql driver ignores by

@@ -36,6 +36,11 @@ func TestConnectToAServerThatDoesNotAnswer(t *testing.T) {
 				conn.Close()
 				t.Fatal("connected to a server that never answers")
 			}
+			if conn != nil {
+				// A nil *Conn inside the interface passes "conn != nil"
+				// checks and panics on Close (seen in the suite's beat).
+				t.Errorf("Connect failed but returned a non-nil driver.Conn %#v", conn)
+			}
 			if took := time.Since(start); took > 30*time.Second {
 				t.Errorf("gave up after %v, want the connect timeout (500ms) to end it", took)
 			}
