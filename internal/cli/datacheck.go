@@ -4,15 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // inspectData asks the workload what data the target holds (when it can
 // tell), once, before a measured run or a check: a mismatch it refuses exits
-// 3 with its fix; what it found is printed on w and returned for the result.
+// 3 with its fix; what it found is printed on w and returned for the result,
+// with the options given that the workload ignores among its warnings.
 func (inv *invocation) inspectData(ctx context.Context, s *session, w io.Writer) (workload.DataReport, error) {
 	rep, err := workload.InspectData(ctx, s.drv, inv.wl)
+	rep.Warnings = append(slices.Clone(inv.ignored), rep.Warnings...)
 	if err != nil {
 		if isInterrupted(ctx, err) {
 			return rep, withCode(ExitInterrupted, fmt.Errorf("interrupted while reading the data set: nothing was run"))

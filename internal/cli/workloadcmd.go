@@ -128,6 +128,9 @@ type invocation struct {
 	command *cobra.Command
 	// coord is the validated --client-id/--clients/--start-at of a run.
 	coord coordination
+	// ignored names the options given that the workload accepts and ignores
+	// (workload.IgnoredGiven): warnings of a run or check, notes otherwise.
+	ignored []string
 }
 
 type flagGroup struct {
@@ -167,6 +170,12 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := workload.RefuseUnused(spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
 				return withCode(ExitUsage, err)
+			}
+			inv.ignored = workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed)
+			if p != phaseRun && p != phaseCheck {
+				for _, note := range inv.ignored {
+					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
+				}
 			}
 			if err := inv.wl.Validate(); err != nil {
 				return withCode(ExitUsage, err)

@@ -263,6 +263,40 @@ func RefuseUnused(name string, wl Workload, changed func(option string) bool) er
 	return nil
 }
 
+// OptionNotes is implemented by workloads that accept options their events
+// never read, as sysbench's scripts do (every OLTP script takes the family's
+// statement options, so scripts pass one option set to all of them). Such an
+// option given explicitly is neither refused nor silently kept: IgnoredGiven
+// names it, and the run records that it was ignored.
+type OptionNotes interface {
+	// IgnoredOptions maps the flag name (without "--") of each option the
+	// workload accepts and ignores to why it does not apply.
+	IgnoredOptions() map[string]string
+}
+
+// IgnoredGiven returns a sentence for each option (in name order) that was
+// given (changed reports it) although workload name, wl, accepts and ignores
+// it; none when wl reads every option given or does not say.
+func IgnoredGiven(name string, wl Workload, changed func(option string) bool) []string {
+	sc, ok := wl.(OptionNotes)
+	if !ok {
+		return nil
+	}
+	ignored := sc.IgnoredOptions()
+	names := make([]string, 0, len(ignored))
+	for n := range ignored {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var notes []string
+	for _, n := range names {
+		if changed(n) {
+			notes = append(notes, fmt.Sprintf("--%s was given but has no effect on %s (%s): ignored, as sysbench ignores it", n, name, ignored[n]))
+		}
+	}
+	return notes
+}
+
 // Unused reports whether wl ignores option (a flag name) and why.
 func Unused(wl Workload, option string) (why string, ok bool) {
 	if sc, is := wl.(OptionScope); is {

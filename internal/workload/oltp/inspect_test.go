@@ -112,9 +112,9 @@ func TestInspectSkipsInsertWithClientIDs(t *testing.T) {
 	}
 }
 
-// TestUnusedOptions pins which per-event options each workload ignores (and
-// so refuses when given): those its sysbench script never reads.
-func TestUnusedOptions(t *testing.T) {
+// TestIgnoredOptions pins which per-event options each workload ignores (and
+// so names when given): those its sysbench script never reads.
+func TestIgnoredOptions(t *testing.T) {
 	all := []string{"point-selects", "range-selects", "range-size", "simple-ranges", "sum-ranges", "order-ranges", "distinct-ranges",
 		"index-updates", "non-index-updates", "delete-inserts", "skip-trx"}
 	used := map[kind][]string{
@@ -128,7 +128,7 @@ func TestUnusedOptions(t *testing.T) {
 		deleteRows:     nil,
 	}
 	for _, k := range kinds() {
-		unused := parse(t, k).UnusedOptions()
+		unused := parse(t, k).IgnoredOptions()
 		for _, name := range all {
 			_, ignored := unused[name]
 			if isUsed := slices.Contains(used[k], name); ignored == isUsed {
@@ -137,7 +137,7 @@ func TestUnusedOptions(t *testing.T) {
 		}
 		for _, name := range []string{"tables", "table-size", "auto-inc", "secondary", "create-secondary", "mysql-storage-engine"} {
 			if _, ignored := unused[name]; ignored {
-				t.Errorf("%s: --%s refused, but it shapes the data", k.name(), name)
+				t.Errorf("%s: --%s said to be ignored, but it shapes the data", k.name(), name)
 			}
 		}
 	}

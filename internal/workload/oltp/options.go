@@ -8,9 +8,9 @@ import (
 )
 
 // Options are the sysbench OLTP options, with sysbench's names and defaults. Every
-// workload of the family registers all of them, as sysbench's oltp_common.lua does;
-// one that a workload's events never read is refused when given (UnusedOptions),
-// where sysbench ignores it.
+// workload of the family registers all of them, as sysbench's oltp_common.lua does,
+// so a command line written for one script works for the others; one that a
+// workload's events never read is named when given (IgnoredOptions).
 type Options struct {
 	Tables    int // --tables
 	TableSize int // --table-size

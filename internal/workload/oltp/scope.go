@@ -9,11 +9,13 @@ var (
 	writeOptions = []string{"index-updates", "non-index-updates", "delete-inserts"}
 )
 
-// UnusedOptions names the options that shape statements k's events never run
+// IgnoredOptions names the options that shape statements k's events never run
 // (as in sysbench's script of k, which accepts and ignores them): every
-// workload registers the family's options, but one given to a workload that
-// ignores it would be recorded as if it had shaped the figures.
-func (w *oltp) UnusedOptions() map[string]string {
+// workload registers the family's options, so that one option set serves all
+// of them as in sysbench, and one given to a workload that ignores it is named
+// in a note and the result's warnings rather than kept as if it had shaped
+// the figures.
+func (w *oltp) IgnoredOptions() map[string]string {
 	unused := map[string]string{}
 	add := func(why string, groups ...[]string) {
 		for _, g := range groups {
@@ -27,7 +29,7 @@ func (w *oltp) UnusedOptions() map[string]string {
 	name := w.kind.name()
 	switch {
 	case w.kind == pointSelect:
-		add(name+" runs one point SELECT per event, as sysbench's script does", pointOptions, rangeOptions, writeOptions)
+		add(name+" runs one point SELECT per event", pointOptions, rangeOptions, writeOptions)
 	case p.pointSelects < 0 && !p.ranges && p.indexUpdates < 0 && p.nonIndexUpdates < 0 && p.deleteInserts < 0:
 		add(name+" runs "+w.kind.summary()+" per event", pointOptions, rangeOptions, writeOptions)
 	default:
@@ -58,4 +60,4 @@ func (w *oltp) UnusedOptions() map[string]string {
 }
 
 // compile-time check that oltp says which options it ignores.
-var _ workload.OptionScope = (*oltp)(nil)
+var _ workload.OptionNotes = (*oltp)(nil)
