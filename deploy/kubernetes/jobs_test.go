@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/cli"
 	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
@@ -443,25 +443,6 @@ func localArgs(args []string, vars map[string]string, dir string, set map[string
 	return out
 }
 
-// lockedBuffer is one output stream that several writers share, as a
-// container's log interleaves its standard output and standard error.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // fairbenchRun is an in-process fairbench invocation: its exit code and its
 // "log" (standard output and standard error interleaved, as kubectl logs shows them).
 type fairbenchRun struct {
@@ -479,7 +460,7 @@ func runFairbench(t *testing.T, getenv func(string) string, args []string) fairb
 			return ""
 		}
 	}
-	var log lockedBuffer
+	var log syncbuf.Buffer
 	app := &cli.App{Stdout: &log, Stderr: &log, Version: "test", Getenv: getenv}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,27 +26,10 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
-
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of a run.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type cliRun struct {
 	code           int
@@ -55,7 +37,7 @@ type cliRun struct {
 }
 
 func runCLI(ctx context.Context, env map[string]string, args ...string) cliRun {
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	app := &App{
 		Stdout: &out, Stderr: &errb, Version: "test",
 		Getenv: func(k string) string { return env[k] },
@@ -693,7 +675,7 @@ func TestRunMetricsHistogramAndLinger(t *testing.T) {
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
 	file := filepath.Join(t.TempDir(), "r.json")
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
 	ctx, interrupt := context.WithCancel(context.Background())
 	defer interrupt()

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 // runTerminal runs the CLI with its standard output taken for a terminal, so
 // that progress lines are redrawn in place every 500 ms.
 func runTerminal(ctx context.Context, args ...string) cliRun {
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	app := &App{
 		Stdout: &out, Stderr: &errb, Version: "test",
 		Getenv:     func(string) string { return "" },

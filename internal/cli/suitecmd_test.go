@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/suite"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -285,7 +286,7 @@ func TestRunServesLiveMetrics(t *testing.T) {
 // It returns the last scrape.
 func scrapeDuring(t *testing.T, args ...string) string {
 	t.Helper()
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
 	done := make(chan int)
 	go func() { done <- app.Execute(context.Background(), args) }()

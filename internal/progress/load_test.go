@@ -1,13 +1,11 @@
 package progress_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,27 +14,11 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestETAFallsDuringARealLoad loads an OLTP data set into SQLite with the
 // line redrawn as a terminal would, on a clock that advances one millisecond
@@ -79,7 +61,7 @@ func TestETAFallsDuringARealLoad(t *testing.T) {
 		}
 		return base.Add(time.Duration(prog.Done()) * time.Millisecond)
 	})
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	d := &progress.Display{W: &out, Terminal: true, Every: time.Millisecond}
 	stop := d.Start(ctx, func() string { return prog.Line("loaded", progress.Rows) })
 	err = wl.Prepare(ctx, workload.PrepareEnv{Driver: drv, Threads: 2, Rand: rng, Replace: true, Log: d, Progress: prog})

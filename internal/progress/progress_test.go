@@ -4,28 +4,11 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the display's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestLine(t *testing.T) {
 	cases := []struct {
@@ -103,7 +86,7 @@ func TestDisplayClearsTheLineBeforeLogText(t *testing.T) {
 // TestStartStopsWithTheContext: the drawing goroutine ends when the context
 // is cancelled (Ctrl-C), and stop still returns and clears.
 func TestStartStopsWithTheContext(t *testing.T) {
-	var out syncBuffer
+	var out syncbuf.Buffer
 	d := &Display{W: &out, Terminal: true, Every: time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	drawn := make(chan struct{}, 1)

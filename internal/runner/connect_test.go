@@ -1,44 +1,25 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
-
-// lockedBuffer is a bytes.Buffer safe for the display's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestOpeningConnectionsShowsProgress opens 64 connections to MariaDB at a
 // paced rate: lines say how many are open of how many, with a rate and an
 // ETA, and a last line says they all opened and how long it took.
 func TestOpeningConnectionsShowsProgress(t *testing.T) {
 	drv := openDriver(t, testdb.MySQL(t))
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	disp := &progress.Display{W: &out, Every: 20 * time.Millisecond}
 	cfg := Config{Threads: 64, Duration: 100 * time.Millisecond, Percentiles: []float64{95}, ConnectRate: 32}
 	o := Run(context.Background(), cfg, Deps{Driver: drv, Workload: &queryWorkload{longQuery: "SELECT 1"}, Rand: newRand(t), Progress: disp})
@@ -76,7 +57,7 @@ func TestOpeningConnectionsShowsProgress(t *testing.T) {
 // paced ends the opening at once, and the progress line with it.
 func TestOpeningConnectionsStopsOnInterrupt(t *testing.T) {
 	drv := openDriver(t, testdb.MySQL(t))
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	disp := &progress.Display{W: &out, Terminal: true, Every: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)

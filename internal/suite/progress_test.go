@@ -1,36 +1,17 @@
 package suite
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
-
-// lockedBuffer is a bytes.Buffer safe for the progress goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // section returns the lines of out from "-- name" to "-- name done".
 func section(t *testing.T, out, name string) []string {
@@ -65,7 +46,7 @@ steps:
   checksum_warmup: true
   query_warmup: {workload: oltp_read_only, threads: 2, time: 2}
 `
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	dir := filepath.Join(t.TempDir(), "suite")
 	_, err := Run(context.Background(), loadPlan(t, writePlan(t, plan)), testEnv(), Options{
 		Dir: dir, Out: &out, ProgressEvery: 2 * time.Millisecond, Tool: result.Tool{Name: "fairbench", Version: "test"},

@@ -1,9 +1,7 @@
 package tpcc
 
 import (
-	"bytes"
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -72,26 +71,8 @@ func connect(t testing.TB, drv driver.Driver) driver.Conn {
 	return c
 }
 
-// lockedBuffer is a log the loaders may write to concurrently.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // prepareEnv returns a PrepareEnv for drv with the test seed.
-func prepareEnv(t testing.TB, drv driver.Driver, threads int, log *lockedBuffer) workload.PrepareEnv {
+func prepareEnv(t testing.TB, drv driver.Driver, threads int, log *syncbuf.Buffer) workload.PrepareEnv {
 	return workload.PrepareEnv{
 		Driver:   drv,
 		Threads:  threads,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -97,7 +98,7 @@ func TestPrepareCheckResumeCleanup(t *testing.T) {
 			ctx := context.Background()
 			drv := openDriver(t, cfg)
 			w := newWorkload(t, "--warehouses=1")
-			log := &lockedBuffer{}
+			log := &syncbuf.Buffer{}
 			env := prepareEnv(t, drv, 2, log)
 
 			start := time.Now()
@@ -122,7 +123,7 @@ func TestPrepareCheckResumeCleanup(t *testing.T) {
 			}
 
 			// A complete load is not loaded again.
-			err := w.Prepare(ctx, prepareEnv(t, drv, 2, &lockedBuffer{}))
+			err := w.Prepare(ctx, prepareEnv(t, drv, 2, &syncbuf.Buffer{}))
 			if err == nil || !strings.Contains(err.Error(), "already prepared with 1 warehouses") {
 				t.Errorf("second prepare: %v, want 'already prepared'", err)
 			}
@@ -158,7 +159,7 @@ func TestPrepareCheckResumeCleanup(t *testing.T) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			log = &lockedBuffer{}
+			log = &syncbuf.Buffer{}
 			env = prepareEnv(t, drv, 2, log)
 			if err := w.Prepare(ctx, env); err != nil {
 				t.Fatalf("resumed prepare: %v\n%s", err, log)
@@ -219,16 +220,16 @@ func TestResumeAfterCancel(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	log := &cancelOnLine{line: "Warehouse 1 loaded", cancel: cancel}
-	env := prepareEnv(t, drv, 1, &lockedBuffer{})
+	env := prepareEnv(t, drv, 1, &syncbuf.Buffer{})
 	env.Log = log
 	if err := w.Prepare(cctx, env); err == nil {
-		t.Fatalf("prepare went through despite the cancel:\n%s", log.b.String())
+		t.Fatalf("prepare went through despite the cancel:\n%s", log.String())
 	}
 	c := connect(t, drv)
 	if m, err := readMeta(ctx, c); err != nil || !m.loaded[1] || m.loaded[2] {
 		t.Fatalf("after the cancel tpcc_meta says %+v (%v), want warehouse 1 loaded and 2 not", m, err)
 	}
-	rlog := &lockedBuffer{}
+	rlog := &syncbuf.Buffer{}
 	if err := w.Prepare(ctx, prepareEnv(t, drv, 1, rlog)); err != nil {
 		t.Fatalf("resumed prepare: %v\n%s", err, rlog)
 	}
@@ -240,7 +241,7 @@ func TestResumeAfterCancel(t *testing.T) {
 
 // cancelOnLine cancels a context when a log line containing line is written.
 type cancelOnLine struct {
-	lockedBuffer
+	syncbuf.Buffer
 	line   string
 	cancel context.CancelFunc
 }
@@ -249,14 +250,14 @@ func (l *cancelOnLine) Write(p []byte) (int, error) {
 	if strings.Contains(string(p), l.line) {
 		l.cancel()
 	}
-	return l.lockedBuffer.Write(p)
+	return l.Buffer.Write(p)
 }
 
 func TestOutputDir(t *testing.T) {
 	dir := t.TempDir()
 	w := newWorkload(t, "--warehouses=1", "--output-dir="+dir)
 	drv := openDriver(t, testdb.SQLite(t))
-	env := prepareEnv(t, drv, 2, &lockedBuffer{})
+	env := prepareEnv(t, drv, 2, &syncbuf.Buffer{})
 	if err := w.Prepare(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func TestResumeWarehouseParts(t *testing.T) {
 	ctx := context.Background()
 	drv := openDriver(t, testdb.SQLite(t))
 	w := newWorkload(t, "--warehouses=1", "--no-check")
-	if err := w.Prepare(ctx, prepareEnv(t, drv, 2, &lockedBuffer{})); err != nil {
+	if err := w.Prepare(ctx, prepareEnv(t, drv, 2, &syncbuf.Buffer{})); err != nil {
 		t.Fatal(err)
 	}
 	c := connect(t, drv)
@@ -320,7 +321,7 @@ func TestResumeWarehouseParts(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	log := &lockedBuffer{}
+	log := &syncbuf.Buffer{}
 	env := prepareEnv(t, drv, 2, log)
 	if err := w.Prepare(ctx, env); err != nil {
 		t.Fatalf("resumed prepare: %v\n%s", err, log)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -135,7 +136,7 @@ func TestMetaPartMarkersRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	drv := openDriver(t, testdb.SQLite(t))
 	c := connect(t, drv)
-	if err := createTable(ctx, c, drv.Dialect(), tableDef(tMeta), &lockedBuffer{}); err != nil {
+	if err := createTable(ctx, c, drv.Dialect(), tableDef(tMeta), &syncbuf.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	in := &loadMeta{warehouses: 12, cLoad: 7, seed: 9, item: true, loaded: map[int]bool{1: true},

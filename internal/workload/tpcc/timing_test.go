@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -31,7 +32,7 @@ func TestTimings(t *testing.T) {
 		ctx := context.Background()
 		drv := openDriver(t, cfg)
 		w := newWorkload(t, "--warehouses="+strconv.Itoa(n), "--no-check", "--parts="+parts)
-		log := &lockedBuffer{}
+		log := &syncbuf.Buffer{}
 		start := time.Now()
 		if err := w.Prepare(ctx, prepareEnv(t, drv, threads, log)); err != nil {
 			t.Fatalf("%s: %v\n%s", kind, err, log)
