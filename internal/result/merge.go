@@ -73,7 +73,10 @@ func PerClientOptions() []string {
 //   - status is the worst; machine, server and target are the first part's, and
 //     MergedFrom records every part's own;
 //   - warnings are the parts' (named by client), but a shortfall of --rate is
-//     judged on the summed rate and the merged phase (RateWarning).
+//     judged on the summed rate and the merged phase (RateWarning);
+//   - outages are merged (MergeOutages) and judged anew on the merged phase
+//     (JudgeOutages): its warning replaces the clients' own, and an outage
+//     that fails the whole fails the merged result.
 func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no results given")
@@ -156,25 +159,38 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if opts.Figures != nil {
 		out.Figures = opts.Figures(&out.Totals)
 	}
+	outages := make([][]Outage, len(parts))
+	for i, p := range parts {
+		outages[i] = p.Result.Outages
+	}
+	out.Outages = MergeOutages(outages...)
 	mergeWarnings(out, parts)
+	if failure, _ := JudgeOutages(out.Threads, out.Start, out.End, out.Outages); failure != "" && out.Status == StatusComplete {
+		out.Status = StatusFailed
+		out.Error = failure
+	}
 	return out, nil
 }
 
 // mergeWarnings gives the merged result the warnings of its parts, each named
-// by its client, except their --rate shortfalls: whether the run kept up is
-// judged anew on the summed rate and the merged measured phase (a client may
-// fall short while the whole keeps up, and the reverse).
+// by its client, except their --rate shortfalls and outages: whether the run
+// kept up, and what the outages make of it, are judged anew on the summed
+// rate, the merged outages and the merged measured phase (a client may fall
+// short while the whole keeps up, and the reverse).
 func mergeWarnings(out *Result, parts []Part) {
 	for _, p := range parts {
 		r := p.Result
 		own := RateWarning(r.Rate, r.Totals)
+		_, ownOutage := JudgeOutages(r.Threads, r.Start, r.End, r.Outages)
 		for _, w := range r.Warnings {
-			if w != own {
+			if w != own && w != ownOutage {
 				out.AddWarning(fmt.Sprintf("client %d (%s): %s", r.Client.ID, p.File, w))
 			}
 		}
 	}
 	out.AddWarning(RateWarning(out.Rate, out.Totals))
+	_, outage := JudgeOutages(out.Threads, out.Start, out.End, out.Outages)
+	out.AddWarning(outage)
 }
 
 // checkTogether refuses parts that are not the clients of one coordinated run.

@@ -43,6 +43,13 @@ type Result struct {
 	// like. Each was also printed when the result was written; empty when there
 	// is nothing to say.
 	Warnings []string `json:"warnings,omitempty"`
+	// Outages are the spans during which threads of the run had no
+	// connection to the server (schema 1.3), in time order; empty when no
+	// connection was lost. JudgeOutages says what they make of the run: a
+	// thread without a connection at the end of the measured phase, or one
+	// unreachable for more than OutageLimit of it, fails the run; a shorter
+	// outage all threads survived leaves it complete with a warning.
+	Outages []Outage `json:"outages,omitempty"`
 
 	Start time.Time `json:"start"` // start of the measured phase (after warm-up)
 	End   time.Time `json:"end"`   // end of the measured phase

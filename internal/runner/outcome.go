@@ -7,8 +7,9 @@ import (
 
 // Fill copies what the run measured into res: status, phases, series, kinds,
 // the workload's headline figures, the histograms, and the warnings of the run:
-// an open-loop --rate it fell short of (result.RateWarning) and TLS asked for
-// and not used (result.TLSWarning, from res.Target). The caller fills in what
+// an open-loop --rate it fell short of (result.RateWarning), TLS asked for
+// and not used (result.TLSWarning, from res.Target), and the outages with what
+// they make of the run (result.JudgeOutages). The caller fills in what
 // the runner does not know (tool, command line, options, target with its TLS,
 // machine, server), the target before calling Fill.
 func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
@@ -22,6 +23,15 @@ func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 	}
 	res.AddWarning(result.TLSWarning(res.Target))
 	res.AddWarning(result.RateWarning(cfg.Rate, o.Totals))
+	if len(o.Outages) > 0 {
+		res.Outages = make([]result.Outage, len(o.Outages))
+		for i, out := range o.Outages {
+			out.Start = out.Start.UTC()
+			res.Outages[i] = out
+		}
+		_, warning := result.JudgeOutages(cfg.Threads, res.Start, res.End, res.Outages)
+		res.AddWarning(warning)
+	}
 	if o.Err != nil && o.Status == result.StatusFailed {
 		res.Error = o.Err.Error()
 	}

@@ -46,8 +46,10 @@ type Config struct {
 	// the measured phase start with all threads running.
 	ConnectRate float64
 	// ReconnectTimeout bounds how long a worker tries to replace a lost
-	// connection before the run fails (default 30s): a server that died must
-	// fail the run, not leave it counting nothing until --time ends.
+	// connection before the run fails (--reconnect-timeout, default 30s): a
+	// server that died must fail the run, not leave it counting nothing
+	// until --time ends. A thread still without a connection when the
+	// measured phase ends fails the run too (result.JudgeOutages).
 	ReconnectTimeout time.Duration
 	// IntervalHistograms keeps each interval's latency histogram in its
 	// result.Interval (Histogram), so that the intervals of coordinated clients
@@ -75,6 +77,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--report-interval must not be negative")
 	case c.ConnectParallel < 0:
 		return fmt.Errorf("the connection parallelism must not be negative, got %d", c.ConnectParallel)
+	case c.ReconnectTimeout < 0:
+		return fmt.Errorf("--reconnect-timeout must not be negative, got %s", c.ReconnectTimeout)
 	case c.ConnectRate < 0 || math.IsNaN(c.ConnectRate) || math.IsInf(c.ConnectRate, 0):
 		return fmt.Errorf("the connection rate must be a positive number of connections per second (0 = no bound), got %v", c.ConnectRate)
 	}
@@ -129,6 +133,11 @@ type Outcome struct {
 	// Kinds names the event kinds of a multi-kind workload, in the order of
 	// Phase.Kinds and Interval.KindEvents.
 	Kinds []string
+	// Outages are the spans during which threads had no connection (warm-up
+	// included), judged by result.JudgeOutages: Status is failed when a
+	// thread had none at the end of the measured phase or the server was
+	// unreachable for more than result.OutageLimit of it.
+	Outages []result.Outage
 }
 
 // PercentileKey renders a percentile the way result maps key it ("95", "99.9").
@@ -169,6 +178,7 @@ type run struct {
 	fatalMu  sync.Mutex
 	fatalErr error
 	cancel   context.CancelFunc
+	outages  outages
 }
 
 func (r *run) fail(err error) {
@@ -228,11 +238,18 @@ func (r *run) execute(parent context.Context) *Outcome {
 	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
+	out.Outages = r.outages.finish(out.End)
 	switch {
 	case r.fatalErr != nil:
 		out.Status, out.Err = result.StatusFailed, r.fatalErr
 	case parent.Err() != nil:
 		out.Status, out.Err = result.StatusInterrupted, errors.New("interrupted")
+	default:
+		// A server that went away and stayed away (or long enough) leaves
+		// figures that do not measure it: the run fails, its figures kept.
+		if failure, _ := result.JudgeOutages(r.cfg.Threads, out.Start, out.End, out.Outages); failure != "" {
+			out.Status, out.Err = result.StatusFailed, errors.New(failure)
+		}
 	}
 	return out
 }
@@ -431,19 +448,23 @@ func (w *worker) close() {
 
 // reconnect replaces a lost connection, backing off from 10 ms to 1 s, until it
 // succeeds or ctx ends; when that takes longer than Config.ReconnectTimeout the
-// run fails.
+// run fails. The time without a connection is recorded as an outage; a thread
+// that returns false has none.
 func (w *worker) reconnect(ctx context.Context, r *run) bool {
 	w.close()
+	lost := time.Now()
+	r.outages.lost(w.id, lost)
 	backoff := 10 * time.Millisecond
-	giveUp := time.Now().Add(r.cfg.ReconnectTimeout)
+	giveUp := lost.Add(r.cfg.ReconnectTimeout)
 	for {
 		err := w.open(ctx, r.deps)
 		if err == nil {
+			r.outages.back(w.id, time.Now())
 			w.rec.Reconnect()
 			return true
 		}
 		if ctx.Err() == nil && time.Now().After(giveUp) {
-			r.fail(fmt.Errorf("thread %d lost its connection and could not reconnect within %s: %w", w.id, r.cfg.ReconnectTimeout, err))
+			r.fail(fmt.Errorf("thread %d lost its connection and could not reconnect within %s (--reconnect-timeout): %w", w.id, r.cfg.ReconnectTimeout, err))
 			return false
 		}
 		t := time.NewTimer(backoff)
@@ -551,9 +572,12 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 				if ctx.Err() != nil {
 					return false
 				}
-				if !r.deps.Driver.Describe(rbErr).ConnectionLost || !w.reconnect(ctx, r) {
+				if !r.deps.Driver.Describe(rbErr).ConnectionLost {
 					r.fail(fmt.Errorf("thread %d: rollback after ignored error %s: %w", w.id, code, rbErr))
 					return false
+				}
+				if !w.reconnect(ctx, r) {
+					return false // the run ended or failed while it was without a connection
 				}
 			}
 		default:

@@ -1,0 +1,157 @@
+package result
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Outage is a span of a run during which at least one thread had no
+// connection to the server (schema 1.3): from the moment the first of them
+// found its connection lost to the moment the last of them had a new one, or
+// to the end of the measured phase when some never had.
+type Outage struct {
+	// Start is when the first thread found its connection lost.
+	Start time.Time `json:"start"`
+	// Seconds is how long at least one thread was without a connection.
+	Seconds float64 `json:"seconds"`
+	// Threads counts the threads that lost their connection during it.
+	Threads int `json:"threads"`
+	// Unrecovered counts those still without a connection when the measured
+	// phase ended; the outage then lasted to the end of the phase.
+	Unrecovered int `json:"unrecovered,omitempty"`
+}
+
+// End is when the outage ended (or the measured phase did, for one with
+// Unrecovered threads).
+func (o Outage) End() time.Time {
+	return o.Start.Add(time.Duration(o.Seconds * float64(time.Second)))
+}
+
+// OutageLimit is the share of the measured phase beyond which a run whose
+// server was unreachable fails, even when every thread had reconnected by
+// its end (JudgeOutages).
+const OutageLimit = 0.05
+
+// OutageSeconds returns how long, within the measured phase from start to
+// end, at least one thread was without a connection: the outages' spans
+// clipped to the phase (spans that overlap, as those of coordinated clients
+// can, counted once).
+func OutageSeconds(start, end time.Time, outages []Outage) float64 {
+	spans := clippedSpans(start, end, outages)
+	var total time.Duration
+	for _, s := range spans {
+		total += s[1].Sub(s[0])
+	}
+	return total.Seconds()
+}
+
+// clippedSpans returns the outages' spans within [start, end], merged where
+// they overlap, in time order.
+func clippedSpans(start, end time.Time, outages []Outage) [][2]time.Time {
+	var spans [][2]time.Time
+	for _, o := range outages {
+		a, b := o.Start, o.End()
+		if a.Before(start) {
+			a = start
+		}
+		if b.After(end) {
+			b = end
+		}
+		if b.After(a) {
+			spans = append(spans, [2]time.Time{a, b})
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0].Before(spans[j][0]) })
+	var out [][2]time.Time
+	for _, s := range spans {
+		if n := len(out); n > 0 && !s[0].After(out[n-1][1]) {
+			if s[1].After(out[n-1][1]) {
+				out[n-1][1] = s[1]
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// JudgeOutages judges the outages of a run with threads threads whose measured
+// phase ran from start to end. A run fails (failure is its reason) when some
+// thread had no connection when the measured phase ended, or when the server
+// was unreachable for more than OutageLimit of the phase: its figures then
+// measure a server that was down, not its speed. warning describes the
+// outages whenever there were any, failed or not; both are "" without
+// outages.
+func JudgeOutages(threads int, start, end time.Time, outages []Outage) (failure, warning string) {
+	if len(outages) == 0 {
+		return "", ""
+	}
+	phase := end.Sub(start).Seconds()
+	down := OutageSeconds(start, end, outages)
+	affected, unrecovered := 0, 0
+	for _, o := range outages {
+		affected = max(affected, o.Threads)
+		unrecovered += o.Unrecovered
+	}
+	first := outages[0]
+	for _, o := range outages[1:] {
+		if o.Start.Before(first.Start) {
+			first = o
+		}
+	}
+	share := 0.0
+	if phase > 0 {
+		share = down / phase
+	}
+	when := fmt.Sprintf("%+.1fs from the start of the measured phase", first.Start.Sub(start).Seconds())
+	warning = fmt.Sprintf("the server went away: %d outage(s), the first at %s, up to %d of %d threads lost their connection; "+
+		"at least one thread had no connection for %.1fs of the %.1fs measured phase (%.1f %%)",
+		len(outages), when, affected, threads, down, phase, 100*share)
+	switch {
+	case unrecovered > 0:
+		warning += fmt.Sprintf(", and %d thread(s) still had none when it ended", unrecovered)
+		failure = fmt.Sprintf("%d of %d threads had no connection when the measured phase ended: the server went away (%s) and was not back in time; "+
+			"the figures cover the time it was up and are kept in the result, but they do not measure the server (--reconnect-timeout bounds how long a thread tries to reconnect)",
+			unrecovered, threads, when)
+	case share > OutageLimit:
+		failure = fmt.Sprintf("the server was unreachable for %.1fs of the %.1fs measured phase (%.1f %%, more than %.0f %%): "+
+			"the figures mix the time it was up with the time it was down and are kept in the result, but they do not measure the server",
+			down, phase, 100*share, 100*OutageLimit)
+	default:
+		warning += fmt.Sprintf(" — every thread reconnected and the run counts as complete (within %.0f %%), but its figures include the outage and whatever the server lost with it (cold caches after a restart)", 100*OutageLimit)
+	}
+	return failure, warning
+}
+
+// MergeOutages combines the outages of coordinated clients, which saw one
+// server: outages that overlap in time become one, with their threads (and
+// unrecovered threads) summed; the others are kept as they are, in time order.
+func MergeOutages(lists ...[]Outage) []Outage {
+	var all []Outage
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	all = slices.Clone(all)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Start.Before(all[j].Start) })
+	out := []Outage{all[0]}
+	for _, o := range all[1:] {
+		last := &out[len(out)-1]
+		if o.Start.After(last.End()) {
+			out = append(out, o)
+			continue
+		}
+		end := last.End()
+		if o.End().After(end) {
+			end = o.End()
+		}
+		last.Seconds = end.Sub(last.Start).Seconds()
+		last.Threads += o.Threads
+		last.Unrecovered += o.Unrecovered
+	}
+	return out
+}

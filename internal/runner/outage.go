@@ -1,0 +1,68 @@
+package runner
+
+import (
+	"sync"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// outages records the spans during which some thread had no connection: a
+// span opens when a thread finds its connection lost while none other is
+// without one, and closes when the last thread without one has a new one.
+// It is touched only when a connection is lost and when it is replaced.
+type outages struct {
+	mu    sync.Mutex
+	down  map[int]bool // threads without a connection now
+	cur   *result.Outage
+	hit   map[int]bool // threads that lost their connection during cur
+	spans []result.Outage
+}
+
+// lost records that thread found its connection lost at t.
+func (o *outages) lost(thread int, t time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.down == nil {
+		o.down, o.hit = map[int]bool{}, map[int]bool{}
+	}
+	if o.cur == nil {
+		o.cur = &result.Outage{Start: t}
+		clear(o.hit)
+	}
+	o.down[thread] = true
+	o.hit[thread] = true
+}
+
+// back records that thread has a connection again at t.
+func (o *outages) back(thread int, t time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.down[thread] {
+		return
+	}
+	delete(o.down, thread)
+	if len(o.down) == 0 && o.cur != nil {
+		o.cur.Seconds = t.Sub(o.cur.Start).Seconds()
+		o.cur.Threads = len(o.hit)
+		o.spans = append(o.spans, *o.cur)
+		o.cur = nil
+	}
+}
+
+// finish closes an outage still open at end (the end of the measured phase),
+// counting the threads still without a connection, and returns every outage.
+func (o *outages) finish(end time.Time) []result.Outage {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := append([]result.Outage(nil), o.spans...)
+	if o.cur != nil {
+		c := *o.cur
+		if end.After(c.Start) {
+			c.Seconds = end.Sub(c.Start).Seconds()
+		}
+		c.Threads, c.Unrecovered = len(o.hit), len(o.down)
+		out = append(out, c)
+	}
+	return out
+}
