@@ -25,6 +25,7 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -50,6 +51,33 @@ func parsePercentiles(s string) ([]float64, error) {
 	return out, nil
 }
 
+// maxReconnectTimeout bounds --reconnect-timeout: longer is a mistake (a
+// unit missed) rather than a server expected back.
+const maxReconnectTimeout = 24 * time.Hour
+
+// secondsValue is a duration flag written as seconds (30, 2.5) or a Go
+// duration ("90s", "2m"), as plans write durations (suite.ParseSeconds); the
+// result's options record it in seconds.
+type secondsValue time.Duration
+
+// Set parses s.
+func (v *secondsValue) Set(s string) error {
+	d, err := suite.ParseSeconds(s)
+	if err != nil {
+		return err
+	}
+	*v = secondsValue(d)
+	return nil
+}
+
+// String renders the duration in seconds.
+func (v *secondsValue) String() string {
+	return strconv.FormatFloat(time.Duration(*v).Seconds(), 'f', -1, 64)
+}
+
+// Type names the value in the help.
+func (v *secondsValue) Type() string { return "seconds" }
+
 // runnerConfig builds and validates the runner configuration from the flags.
 func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, error) {
 	f := &inv.run
@@ -61,21 +89,25 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
 	}
 	cfg := runner.Config{
-		Threads:        f.threads,
-		Duration:       time.Duration(f.time) * time.Second,
-		Events:         f.events,
-		Warmup:         time.Duration(f.warmup) * time.Second,
-		Rate:           f.rate,
-		ReportInterval: time.Duration(f.reportInterval * float64(time.Second)),
-		Percentiles:    pcts,
-		Ignore:         policy,
-		ConnectRate:    f.connectRate,
+		Threads:          f.threads,
+		Duration:         time.Duration(f.time) * time.Second,
+		Events:           f.events,
+		Warmup:           time.Duration(f.warmup) * time.Second,
+		Rate:             f.rate,
+		ReportInterval:   time.Duration(f.reportInterval * float64(time.Second)),
+		Percentiles:      pcts,
+		Ignore:           policy,
+		ConnectRate:      f.connectRate,
+		ReconnectTimeout: time.Duration(f.reconnectTimeout),
 		// Coordinated clients keep interval histograms so that merge gives
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
 	}
 	if f.metricsLinger < 0 || math.IsNaN(f.metricsLinger) || math.IsInf(f.metricsLinger, 0) {
 		return cfg, fmt.Errorf("--metrics-linger must be a number of seconds, 0 or more, got %v", f.metricsLinger)
+	}
+	if d := time.Duration(f.reconnectTimeout); d <= 0 || d > maxReconnectTimeout {
+		return cfg, fmt.Errorf("--reconnect-timeout must be more than 0 and at most %s (how long a thread tries to replace a lost connection before the run fails), got %s", maxReconnectTimeout, d)
 	}
 	if f.time < 0 {
 		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)

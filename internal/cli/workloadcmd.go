@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -48,6 +49,9 @@ type runFlags struct {
 	metricsAddr    string
 	metricsLinger  float64 // seconds the metrics stay up after the run
 	connectRate    float64
+	// reconnectTimeout bounds how long a thread tries to replace a lost
+	// connection before the run fails (--reconnect-timeout).
+	reconnectTimeout secondsValue
 	// intervalHistograms keeps each interval's latency histogram in the
 	// result (always with --clients).
 	intervalHistograms bool
@@ -213,6 +217,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 		rfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
+		inv.run.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
+		rfs.Var(&inv.run.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too")
 		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
 		rfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
 		rfs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")

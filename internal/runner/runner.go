@@ -90,6 +90,9 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// DefaultReconnectTimeout is Config.ReconnectTimeout when none is given.
+const DefaultReconnectTimeout = 30 * time.Second
+
 // Deps are the parts a run works with.
 type Deps struct {
 	Driver   driver.Driver
@@ -154,7 +157,7 @@ func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 		cfg.ConnectParallel = 16
 	}
 	if cfg.ReconnectTimeout <= 0 {
-		cfg.ReconnectTimeout = 30 * time.Second
+		cfg.ReconnectTimeout = DefaultReconnectTimeout
 	}
 	shape := metrics.Shape{WithService: cfg.Rate > 0}
 	var kinds []string

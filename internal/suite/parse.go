@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -191,19 +192,32 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return &lineError{n.Line, "give a duration as seconds (300) or with a unit (\"5m\", \"90s\")"}
 	}
-	if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
-		if f < 0 {
-			return &lineError{n.Line, fmt.Sprintf("duration %s is negative", n.Value)}
-		}
-		*s = Seconds(time.Duration(f * float64(time.Second)))
-		return nil
-	}
-	d, err := time.ParseDuration(n.Value)
-	if err != nil || d < 0 {
-		return &lineError{n.Line, fmt.Sprintf("%q is not a duration: give seconds (300) or a value with a unit (\"5m\", \"90s\")", n.Value)}
+	d, err := ParseSeconds(n.Value)
+	if err != nil {
+		return &lineError{n.Line, err.Error()}
 	}
 	*s = Seconds(d)
 	return nil
+}
+
+// ParseSeconds reads a duration written as seconds (300, 2.5) or a Go
+// duration ("5m", "90s"), as plans and the run command's duration options
+// take them; negative durations are refused.
+func ParseSeconds(v string) (time.Duration, error) {
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		if f < 0 {
+			return 0, fmt.Errorf("duration %s is negative", v)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) || f > float64(math.MaxInt64)/float64(time.Second) {
+			return 0, fmt.Errorf("duration %s is out of range: give seconds (300) or a value with a unit (\"5m\", \"90s\")", v)
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration: give seconds (300) or a value with a unit (\"5m\", \"90s\")", v)
+	}
+	return d, nil
 }
 
 // UnmarshalYAML reads one data set (a mapping) or a list of them.

@@ -43,6 +43,9 @@ func cellLine(r suitedir.CellRecord) string {
 	if n := r.Summary.IgnoredErrors; n > 0 {
 		line += fmt.Sprintf("  ignored errors %d", n)
 	}
+	if n := r.Summary.Outages; n > 0 {
+		line += fmt.Sprintf("  server away %.1fs (%d outage(s))", r.Summary.OutageSeconds, n)
+	}
 	if n := r.Summary.Warnings; n > 0 {
 		line += fmt.Sprintf("  warnings %d (in the result file)", n)
 	}
@@ -51,6 +54,14 @@ func cellLine(r suitedir.CellRecord) string {
 	}
 	return line
 }
+
+// OutageMark marks a table cell whose figure comes from a run during which
+// the server went away (a complete one: the outage was short and every
+// thread reconnected); a failed cell shows "failed" instead.
+const OutageMark = "‡"
+
+// outageLegend explains OutageMark under the tables that use it.
+const outageLegend = OutageMark + " the server went away during this cell (complete: every thread reconnected within 5 % of the measured phase); the figure includes the outage — see the cell's result for when and how long\n"
 
 // block is one seed-style table: a profile, data set and distribution.
 type block struct {
@@ -75,6 +86,9 @@ func WriteTables(w io.Writer, m *suitedir.Manifest) {
 	writeTables(w, m, func(suitedir.Cell) bool { return true })
 }
 
+// hadOutage reports whether a cell's run had an outage.
+func hadOutage(c suitedir.CellRecord) bool { return c.Summary != nil && c.Summary.Outages > 0 }
+
 // sameTable reports whether two cells belong to the same table (and round).
 func sameTable(a, b suitedir.Cell) bool {
 	return a.Profile == b.Profile && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
@@ -84,10 +98,12 @@ func sameTable(a, b suitedir.Cell) bool {
 func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) bool) {
 	var blocks []block
 	byBlock := map[block][]suitedir.CellRecord{}
+	marked := false
 	for _, c := range m.Cells {
 		if !keep(c.Cell) {
 			continue
 		}
+		marked = marked || hadOutage(c) && c.Status != suitedir.StatusFailed
 		b := block{c.Profile, c.Data, c.RandType}
 		if _, ok := byBlock[b]; !ok {
 			blocks = append(blocks, b)
@@ -128,17 +144,25 @@ func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) boo
 		if len(rounds) > 1 {
 			writeTable(w, b.title()+fmt.Sprintf(" · median of %d rounds", len(rounds)), workloads, threads, func(wl string, t int) string {
 				var vals []float64
+				mark := ""
 				for _, c := range cells {
 					if c.Workload == wl && c.Threads == t && c.Status == suitedir.StatusComplete && c.Summary != nil {
 						vals = append(vals, c.Summary.Value(metricOf(wl)))
+						if hadOutage(c) {
+							mark = OutageMark
+						}
 					}
 				}
 				if len(vals) == 0 {
 					return "-"
 				}
-				return fmt.Sprintf("%.1f", median(vals))
+				return fmt.Sprintf("%.1f", median(vals)) + mark
 			})
 		}
+	}
+	if marked {
+		fmt.Fprint(w, outageLegend)
+		fmt.Fprintln(w)
 	}
 }
 
@@ -153,6 +177,9 @@ func cellText(c suitedir.CellRecord) string {
 	v := fmt.Sprintf("%.1f", c.Summary.Value(metricOf(c.Workload)))
 	if c.Status == suitedir.StatusInterrupted {
 		v += "*"
+	}
+	if hadOutage(c) {
+		v += OutageMark
 	}
 	return v
 }

@@ -17,11 +17,13 @@ func TestCellLineSaysWhatTheFiguresHide(t *testing.T) {
 		want, not []string
 	}{
 		{"clean", suitedir.Summary{TPS: 100, QPS: 2000, P95Ms: 1.5},
-			[]string{"p95    1.500 ms"}, []string{"reconnects", "ignored errors", "warnings", " - ms"}},
+			[]string{"p95    1.500 ms"}, []string{"reconnects", "ignored errors", "warnings", " - ms", "server away"}},
 		{"no p95", suitedir.Summary{TPS: 100, QPS: 2000},
 			[]string{"p95        - ms"}, []string{"0.000 ms"}},
 		{"faults", suitedir.Summary{TPS: 100, QPS: 2000, P95Ms: 2, Reconnects: 3, IgnoredErrors: 41, Warnings: 1},
 			[]string{"reconnects 3", "ignored errors 41", "warnings 1 (in the result file)"}, nil},
+		{"outage", suitedir.Summary{TPS: 100, QPS: 2000, P95Ms: 2, Reconnects: 2, Warnings: 1, Outages: 1, OutageSeconds: 1.25},
+			[]string{"reconnects 2", "server away 1.2s (1 outage(s))"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -57,5 +59,28 @@ func TestStepRandType(t *testing.T) {
 		if got, why := s.stepRandType(); got != c.want || why != c.why {
 			t.Errorf("%v: stepRandType() = %q, %q; want %q, %q", c.rts, got, why, c.want, c.why)
 		}
+	}
+}
+
+// TestTablesMarkOutages: a complete cell whose server went away shows its
+// figure marked, the median over rounds it enters is marked too, and a legend
+// says what the mark means; tables without such a cell have neither.
+func TestTablesMarkOutages(t *testing.T) {
+	cell := func(round int, tps float64, outages int) suitedir.CellRecord {
+		return suitedir.CellRecord{Cell: suitedir.Cell{Workload: "oltp_read_write", Threads: 4, Round: round, Data: "d"},
+			Status: suitedir.StatusComplete, Summary: &suitedir.Summary{TPS: tps, Outages: outages, OutageSeconds: 0.5 * float64(outages)}}
+	}
+	var b strings.Builder
+	WriteTables(&b, &suitedir.Manifest{Cells: []suitedir.CellRecord{cell(1, 100, 0), cell(2, 90, 1), cell(3, 110, 0)}})
+	out := b.String()
+	for _, want := range []string{"100.0\n", "90.0" + OutageMark, "median of 3 rounds", "100.0" + OutageMark, OutageMark + " the server went away during this cell"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tables lack %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	WriteTables(&b, &suitedir.Manifest{Cells: []suitedir.CellRecord{cell(1, 100, 0)}})
+	if strings.Contains(b.String(), OutageMark) {
+		t.Errorf("tables without an outage carry its mark:\n%s", b.String())
 	}
 }

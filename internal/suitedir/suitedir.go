@@ -185,6 +185,12 @@ type Summary struct {
 	// Warnings counts the result's warnings (what ran differed from what was
 	// asked, or a figure needs a caveat); the cell's result file has them.
 	Warnings int `json:"warnings,omitempty"`
+	// Outages counts the spans during which the server was away (threads
+	// without a connection) and OutageSeconds their time within the measured
+	// phase (result.Outages): a complete cell with an outage has figures
+	// that include it, and the tables mark it.
+	Outages       int     `json:"outages,omitempty"`
+	OutageSeconds float64 `json:"outage_seconds,omitempty"`
 }
 
 // ReadManifest reads the manifest of the suite directory dir.
@@ -227,7 +233,8 @@ func (m *Manifest) Counts() map[string]int {
 func Summarize(res *result.Result) *Summary {
 	s := &Summary{TPS: res.Totals.TPS, QPS: res.Totals.QPS,
 		Reconnects: res.Totals.Counts.Reconnects, IgnoredErrors: res.Totals.Counts.ErrorCount(),
-		Warnings: len(res.Warnings)}
+		Warnings: len(res.Warnings),
+		Outages:  len(res.Outages), OutageSeconds: result.OutageSeconds(res.Start, res.End, res.Outages)}
 	if v, ok := res.Totals.Latency.Percentiles["95"]; ok {
 		s.P95Ms = v
 	}

@@ -1,0 +1,131 @@
+package result
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestJudgeOutages(t *testing.T) {
+	start := mergeBase
+	end := start.Add(100 * time.Second)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	tests := []struct {
+		name        string
+		outages     []Outage
+		failure     string // part of the failure; "" = none
+		warning     string // part of the warning; "" = none
+		downSeconds float64
+	}{
+		{name: "none"},
+		{name: "short, survived", outages: []Outage{{Start: at(10), Seconds: 2, Threads: 4}},
+			warning: "every thread reconnected and the run counts as complete", downSeconds: 2},
+		{name: "exactly 5 %, survived", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 4}, {Start: at(50), Seconds: 2, Threads: 1}},
+			warning: "2 outage(s), the first at +10.0s", downSeconds: 5},
+		{name: "over 5 % in two outages", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 4}, {Start: at(50), Seconds: 2.5, Threads: 1}},
+			failure: "unreachable for 5.5s of the 100.0s measured phase (5.5 %, more than 5 %)", warning: "5.5s of the 100.0s", downSeconds: 5.5},
+		{name: "a thread without a connection at the end", outages: []Outage{{Start: at(99.5), Seconds: 0.5, Threads: 4, Unrecovered: 1}},
+			failure: "1 of 8 threads had no connection when the measured phase ended", warning: "1 thread(s) still had none", downSeconds: 0.5},
+		{name: "in the warm-up only", outages: []Outage{{Start: at(-20), Seconds: 10, Threads: 8}},
+			warning: "the first at -20.0s", downSeconds: 0},
+		{name: "from the warm-up into the phase", outages: []Outage{{Start: at(-20), Seconds: 30, Threads: 8}},
+			failure: "unreachable for 10.0s", downSeconds: 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			failure, warning := JudgeOutages(8, start, end, tc.outages)
+			if tc.failure == "" && failure != "" || !strings.Contains(failure, tc.failure) {
+				t.Errorf("failure %q, want %q", failure, tc.failure)
+			}
+			if tc.warning == "" && len(tc.outages) == 0 && warning != "" || !strings.Contains(warning, tc.warning) {
+				t.Errorf("warning %q, want %q", warning, tc.warning)
+			}
+			if len(tc.outages) > 0 && warning == "" {
+				t.Errorf("no warning for outages %+v", tc.outages)
+			}
+			if got := OutageSeconds(start, end, tc.outages); got < tc.downSeconds-1e-9 || got > tc.downSeconds+1e-9 {
+				t.Errorf("OutageSeconds = %v, want %v", got, tc.downSeconds)
+			}
+		})
+	}
+}
+
+func TestMergeOutages(t *testing.T) {
+	at := func(s float64) time.Time { return mergeBase.Add(time.Duration(s * float64(time.Second))) }
+	got := MergeOutages(
+		[]Outage{{Start: at(10), Seconds: 2, Threads: 2}, {Start: at(40), Seconds: 1, Threads: 1}},
+		[]Outage{{Start: at(11), Seconds: 3, Threads: 4, Unrecovered: 1}},
+	)
+	want := []Outage{{Start: at(10), Seconds: 4, Threads: 6, Unrecovered: 1}, {Start: at(40), Seconds: 1, Threads: 1}}
+	if len(got) != len(want) {
+		t.Fatalf("MergeOutages = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if !got[i].Start.Equal(want[i].Start) || got[i].Seconds != want[i].Seconds || got[i].Threads != want[i].Threads || got[i].Unrecovered != want[i].Unrecovered {
+			t.Errorf("outage %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if MergeOutages(nil, nil) != nil {
+		t.Errorf("no outages merge into some")
+	}
+}
+
+// TestMergeJudgesOutagesAnew: two clients whose outages, each under 5 % of
+// its phase, add up to more than 5 % of the merged phase fail the merged
+// result; the clients' own outage warnings give way to the merged one.
+func TestMergeJudgesOutagesAnew(t *testing.T) {
+	var parts []Part
+	for i := range 2 {
+		r := clientResult(t, clientSpec{id: i, of: 2, seed: uint64(i + 1), n: 1000, seconds: 10, perThread: []int64{1000}, busy: []float64{9}})
+		r.Outages = []Outage{{Start: r.Start.Add(time.Duration(2+4*i) * time.Second), Seconds: 0.4, Threads: 1}}
+		failure, warning := JudgeOutages(r.Threads, r.Start, r.End, r.Outages)
+		if failure != "" {
+			t.Fatalf("client %d alone fails: %s", i, failure)
+		}
+		r.AddWarning(warning)
+		parts = append(parts, Part{File: "c" + string(rune('0'+i)) + ".json", Result: r})
+	}
+	m, err := Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Outages) != 2 {
+		t.Fatalf("merged outages %+v, want the two clients'", m.Outages)
+	}
+	if m.Status != StatusFailed || !strings.Contains(m.Error, "0.8s of the 10.0s measured phase") {
+		t.Errorf("merged status %s, error %q: want failed for 8 %% of the merged phase", m.Status, m.Error)
+	}
+	if len(m.Warnings) != 1 || strings.Contains(m.Warnings[0], "client") || !strings.Contains(m.Warnings[0], "2 outage(s)") {
+		t.Errorf("merged warnings %q, want one judged on the merged outages", m.Warnings)
+	}
+}
+
+// TestOutagesRoundTrip: outages survive writing and reading; a result without
+// them (older ones) reads with none.
+func TestOutagesRoundTrip(t *testing.T) {
+	r := clientResult(t, clientSpec{id: 0, of: 1, seed: 1, n: 100, seconds: 2, perThread: []int64{100}, busy: []float64{1}})
+	r.Outages = []Outage{{Start: r.Start.Add(time.Second), Seconds: 0.25, Threads: 1, Unrecovered: 1}}
+	var buf bytes.Buffer
+	if err := Encode(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"outages"`) || !strings.Contains(buf.String(), `"unrecovered": 1`) {
+		t.Fatalf("encoded result lacks the outage:\n%.400s", buf.String())
+	}
+	got, err := Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Outages) != 1 || got.Outages[0].Seconds != 0.25 || !got.Outages[0].Start.Equal(r.Outages[0].Start) {
+		t.Errorf("read outages %+v, want %+v", got.Outages, r.Outages)
+	}
+	r.Outages = nil
+	buf.Reset()
+	if err := Encode(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "outages") {
+		t.Errorf("a result without outages writes the field")
+	}
+}
