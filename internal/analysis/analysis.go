@@ -98,6 +98,12 @@ type Sample struct {
 	// File is the result file the sample came from ("" for results given in
 	// memory).
 	File string `json:"file,omitempty"`
+	// Outages counts the spans during which the run's server went away
+	// (result.Outages) and OutageSeconds their time within the measured
+	// phase: a complete run with an outage (short, every thread
+	// reconnected) has figures that include it, and comparisons mark them.
+	Outages       int     `json:"outages,omitempty"`
+	OutageSeconds float64 `json:"outage_s,omitempty"`
 }
 
 // System is one operand of a comparison: the results of one machine and server.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // CompareOptions choose what a comparison looks at.
@@ -102,6 +104,20 @@ type Cell struct {
 	// Significance tests this system's rounds against the baseline's. For
 	// the baseline itself it is untested with P NaN and an empty Mark.
 	Significance Significance
+	// Outages counts the rounds of the cell whose run had an outage (the
+	// server went away; Sample.Outages): their figures include it. The rows
+	// that hold such rounds are marked OutageMark.
+	Outages int
+}
+
+// OutageMark is the marker of a row with a figure from a run during which the
+// server went away, in every rendering.
+const OutageMark = "‡"
+
+// HasOutage reports whether a figure of the row comes from a run during which
+// the server went away.
+func (r Row) HasOutage() bool {
+	return slices.ContainsFunc(r.Cells, func(c Cell) bool { return c.Outages > 0 })
 }
 
 // Compare compares systems for one metric. Labels must be distinct (see
@@ -159,6 +175,9 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		key    Key
 	}
 	lacking := map[lack]int{}
+	outages := map[lack]int{}
+	var outageFiles []string
+	var outageSeconds float64
 	for i, s := range systems {
 		values[i] = map[Key][]float64{}
 		for _, smp := range s.Samples {
@@ -173,6 +192,15 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 			}
 			values[i][k] = append(values[i][k], v)
 			keySet[k] = true
+			if smp.Outages > 0 {
+				outages[lack{i, k}]++
+				outageSeconds += smp.OutageSeconds
+				name := smp.File
+				if name == "" {
+					name = fmt.Sprintf("%s round %d of %s", s.Label, smp.Round, smp.Key)
+				}
+				outageFiles = append(outageFiles, name)
+			}
 		}
 	}
 	if len(keySet) == 0 {
@@ -202,6 +230,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		row := Row{Key: k, Cells: make([]Cell, len(systems)), Mixed: match.mixed[k.Workload]}
 		for i := range systems {
 			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i)
+			row.Cells[i].Outages = outages[lack{i, k}]
 			if row.Cells[i].Stats.N == 0 {
 				incomplete++
 			}
@@ -211,6 +240,10 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	}
 	if slices.ContainsFunc(c.Rows, func(r Row) bool { return len(r.Mixed) > 0 }) {
 		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions, profiles or run options (--allow-mixed): they do not compare the same thing", MixedMark))
+	}
+	if len(outageFiles) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s hold %d run(s) during which the server went away (%.1fs in all; each run completed: every thread reconnected within %.0f %% of its measured phase): their figures include the outage — run them again for figures of the server up: %s",
+			OutageMark, len(outageFiles), outageSeconds, 100*result.OutageLimit, strings.Join(outageFiles, ", ")))
 	}
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))

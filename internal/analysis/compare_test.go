@@ -379,3 +379,53 @@ func TestFormatting(t *testing.T) {
 		t.Errorf("%d tables, want 3 (main, per compute, rounds):\n%s", tables, b.String())
 	}
 }
+
+// TestCompareMarksOutages: a round from a run during which the server went
+// away (complete: short, every thread reconnected) stays in its cell, but its
+// row is marked in every rendering, a note names the run, and the CSV and
+// JSON count such rounds per cell.
+func TestCompareMarksOutages(t *testing.T) {
+	a := mustSystem(t, "A",
+		fakeRun{machine: x86Machine, server: mariadb, threads: 4, tps: 1000},
+		fakeRun{machine: x86Machine, server: mariadb, threads: 4, tps: 1010},
+		fakeRun{machine: x86Machine, server: mariadb, threads: 8, tps: 1900})
+	b := mustSystem(t, "B",
+		fakeRun{machine: armMachine, server: mariadb, threads: 4, tps: 900},
+		fakeRun{machine: armMachine, server: mariadb, threads: 4, tps: 700, outage: 1.5},
+		fakeRun{machine: armMachine, server: mariadb, threads: 8, tps: 1800})
+	c, err := Compare([]*System{a, b}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r4, r8 := findRow(t, c, "oltp_read_write", 4), findRow(t, c, "oltp_read_write", 8)
+	if r4.Cells[1].Outages != 1 || r4.Cells[0].Outages != 0 || !r4.HasOutage() || r8.HasOutage() {
+		t.Fatalf("outage rounds t4 %d/%d, t8 marked %v; want B's one round at t4 only", r4.Cells[0].Outages, r4.Cells[1].Outages, r8.HasOutage())
+	}
+	if r4.Cells[1].Stats.N != 2 {
+		t.Errorf("t4 B has %d rounds, want 2: a complete run with an outage is kept, marked", r4.Cells[1].Stats.N)
+	}
+	if !slices.ContainsFunc(c.Notes, func(n string) bool {
+		return strings.Contains(n, "rows marked "+OutageMark+" hold 1 run(s) during which the server went away (1.5s in all")
+	}) {
+		t.Errorf("notes %q do not tell of the outage", c.Notes)
+	}
+	var text, csv, js bytes.Buffer
+	if err := WriteText(&text, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "4 "+OutageMark) || strings.Contains(text.String(), "8 "+OutageMark) {
+		t.Errorf("text marks the wrong rows:\n%s", text.String())
+	}
+	if err := WriteCSV(&csv, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), ",outage_runs\n") || !strings.Contains(csv.String(), ",1\n") {
+		t.Errorf("CSV lacks the outage_runs count:\n%s", csv.String())
+	}
+	if err := WriteJSON(&js, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"outage_runs": 1`) {
+		t.Errorf("JSON lacks outage_runs:\n%.2000s", js.String())
+	}
+}

@@ -49,6 +49,9 @@ type fakeRun struct {
 	// commandLine the result's CommandLine.
 	opts        map[string]string
 	commandLine []string
+	// outage, when set, is the seconds the server was away during the run,
+	// 10 s into its measured phase.
+	outage float64
 }
 
 // build makes a result of r, with defaults for what r leaves empty.
@@ -89,6 +92,9 @@ func (r fakeRun) build() *result.Result {
 		res.Options[k] = v
 	}
 	res.CommandLine = r.commandLine
+	if r.outage > 0 {
+		res.Outages = []result.Outage{{Start: testTime.Add(10 * time.Second), Seconds: r.outage, Threads: 1}}
+	}
 	if r.p95 > 0 || r.p99 > 0 {
 		res.Totals.Latency.Percentiles = map[string]float64{"95": r.p95, "99": r.p99}
 	}

@@ -335,7 +335,8 @@ func clientShares(runs []run) error {
 
 // sampleOf extracts the figures of a run.
 func sampleOf(r run, round int) Sample {
-	s := Sample{Key: r.key, Round: round, TPS: r.res.Totals.TPS, QPS: r.res.Totals.QPS, File: r.file}
+	s := Sample{Key: r.key, Round: round, TPS: r.res.Totals.TPS, QPS: r.res.Totals.QPS, File: r.file,
+		Outages: len(r.res.Outages), OutageSeconds: result.OutageSeconds(r.res.Start, r.res.End, r.res.Outages)}
 	if len(r.res.Figures) > 0 {
 		s.Figures = map[string]float64{}
 		for _, f := range r.res.Figures {

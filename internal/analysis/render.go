@@ -207,12 +207,17 @@ func (c *Comparison) roundsTable(rows []Row) table {
 	return t
 }
 
-// threadsCell is a row's thread count, marked when the row is mixed.
+// threadsCell is a row's thread count, marked when the row is mixed and when
+// a figure of it comes from a run with an outage.
 func threadsCell(r Row) string {
+	s := strconv.Itoa(r.Key.Threads)
 	if len(r.Mixed) > 0 {
-		return strconv.Itoa(r.Key.Threads) + " " + MixedMark
+		s += " " + MixedMark
 	}
-	return strconv.Itoa(r.Key.Threads)
+	if r.HasOutage() {
+		s += " " + OutageMark
+	}
+	return s
 }
 
 // describeSystem is the one-line description of a system.

@@ -16,19 +16,21 @@ var csvHeader = []string{
 	"workload", "rand_type", "profile", "data", "threads", "metric", "unit", "system", "baseline",
 	"n", "value", "mean", "stddev", "cv", "ci_lo", "ci_hi", "min", "median", "max",
 	"pct", "fscaled", "pct_fscaled", "per_vcpu", "per_ghz_vcpu", "pct_per_ghz_vcpu",
-	"p_value", "tested", "significant", "mark", "reason", "mixed", "options",
+	"p_value", "tested", "significant", "mark", "reason", "mixed", "options", "outage_runs",
 }
 
 // WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
 // data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
 // ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
 // per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
-// reason, mixed, options), then one record per row and system with every number at full
+// reason, mixed, options, outage_runs), then one record per row and system with every number at full
 // precision; empty fields are figures that do not apply (NaN) or a system
 // without the cell (n = 0). mixed is empty for a row of figures of the same
 // thing and says what a mixed row puts together otherwise ("data set: x86
 // w10, arm w100"; see Row.Mixed); options are the row's run options that
-// differ from the defaults (Key.Options, "rate=5000"), empty for the defaults.
+// differ from the defaults (Key.Options, "rate=5000"), empty for the defaults;
+// outage_runs counts the system's rounds of the cell whose server went away
+// during the run (Cell.Outages).
 func WriteCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -46,6 +48,7 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 				csvNum(cl.Pct), csvNum(cl.FScaled), csvNum(cl.PctFScaled),
 				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
 				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed), r.Key.Options,
+				strconv.Itoa(cl.Outages),
 			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("write CSV: %w", err)
@@ -133,6 +136,9 @@ type JSONCell struct {
 	PctPerGHzVCPU *float64  `json:"pct_per_ghz_vcpu"`
 	// Significance is null for the baseline.
 	Significance *JSONSignificance `json:"significance"`
+	// OutageRuns counts the rounds whose server went away during the run
+	// (Cell.Outages); absent when none did.
+	OutageRuns int `json:"outage_runs,omitempty"`
 }
 
 // JSONSignificance is a significance test's outcome.
@@ -175,7 +181,7 @@ func (c *Comparison) JSON() JSONDocument {
 		for i, cl := range r.Cells {
 			st := cl.Stats
 			jc := JSONCell{
-				System: c.Systems[i].Label, N: st.N, Values: st.Values,
+				System: c.Systems[i].Label, N: st.N, Values: st.Values, OutageRuns: cl.Outages,
 				Value: jnum(cl.Value), Mean: jnum(st.Mean), StdDev: jnum(st.StdDev), CV: jnum(st.CV),
 				CILo: jnum(st.CILo), CIHi: jnum(st.CIHi), Min: jnum(st.Min), Median: jnum(st.Median), Max: jnum(st.Max),
 				Pct: jnum(cl.Pct), FScaled: jnum(cl.FScaled), PctFScaled: jnum(cl.PctFScaled),

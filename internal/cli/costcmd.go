@@ -101,6 +101,9 @@ type priced struct {
 	// label is the group's row label; mixed what it mixes ("" unless
 	// --allow-mixed put different things together).
 	label, mixed string
+	// outages says which throughputs include runs with an outage (the
+	// server went away); "" when none do.
+	outages string
 	// center is the statistic of rounds used; baseline indexes the
 	// baseline system (--baseline, else the first).
 	center   analysis.Center
@@ -141,6 +144,7 @@ func (f *costFlags) throughputs(systems []*analysis.System, base analysis.Compar
 	for i := range p.by {
 		p.by[i] = map[int]float64{}
 	}
+	var outages []string
 	for _, r := range cmp.Rows {
 		if r.Key.Group() != groups[0] {
 			continue
@@ -150,8 +154,12 @@ func (f *costFlags) throughputs(systems []*analysis.System, base analysis.Compar
 			if c.Stats.N > 0 {
 				p.by[i][r.Key.Threads] = c.Value
 			}
+			if c.Outages > 0 {
+				outages = append(outages, fmt.Sprintf("%s: %d of %d runs at %d threads", systems[i].Label, c.Outages, c.Stats.N, r.Key.Threads))
+			}
 		}
 	}
+	p.outages = strings.Join(outages, "; ")
 	return p, nil
 }
 
@@ -245,7 +253,7 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 	if err != nil {
 		return nil, err
 	}
-	opts.Mixed, opts.Center, opts.Baseline = p.mixed, string(p.center), names[p.baseline]
+	opts.Mixed, opts.Outages, opts.Center, opts.Baseline = p.mixed, p.outages, string(p.center), names[p.baseline]
 	ev, err := sheet.Evaluate(inputs, opts)
 	if err != nil {
 		return nil, err
@@ -411,7 +419,7 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 		if err != nil {
 			return nil, fmt.Errorf("--per: %w", err)
 		}
-		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Mixed: pr.opts.Mixed, Metric: pr.opts.Metric, Center: pr.opts.Center, Baseline: pr.opts.Baseline})
+		ec, err := pr.sheet.EqualCost(pr.inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.opts.Workload, Mixed: pr.opts.Mixed, Outages: pr.opts.Outages, Metric: pr.opts.Metric, Center: pr.opts.Center, Baseline: pr.opts.Baseline})
 		if err != nil {
 			return nil, err
 		}

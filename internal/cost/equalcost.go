@@ -18,6 +18,7 @@ type EqualCostOptions struct {
 	AllowOver float64
 	Workload  string // label, as in Options
 	Mixed     string // what different things the throughputs measured, as in Options
+	Outages   string // which throughputs include an outage, as in Options
 	Metric    string // default "tps"
 	Center    string // the statistic of rounds the throughputs are, as in Options
 	Baseline  string // default the first input
@@ -30,7 +31,8 @@ type EqualCostOptions struct {
 // which is an upper bound for a database that must be sharded to use them.
 type EqualCost struct {
 	Workload      string         `json:"workload,omitempty"`
-	Mixed         string         `json:"mixed,omitempty"` // as in Evaluation
+	Mixed         string         `json:"mixed,omitempty"`   // as in Evaluation
+	Outages       string         `json:"outages,omitempty"` // as in Evaluation
 	Metric        string         `json:"metric"`
 	Center        string         `json:"center,omitempty"` // as in Evaluation
 	Baseline      string         `json:"baseline"`
@@ -90,11 +92,11 @@ func (s *Sheet) EqualCost(in []Input, opt EqualCostOptions) (*EqualCost, error) 
 	if !(opt.AllowOver >= 0 && opt.AllowOver < 1) {
 		return nil, fmt.Errorf("equal cost: allowed overspend %v: give a fraction from 0 up to 1, e.g. 0.05 for 5%%", opt.AllowOver)
 	}
-	ev, err := s.Evaluate(in, Options{Workload: opt.Workload, Mixed: opt.Mixed, Metric: opt.Metric, Center: opt.Center, Baseline: opt.Baseline, PerDollar: opt.Per, PricePerf: opt.Per})
+	ev, err := s.Evaluate(in, Options{Workload: opt.Workload, Mixed: opt.Mixed, Outages: opt.Outages, Metric: opt.Metric, Center: opt.Center, Baseline: opt.Baseline, PerDollar: opt.Per, PricePerf: opt.Per})
 	if err != nil {
 		return nil, fmt.Errorf("equal cost: %w", err)
 	}
-	out := &EqualCost{Workload: ev.Workload, Mixed: ev.Mixed, Metric: ev.Metric, Center: ev.Center, Baseline: ev.Baseline, Budget: opt.Budget, Per: opt.Per,
+	out := &EqualCost{Workload: ev.Workload, Mixed: ev.Mixed, Outages: ev.Outages, Metric: ev.Metric, Center: ev.Center, Baseline: ev.Baseline, Budget: opt.Budget, Per: opt.Per,
 		AllowOver: opt.AllowOver, Period: ev.Period, Currency: ev.Currency, HasThroughput: ev.HasThroughput}
 	limit := opt.Budget * (1 + opt.AllowOver)
 	base := 0

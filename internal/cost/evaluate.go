@@ -73,8 +73,12 @@ type Options struct {
 	// Mixed, when set, says that the systems' throughputs are of different
 	// data sets, distributions or profiles and what they are ("data set:
 	// x86 w10, arm w100"): the tables mark the figures as mixed.
-	Mixed  string
-	Metric string // the throughput's unit, e.g. "tps" or "tpmC"; default "tps"
+	Mixed string
+	// Outages, when set, says which throughputs include runs during which
+	// the server went away ("B: 1 of 2 runs at 4 threads"): the tables mark
+	// them (analysis.OutageMark).
+	Outages string
+	Metric  string // the throughput's unit, e.g. "tps" or "tpmC"; default "tps"
 	// Center says which statistic of each thread count's rounds the
 	// throughput figures are ("mean", "median"), to be told with them; ""
 	// when they are not of rounds (figures given as such).
@@ -114,8 +118,11 @@ type Evaluation struct {
 	Scenario string `json:"scenario,omitempty"` // "" or "equal compute"
 	Workload string `json:"workload,omitempty"`
 	// Mixed says what different things the throughputs measured (Options.Mixed).
-	Mixed  string `json:"mixed,omitempty"`
-	Metric string `json:"metric"`
+	Mixed string `json:"mixed,omitempty"`
+	// Outages says which throughputs include runs during which the server
+	// went away (Options.Outages).
+	Outages string `json:"outages,omitempty"`
+	Metric  string `json:"metric"`
 	// Center is the statistic of each thread count's rounds the throughputs
 	// are (Options.Center).
 	Center   string `json:"center,omitempty"`
@@ -168,7 +175,7 @@ func (s *Sheet) Evaluate(in []Input, opt Options) (*Evaluation, error) {
 	if len(in) == 0 {
 		return nil, fmt.Errorf("nothing to evaluate: name at least one system of %s (%s)", s.File, strings.Join(s.SystemNames(), ", "))
 	}
-	ev := &Evaluation{Workload: opt.Workload, Mixed: opt.Mixed, Metric: opt.Metric, Center: opt.Center, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
+	ev := &Evaluation{Workload: opt.Workload, Mixed: opt.Mixed, Outages: opt.Outages, Metric: opt.Metric, Center: opt.Center, PerDollar: opt.PerDollar, PricePerf: opt.PricePerf,
 		Period: s.Period.String(), Currency: s.Currency, HasThroughput: !in[0].Throughput.IsZero()}
 	seen := map[string]bool{}
 	for _, x := range in {

@@ -177,6 +177,7 @@ func evaluationTable(ev *Evaluation) *table {
 	t.notes = append(t.notes, centerNote(ev.HasThroughput, m, ev.Center)...)
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ev.Baseline, ev.Baseline))
 	markMixed(t, ev.Mixed)
+	markOutages(t, ev.Outages)
 	return t
 }
 
@@ -202,6 +203,16 @@ func markMixed(t *table, mixed string) {
 		t.rows[i] = append(t.rows[i], cell{text: analysis.MixedMark, raw: mixed})
 	}
 	t.notes = append(t.notes, fmt.Sprintf("%s mixed: %s (put together by --allow-mixed: not the same measurement).", analysis.MixedMark, mixed))
+}
+
+// markOutages marks a table whose throughputs include runs during which the
+// server went away: its title and a footnote saying which.
+func markOutages(t *table, outages string) {
+	if outages == "" {
+		return
+	}
+	t.title += " " + analysis.OutageMark + " outage"
+	t.notes = append(t.notes, fmt.Sprintf("%s outage: the throughputs of %s include runs during which the server went away (complete: every thread reconnected); run them again for figures of the server up.", analysis.OutageMark, outages))
 }
 
 // describeRows says what the rows' throughput is, when they agree on it.
@@ -291,6 +302,7 @@ func equalCostTable(ec *EqualCost) *table {
 	t.notes = append(t.notes, centerNote(ec.HasThroughput, m, ec.Center)...)
 	t.notes = append(t.notes, fmt.Sprintf("%% is (system − %s) ÷ %s.", ec.Baseline, ec.Baseline))
 	markMixed(t, ec.Mixed)
+	markOutages(t, ec.Outages)
 	return t
 }
 

@@ -231,3 +231,35 @@ func TestWritersReportWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMarksOutages: throughputs that include runs during which the
+// server went away are marked, and say which, in the evaluation and the
+// equal-cost table alike.
+func TestRenderMarksOutages(t *testing.T) {
+	s := mustSheet(t, scenarioSheet)
+	r := &Report{Sheet: s.Info()}
+	in := []Input{{System: "x86", Throughput: Figure{Value: 1000}}, {System: "arm", Throughput: Figure{Value: 900}}}
+	const outages = "arm: 1 of 3 runs at 8 threads"
+	ev, err := s.Evaluate(in, Options{Workload: "tpcc/uniform", Metric: "tpmC", Outages: outages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ec, err := s.EqualCost(in, EqualCostOptions{Budget: 6000, Per: BasisYear, Workload: "tpcc/uniform", Metric: "tpmC", Outages: outages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Evaluations, r.EqualCosts = append(r.Evaluations, ev), append(r.EqualCosts, ec)
+	for name, write := range map[string]func(io.Writer, *Report) error{"txt": WriteText, "md": WriteMarkdown, "json": WriteJSON} {
+		var b bytes.Buffer
+		if err := write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		want := "‡ outage: the throughputs of " + outages
+		if name == "json" {
+			want = `"outages": "` + outages + `"`
+		}
+		if n := strings.Count(b.String(), want); n < 2 {
+			t.Errorf("%s: %q %d times, want it for the evaluation and the equal-cost table:\n%s", name, want, n, b.String())
+		}
+	}
+}
