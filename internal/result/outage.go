@@ -105,14 +105,21 @@ func JudgeOutages(threads int, start, end time.Time, outages []Outage) (failure,
 	if phase > 0 {
 		share = down / phase
 	}
-	when := fmt.Sprintf("%+.1fs from the start of the measured phase", first.Start.Sub(start).Seconds())
-	warning = fmt.Sprintf("the server went away: %d outage(s), the first at %s, up to %d of %d threads lost their connection; "+
+	when := fmt.Sprintf("%.1fs into the measured phase", first.Start.Sub(start).Seconds())
+	if first.Start.Before(start) {
+		when = fmt.Sprintf("%.1fs before the measured phase, in the warm-up", start.Sub(first.Start).Seconds())
+	}
+	lost := fmt.Sprintf("%d of %d threads lost their connection", affected, threads)
+	if len(outages) > 1 {
+		lost = fmt.Sprintf("up to %d of %d threads lost their connection in one", affected, threads)
+	}
+	warning = fmt.Sprintf("the server went away: %d outage(s), the first %s; %s; "+
 		"at least one thread had no connection for %.1fs of the %.1fs measured phase (%.1f %%)",
-		len(outages), when, affected, threads, down, phase, 100*share)
+		len(outages), when, lost, down, phase, 100*share)
 	switch {
 	case unrecovered > 0:
 		warning += fmt.Sprintf(", and %d thread(s) still had none when it ended", unrecovered)
-		failure = fmt.Sprintf("%d of %d threads had no connection when the measured phase ended: the server went away (%s) and was not back in time; "+
+		failure = fmt.Sprintf("%d of %d threads had no connection when the measured phase ended: the server went away (the first outage %s) and was not back in time; "+
 			"the figures cover the time it was up and are kept in the result, but they do not measure the server (--reconnect-timeout bounds how long a thread tries to reconnect)",
 			unrecovered, threads, when)
 	case share > OutageLimit:

@@ -440,6 +440,21 @@ func localserverState(dir string) (running bool, err error) {
 }
 
 func TestSuiteServerDiesDuringCell(t *testing.T) {
+	// reconnect_timeout 1 s: the threads give up during the cell; 60 s: they
+	// are still trying when its measured phase ends, which used to leave the
+	// cell complete with the diluted figures of a dead server.
+	for _, tc := range []struct {
+		reconnect string
+		why       string
+	}{
+		{"1", "could not reconnect"},
+		{"60", "2 of 2 threads had no connection when the measured phase ended"},
+	} {
+		t.Run("reconnect_timeout "+tc.reconnect, func(t *testing.T) { serverDiesDuringCell(t, tc.reconnect, tc.why) })
+	}
+}
+
+func serverDiesDuringCell(t *testing.T, reconnectTimeout, why string) {
 	if _, err := os.Stat("/usr/sbin/mariadbd"); err != nil {
 		t.Skip("MariaDB's server is not installed (scripts/test.sh installs it)")
 	}
@@ -448,8 +463,8 @@ func TestSuiteServerDiesDuringCell(t *testing.T) {
 	plan := fmt.Sprintf(`server: {flavor: mariadb, dir: %s}
 data: {tables: 1, table_size: 1000}
 matrix: {workloads: [oltp_read_only], threads: [2], rounds: 2}
-run: {time: 5, reconnect_timeout: 1}
-`, serverDir)
+run: {time: 5, reconnect_timeout: %s}
+`, serverDir, reconnectTimeout)
 	t.Cleanup(func() { _ = localserverStop(serverDir) })
 	go func() {
 		// Kill the server outright a second into the first cell.
@@ -470,7 +485,7 @@ run: {time: 5, reconnect_timeout: 1}
 		t.Fatalf("err = %v, want both cells failed\n%s", err, out)
 	}
 	first := m.Cells[0]
-	if first.Status != suitedir.StatusFailed || !strings.Contains(first.Error, "could not reconnect") {
+	if first.Status != suitedir.StatusFailed || !strings.Contains(first.Error, why) {
 		t.Errorf("first cell: %s %q", first.Status, first.Error)
 	}
 	res, err := result.Read(filepath.Join(suiteDir, first.File))
@@ -479,6 +494,12 @@ run: {time: 5, reconnect_timeout: 1}
 	}
 	if res.Status != result.StatusFailed || res.Totals.Counts.Events == 0 {
 		t.Errorf("first cell's result: %s with %d events, want failed with what it measured", res.Status, res.Totals.Counts.Events)
+	}
+	if len(res.Outages) != 1 || res.Outages[0].Unrecovered == 0 {
+		t.Errorf("first cell's outages %+v, want the server's death recorded with threads unrecovered", res.Outages)
+	}
+	if first.Summary == nil || first.Summary.Outages != 1 || !strings.Contains(out, "server away") {
+		t.Errorf("first cell's summary %+v: want the outage counted and shown on its line\n%s", first.Summary, out)
 	}
 	if m.Cells[1].Status != suitedir.StatusFailed {
 		t.Errorf("second cell: %s, want failed (no server)", m.Cells[1].Status)
