@@ -164,6 +164,25 @@ func TestOutageUntilTheEndFails(t *testing.T) {
 	}
 }
 
+// TestOutageAtTheEndFails: a server that goes away shortly before --time
+// ends, for less than 5 % of the measured phase, still fails the run: its
+// threads had no connection when the phase ended.
+func TestOutageAtTheEndFails(t *testing.T) {
+	const threads = 2
+	out, res := runWithOutage(t, threads, 10*time.Second, 9600*time.Millisecond, (*tcpProxy).cut)
+	if len(res.Outages) != 1 {
+		t.Fatalf("outages %+v, want one (the cut came %v into a %v phase)", res.Outages, 9600*time.Millisecond, 10*time.Second)
+	}
+	share := result.OutageSeconds(res.Start, res.End, res.Outages) / res.End.Sub(res.Start).Seconds()
+	t.Logf("the server was away for %.1f %% of the phase", 100*share)
+	if out.Status != result.StatusFailed || out.Err == nil || !strings.Contains(out.Err.Error(), "2 of 2 threads had no connection when the measured phase ended") {
+		t.Fatalf("status %s, err %v; want failed for threads without a connection at the end", out.Status, out.Err)
+	}
+	if share > result.OutageLimit {
+		t.Logf("the cut came late on this machine: the outage exceeded 5 %% too, so the rule is not tested alone")
+	}
+}
+
 // TestLongOutageFails: a server away for more than 5 % of the measured phase
 // fails the run even though every thread reconnected.
 func TestLongOutageFails(t *testing.T) {
