@@ -86,7 +86,7 @@ func TestRunsOnSysbenchTables(t *testing.T) {
 			conn := connect(t, db)
 
 			w := parse(t, readWrite, prepareArgs...)
-			if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || len(m) != 0 {
+			if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || !m.None() {
 				t.Fatalf("Missing on sysbench's tables = %v, %v; want none", m, err)
 			}
 			runEvents(t, w, db, 100, &workload.Counts{Reads: 14, Writes: 4, Others: 2})
@@ -130,7 +130,7 @@ func TestSysbenchRunsOnFairbenchTables(t *testing.T) {
 				t.Errorf("tables hold %d rows after sysbench's 200 inserts, want 2200", got)
 			}
 			sysbench(t, slices.Concat([]string{"oltp_read_write"}, flags, prepareArgs, []string{"cleanup"})...)
-			if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || len(m) != 2 {
+			if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || m.Count != 2 {
 				t.Errorf("Missing after sysbench cleanup = %v, %v; want both tables", m, err)
 			}
 		})
