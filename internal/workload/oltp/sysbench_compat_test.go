@@ -89,6 +89,14 @@ func TestRunsOnSysbenchTables(t *testing.T) {
 			if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || !m.None() {
 				t.Fatalf("Missing on sysbench's tables = %v, %v; want none", m, err)
 			}
+			// sysbench leaves no mark of its load: complete tables with their
+			// indexes are taken by a run without a word, and reused by a suite.
+			if rep, err := w.Inspect(testCtx(t), conn, db.Dialect()); err != nil || len(rep.Warnings) != 0 {
+				t.Errorf("Inspect on sysbench's tables: %v, warnings %q; want none", err, rep.Warnings)
+			}
+			if ok, why, err := w.Matches(testCtx(t), conn, db.Dialect()); !ok || err != nil {
+				t.Errorf("Matches on sysbench's tables = %v %q %v; want reused", ok, why, err)
+			}
 			runEvents(t, w, db, 100, &workload.Counts{Reads: 14, Writes: 4, Others: 2})
 			// oltp_insert relies on the server's auto-increment continuing after 1000.
 			runEvents(t, parse(t, insert, prepareArgs...), db, 20, &workload.Counts{Writes: 1})
