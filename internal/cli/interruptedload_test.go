@@ -113,3 +113,33 @@ func TestMissingTablesAreSummarised(t *testing.T) {
 		t.Errorf("the message is %d bytes long, want a summary under 2 KB", len(r.stderr))
 	}
 }
+
+// TestRunRefusesAnIncompleteTPCCLoad pins what tpcc_meta already did: a
+// warehouse whose load did not finish (its marker absent) is refused by run
+// (exit 3) with the prepare that finishes the load, before any thread starts.
+func TestRunRefusesAnIncompleteTPCCLoad(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	tgt := targetArgs(cfg)
+	if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
+		t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	conn, err := drv.Connect(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.Exec(context.Background(), "DELETE FROM tpcc_meta WHERE name = 'loaded_w_1'")
+	conn.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(context.Background(), nil, join([]string{"run", "tpcc", "--events=10"}, tgt)...)
+	if r.code != ExitTarget || strings.Contains(r.stdout, "Threads started") ||
+		!strings.Contains(r.stderr, "the tpcc load is incomplete (warehouses 1 are not loaded)") || !strings.Contains(r.stderr, "'fairbench prepare tpcc --warehouses=1' again") {
+		t.Errorf("run on an incomplete tpcc load: exit %d, want %d with the prepare that finishes it\n%s%s", r.code, ExitTarget, r.stdout, r.stderr)
+	}
+}
