@@ -92,10 +92,28 @@ func (m marks) refusal(fix string) error {
 	return errors.New(msg)
 }
 
-// reloadCommand is the command that loads the tables of these options anew.
-func (w *oltp) reloadCommand() string {
-	return fmt.Sprintf("fairbench prepare %s --tables=%d --table-size=%d --replace", w.kind.name(), w.opts.Tables, w.opts.TableSize)
+// prepareCommand is the prepare of these options: the workload, the tables,
+// their size and the schema options that differ from the defaults.
+func (w *oltp) prepareCommand() string {
+	s := fmt.Sprintf("fairbench prepare %s --tables=%d --table-size=%d", w.kind.name(), w.opts.Tables, w.opts.TableSize)
+	def := DefaultOptions()
+	for _, o := range []struct {
+		name      string
+		got, want bool
+	}{
+		{"auto-inc", w.opts.AutoInc, def.AutoInc},
+		{"secondary", w.opts.Secondary, def.Secondary},
+		{"create-secondary", w.opts.CreateSecondary, def.CreateSecondary},
+	} {
+		if o.got != o.want {
+			s += " --" + o.name + "=" + onOff{&o.got}.String()
+		}
+	}
+	return s
 }
+
+// reloadCommand is the command that loads the tables of these options anew.
+func (w *oltp) reloadCommand() string { return w.prepareCommand() + " --replace" }
 
 // loadSource yields the mark rows of tables 1..n.
 type loadSource struct {
@@ -127,8 +145,7 @@ func (w *oltp) markLoading(ctx context.Context, conn driver.Conn, d driver.Diale
 	if err := clearMarks(ctx, conn, present, w.opts.Tables); err != nil {
 		return err
 	}
-	what := fmt.Sprintf("fairbench prepare %s --tables=%d --table-size=%d", w.kind.name(), w.opts.Tables, w.opts.TableSize)
-	if _, err := conn.BulkInsert(ctx, loadTable, []string{"name", "value"}, &loadSource{n: w.opts.Tables, what: what}); err != nil {
+	if _, err := conn.BulkInsert(ctx, loadTable, []string{"name", "value"}, &loadSource{n: w.opts.Tables, what: w.prepareCommand()}); err != nil {
 		return fmt.Errorf("mark the load in %s: %w", loadTable, err)
 	}
 	return nil

@@ -166,3 +166,19 @@ func TestAbsentTablesIsBounded(t *testing.T) {
 		t.Errorf("none missing: %+v", a)
 	}
 }
+
+// TestReloadCommandKeepsTheSchema: the command a refusal gives loads the
+// schema the options describe, not the defaults.
+func TestReloadCommandKeepsTheSchema(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tables=3", "--table-size=500"}, "fairbench prepare oltp_read_write --tables=3 --table-size=500 --replace"},
+		{[]string{"--tables=1", "--create-secondary=off", "--auto-inc=off"}, "fairbench prepare oltp_read_write --tables=1 --table-size=10000 --auto-inc=off --create-secondary=off --replace"},
+	} {
+		if got := parse(t, readWrite, tc.args...).reloadCommand(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
