@@ -137,9 +137,6 @@ func TestOLTPWarnsWhenTableSizeIsNotTheData(t *testing.T) {
 			// tries to prepare them and is refused by the tables there).
 			r = runCLI(context.Background(), nil, join([]string{"run", "oltp_read_only", "--tables=3", "--table-size=500", "--events=20"}, tgt)...)
 			lacks := "lacks table(s) sbtest3"
-			if kind == "sqlite" {
-				lacks = "lacks sbtest3"
-			}
 			if r.code != ExitTarget || !strings.Contains(r.stdout+r.stderr, lacks) || strings.Contains(r.stdout, "Threads started") {
 				t.Errorf("run on 3 tables with 2 loaded: exit %d, want %d saying %q\n%s%s", r.code, ExitTarget, lacks, r.stdout, r.stderr)
 			}

@@ -173,13 +173,13 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if len(missing) > 0 {
+	if !missing.None() {
 		if s.cfg.Kind != driver.KindSQLite {
-			return withCode(ExitTarget, fmt.Errorf("%s lacks table(s) %s that %s needs: run 'fairbench prepare %s%s' first",
-				describeTarget(s.cfg), strings.Join(missing, ", "), inv.spec.Name, inv.spec.Name, inv.sameFlags()))
+			return withCode(ExitTarget, fmt.Errorf("%s lacks %s, which %s needs: run 'fairbench prepare %s%s' first",
+				describeTarget(s.cfg), missing, inv.spec.Name, inv.spec.Name, inv.sameFlags()))
 		}
 		fmt.Fprintf(human, "The embedded database %s lacks %s: preparing it now (as 'fairbench prepare %s' would).\n",
-			s.cfg.Path, strings.Join(missing, ", "), inv.spec.Name)
+			s.cfg.Path, missing, inv.spec.Name)
 		if err := inv.load(ctx, s, human, runtime.NumCPU(), false); err != nil {
 			return err
 		}
@@ -396,7 +396,8 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included
 	switch {
 	case err != nil && isInterrupted(ctx, err):
-		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; run it again with --replace to start over", done))
+		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows: the tables are incomplete and no run will use them; load them again with 'fairbench prepare %s%s --replace'",
+			done, inv.spec.Name, inv.sameFlags()))
 	case err != nil:
 		return withCode(ExitTarget, fmt.Errorf("prepare %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // session is an open driver with its configuration and the server it reached.
@@ -74,27 +75,28 @@ func connectHint(cfg driver.Config) string {
 
 func (s *session) close() { s.drv.Close() }
 
-// missingTables returns the tables the workload needs that the target lacks.
-func (inv *invocation) missingTables(ctx context.Context, s *session) ([]string, error) {
+// missingTables says which tables the workload needs that the target lacks.
+func (inv *invocation) missingTables(ctx context.Context, s *session) (workload.Absent, error) {
 	conn, err := s.drv.Connect(ctx, 0)
 	if err != nil {
-		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w", describeTarget(s.cfg), err))
+		return workload.Absent{}, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w", describeTarget(s.cfg), err))
 	}
 	defer conn.Close()
 	missing, err := inv.wl.Missing(ctx, conn, s.drv.Dialect())
 	if err != nil {
-		return nil, withCode(ExitTarget, fmt.Errorf("listing tables on %s: %w", describeTarget(s.cfg), err))
+		return workload.Absent{}, withCode(ExitTarget, fmt.Errorf("listing tables on %s: %w", describeTarget(s.cfg), err))
 	}
 	return missing, nil
 }
 
 // sameFlags renders the workload and connection flags the user gave, so that a
-// message can show the exact command to run next (secrets left out).
+// message can show the exact command to run next (secrets left out; not the
+// options of run or prepare themselves).
 func (inv *invocation) sameFlags() string {
 	var parts []string
 	keep := map[string]bool{}
 	for _, g := range inv.groups {
-		if g.title == "Run options" || g.title == "Random numbers" {
+		if g.title == "Run options" || g.title == "Prepare options" || g.title == "Random numbers" {
 			continue
 		}
 		g.fs.VisitAll(func(f *pflag.Flag) { keep[f.Name] = true })

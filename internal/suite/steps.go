@@ -56,7 +56,7 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 		return "", fmt.Errorf("connect: %w", err)
 	}
 	missing, err := wl.Missing(ctx, conn, tg.drv.Dialect())
-	ok, why := len(missing) == 0, strings.Join(missing, ", ")+" missing"
+	ok, why := missing.None(), missing.String()+" missing"
 	if r, isReusable := wl.(workload.Reusable); err == nil && ok && isReusable {
 		ok, why, err = r.Matches(ctx, conn, tg.drv.Dialect())
 	}
@@ -72,7 +72,7 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	case mode == PrepareReuse && ok:
 		return "reusing the matching data set already loaded", nil
 	}
-	randType, why := s.stepRandType()
+	randType, randWhy := s.stepRandType()
 	rng, err := s.newRand(randType, false)
 	if err != nil {
 		return "", err
@@ -87,8 +87,8 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	}
 	done, _, _ := prog.Snapshot()
 	secs := time.Since(start).Seconds()
-	detail := fmt.Sprintf("loaded %d rows in %.1fs (%.0f rows/s), values drawn with rand type %s (%s)", done, secs, float64(done)/max(secs, 1e-9), randType, why)
-	if mode == PrepareReuse && len(missing) < len(tablesOf(wl)) {
+	detail := fmt.Sprintf("loaded %d rows in %.1fs (%.0f rows/s), values drawn with rand type %s (%s)", done, secs, float64(done)/max(secs, 1e-9), randType, randWhy)
+	if mode == PrepareReuse && missing.Count < len(tablesOf(wl)) {
 		detail += "; the data there did not match (" + why + ")"
 	}
 	return detail, nil

@@ -37,9 +37,10 @@ type Workload interface {
 	Prepare(ctx context.Context, env PrepareEnv) error
 	// Cleanup drops exactly what Prepare created.
 	Cleanup(ctx context.Context, db driver.Driver, log io.Writer) error
-	// Missing returns the tables the workload needs that the database lacks (none
-	// means it is ready to run).
-	Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error)
+	// Missing says which tables the workload needs that the database lacks
+	// (none means it can run), read with one catalog query and summarised
+	// however many tables the options ask for.
+	Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) (Absent, error)
 	// NewWorker returns the per-thread state of one worker bound to conn. It is
 	// called again with a fresh conn after a reconnect.
 	NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *randgen.Source) (Worker, error)

@@ -103,10 +103,15 @@ func TestSizeReportNamesAFewTables(t *testing.T) {
 	}
 }
 
+// TestInspectSkipsInsertWithClientIDs: oltp_insert --auto-inc=off starts from
+// empty tables by design, so --table-size describes no loaded data.
 func TestInspectSkipsInsertWithClientIDs(t *testing.T) {
-	w := parse(t, insert, "--auto-inc=off", "--table-size=1000")
-	// No connection is needed: the tables start empty by design.
-	rep, err := w.Inspect(testCtx(t), nil, nil)
+	w := parse(t, insert, "--auto-inc=off", "--tables=1", "--table-size=1000")
+	db := openTarget(t, testdb.SQLite(t))
+	if _, _, err := prepareWith(t, w, db, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Inspect(testCtx(t), connect(t, db), db.Dialect())
 	if err != nil || len(rep.Checks)+len(rep.Warnings) != 0 {
 		t.Fatalf("Inspect: %+v, %v; want nothing checked", rep, err)
 	}

@@ -76,7 +76,7 @@ func TestWorkloadsOnEveryTarget(t *testing.T) {
 					if !indexExists(t, conn, kindName, "sbtest1", "k_1") || !indexExists(t, conn, kindName, "sbtest2", "k_2") {
 						t.Error("secondary indexes k_1/k_2 are missing")
 					}
-					if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || len(m) != 0 {
+					if m, err := w.Missing(testCtx(t), conn, db.Dialect()); err != nil || !m.None() {
 						t.Errorf("Missing after prepare = %v, %v; want none", m, err)
 					}
 
@@ -108,7 +108,7 @@ func TestWorkloadsOnEveryTarget(t *testing.T) {
 						t.Errorf("cleanup log: %q", cleanLog.String())
 					}
 					m, err := w.Missing(testCtx(t), conn, db.Dialect())
-					if err != nil || !slices.Equal(m, []string{"sbtest1", "sbtest2"}) {
+					if err != nil || m.Count != 2 || !slices.Equal(m.First, []string{"sbtest1", "sbtest2"}) {
 						t.Errorf("Missing after cleanup = %v, %v; want [sbtest1 sbtest2]", m, err)
 					}
 				})

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -52,29 +49,71 @@ func (w *oltp) rowsPerTable() int64 {
 	return int64(w.opts.TableSize)
 }
 
-// Missing returns the names of sbtest1..sbtestN that the database lacks.
-func (w *oltp) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error) {
+// Missing says which of sbtest1..sbtestN the database lacks, from one
+// catalog query and without walking 1..N: it counts the tables present among
+// them and names the first few missing.
+func (w *oltp) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) (workload.Absent, error) {
 	present, err := workload.ListTables(ctx, conn, d)
 	if err != nil {
-		return nil, err
+		return workload.Absent{}, err
 	}
-	var missing []string
-	for n := 1; n <= w.opts.Tables; n++ {
-		if name := tableName(n); !present[name] {
-			missing = append(missing, name)
-		}
-	}
-	return missing, nil
+	return absentTables(present, w.opts.Tables), nil
 }
 
-// Cleanup drops sbtest1..sbtestN if they exist, saying so for each table.
+// absentTables is what present (the database's tables) lacks of
+// sbtest1..sbtest<tables>; its work grows with the tables present, not with
+// tables.
+func absentTables(present map[string]bool, tables int) workload.Absent {
+	a := workload.Absent{Needed: tableName(1)}
+	if tables > 1 {
+		a.Needed += "…" + tableName(tables)
+	}
+	have := 0
+	for name := range present {
+		if n, ok := tableNumber(name); ok && n <= tables {
+			have++
+		}
+	}
+	for n := 1; n <= tables && a.Count < maxListed && a.Count < tables-have; n++ {
+		if !present[tableName(n)] {
+			a.Add(tableName(n))
+		}
+	}
+	a.Count = tables - have
+	return a
+}
+
+// firstPresent returns the smallest n ≤ tables whose sbtest<n> is in present.
+func firstPresent(present map[string]bool, tables int) (int, bool) {
+	first := 0
+	for name := range present {
+		if n, ok := tableNumber(name); ok && n <= tables && (first == 0 || n < first) {
+			first = n
+		}
+	}
+	return first, first > 0
+}
+
+// Cleanup drops sbtest1..sbtestN if they exist, saying so for each table, and
+// their marks of an unfinished load (the mark table with the last of them).
 func (w *oltp) Cleanup(ctx context.Context, db driver.Driver, log io.Writer) error {
 	conn, err := db.Connect(ctx, 0)
 	if err != nil {
 		return fmt.Errorf("cleanup %s: connect: %w", w.kind.name(), err)
 	}
 	defer conn.Close()
-	return dropTables(ctx, conn, db.Dialect(), w.opts.Tables, log)
+	d := db.Dialect()
+	if err := dropTables(ctx, conn, d, w.opts.Tables, log); err != nil {
+		return err
+	}
+	present, err := workload.ListTables(ctx, conn, d)
+	if err != nil {
+		return fmt.Errorf("cleanup %s: %w", w.kind.name(), err)
+	}
+	if err := clearMarks(ctx, conn, present, w.opts.Tables); err != nil {
+		return err
+	}
+	return dropMarksIfDone(ctx, conn, d, log)
 }
 
 // dropTables drops sbtest1..sbtest<tables> (IF EXISTS), logging each.
@@ -110,28 +149,22 @@ func (w *oltp) DataBytes() int64 {
 	return int64(w.opts.Tables) * int64(w.opts.TableSize) * bytesPerRow
 }
 
-// reuseTolerance is how far the row count of a reused table may be from
-// --table-size: the write workloads delete and insert rows, and oltp_insert adds them.
-const reuseTolerance = 0.1
-
-// Matches reports whether every table is there and the first holds about
-// --table-size rows (counting one table keeps the check cheap).
+// Matches reports whether every table is there, complete (no mark of an
+// unfinished load), with its largest id within --table-size and its
+// secondary index as --create-secondary says: what Inspect reads, so that a
+// suite reuses only data a run would take without a word.
 func (w *oltp) Matches(ctx context.Context, conn driver.Conn, d driver.Dialect) (bool, string, error) {
 	missing, err := w.Missing(ctx, conn, d)
 	if err != nil {
 		return false, "", err
 	}
-	if len(missing) > 0 {
-		return false, fmt.Sprintf("%s missing", strings.Join(missing, ", ")), nil
+	if !missing.None() {
+		return false, missing.String() + " missing", nil
 	}
-	rows, err := conn.QueryStrings(ctx, "SELECT COUNT(*) FROM "+tableName(1))
+	st, err := w.readState(ctx, conn, d)
 	if err != nil {
-		return false, "", fmt.Errorf("counting the rows of %s: %w", tableName(1), err)
+		return false, "", err
 	}
-	n, _ := strconv.ParseInt(rows[0][0], 10, 64)
-	want := w.rowsPerTable()
-	if math.Abs(float64(n-want)) > reuseTolerance*float64(want) {
-		return false, fmt.Sprintf("%s has %d rows, not %d", tableName(1), n, want), nil
-	}
-	return true, "", nil
+	why := w.mismatch(st)
+	return why == "", why, nil
 }

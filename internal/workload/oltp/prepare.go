@@ -31,8 +31,14 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 		}
 	}()
 
-	if err := w.checkExisting(ctx, conn, env, log); err != nil {
+	present, err := w.checkExisting(ctx, conn, env, log)
+	if err != nil {
 		return err
+	}
+	// Marked before the first table exists, unmarked table by table once
+	// complete: an interrupted load leaves its tables marked.
+	if err := w.markLoading(ctx, conn, d, present); err != nil {
+		return fmt.Errorf("prepare %s: %w", w.kind.name(), err)
 	}
 	for n := 1; n <= w.opts.Tables; n++ {
 		fmt.Fprintf(log, "Creating table '%s'...\n", tableName(n))
@@ -73,14 +79,18 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 	if err != nil {
 		return err
 	}
-	return workload.RunParallel(ctx, conns, w.opts.Tables, func(ctx context.Context, c driver.Conn, i int) error {
+	err = workload.RunParallel(ctx, conns, w.opts.Tables, func(ctx context.Context, c driver.Conn, i int) error {
 		return w.finishTable(ctx, c, d, i+1, rows > 0, log)
 	})
+	if err != nil {
+		return err
+	}
+	return dropMarksIfDone(ctx, conn, d, nil)
 }
 
 // finishTable runs what follows the load of table n: the dialect's after-load
 // statements (so that auto-increment continues after the loaded ids) and the
-// secondary index on k.
+// secondary index on k; then the table is complete and loses its mark.
 func (w *oltp) finishTable(ctx context.Context, c driver.Conn, d driver.Dialect, n int, loaded bool, log io.Writer) error {
 	if loaded && w.opts.AutoInc {
 		for _, q := range d.AfterLoad(w.opts.tableDef(n)) {
@@ -89,32 +99,29 @@ func (w *oltp) finishTable(ctx context.Context, c driver.Conn, d driver.Dialect,
 			}
 		}
 	}
-	if !w.opts.CreateSecondary {
-		return nil
+	if w.opts.CreateSecondary {
+		fmt.Fprintf(log, "Creating a secondary index on '%s'...\n", tableName(n))
+		if _, err := c.Exec(ctx, d.CreateIndex(tableName(n), kIndex(n))); err != nil {
+			return fmt.Errorf("create index %s on %s: %w", indexName(n), tableName(n), err)
+		}
 	}
-	fmt.Fprintf(log, "Creating a secondary index on '%s'...\n", tableName(n))
-	if _, err := c.Exec(ctx, d.CreateIndex(tableName(n), kIndex(n))); err != nil {
-		return fmt.Errorf("create index %s on %s: %w", indexName(n), tableName(n), err)
-	}
-	return nil
+	return finishMark(ctx, c, n)
 }
 
 // checkExisting refuses to prepare over existing sbtest tables, or drops them
-// all when env.Replace.
-func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload.PrepareEnv, log io.Writer) error {
+// all when env.Replace; it returns the tables the database had.
+func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload.PrepareEnv, log io.Writer) (map[string]bool, error) {
 	present, err := workload.ListTables(ctx, conn, env.Driver.Dialect())
 	if err != nil {
-		return fmt.Errorf("prepare %s: %w", w.kind.name(), err)
+		return nil, fmt.Errorf("prepare %s: %w", w.kind.name(), err)
 	}
-	for n := 1; n <= w.opts.Tables; n++ {
-		if !present[tableName(n)] {
-			continue
-		}
-		if !env.Replace {
-			return fmt.Errorf("table %s already exists in the %s database: run 'fairbench cleanup %s --tables=%d' with the same connection options first, or pass --replace to drop and recreate it",
-				tableName(n), env.Driver.Kind(), w.kind.name(), w.opts.Tables)
-		}
-		return dropTables(ctx, conn, env.Driver.Dialect(), w.opts.Tables, log)
+	n, exists := firstPresent(present, w.opts.Tables)
+	switch {
+	case !exists:
+		return present, nil
+	case !env.Replace:
+		return nil, fmt.Errorf("table %s already exists in the %s database: run 'fairbench cleanup %s --tables=%d' with the same connection options first, or pass --replace to drop and recreate it",
+			tableName(n), env.Driver.Kind(), w.kind.name(), w.opts.Tables)
 	}
-	return nil
+	return present, dropTables(ctx, conn, env.Driver.Dialect(), w.opts.Tables, log)
 }

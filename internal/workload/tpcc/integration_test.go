@@ -192,7 +192,7 @@ func TestPrepareCheckResumeCleanup(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Join(missing, ",") != strings.Join(allTables(), ",") {
+			if missing.Count != len(allTables()) || missing.First[0] != allTables()[0] {
 				t.Errorf("after cleanup Missing = %v, want %v", missing, allTables())
 			}
 		})
@@ -290,7 +290,7 @@ func TestOutputDir(t *testing.T) {
 	}
 	// No database was touched.
 	missing, err := w.Missing(context.Background(), connect(t, drv), drv.Dialect())
-	if err != nil || len(missing) != len(allTables()) {
+	if err != nil || missing.Count != len(allTables()) {
 		t.Errorf("after --output-dir Missing = %v (%v), want every table", missing, err)
 	}
 }

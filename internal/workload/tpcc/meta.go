@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Rows of tpcc_meta.
@@ -163,26 +164,12 @@ func setMeta(ctx context.Context, conn driver.Conn, name, value string) error {
 	return nil
 }
 
-// indexExists reports whether index name exists on table. Index catalogs differ
-// between servers and the Dialect has no query for them, so this switches on
-// the dialect's name; it only runs when a prepare resumes.
+// indexExists reports whether index name exists on table; it only runs when
+// a prepare resumes.
 func indexExists(ctx context.Context, conn driver.Conn, d driver.Dialect, table, name string) (bool, error) {
-	var q string
-	args := []any{name}
-	switch d.Name() {
-	case "mysql":
-		q = "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ? AND table_name = ?"
-		args = append(args, table)
-	case "postgres":
-		q = "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?"
-	case "sqlite":
-		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
-	default:
-		return false, nil
-	}
-	rows, err := conn.QueryStrings(ctx, q, args...)
+	set, err := workload.ListIndexes(ctx, conn, d)
 	if err != nil {
 		return false, fmt.Errorf("look for index %s: %w", name, err)
 	}
-	return len(rows) == 1 && len(rows[0]) == 1 && rows[0][0] != "0", nil
+	return set[workload.IndexKey(table, name)], nil
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -52,15 +51,15 @@ func (w *tpcc) Validate() error {
 }
 
 // Missing returns the tables tpcc needs that the database lacks.
-func (w *tpcc) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) ([]string, error) {
+func (w *tpcc) Missing(ctx context.Context, conn driver.Conn, d driver.Dialect) (workload.Absent, error) {
 	present, err := workload.ListTables(ctx, conn, d)
 	if err != nil {
-		return nil, err
+		return workload.Absent{}, err
 	}
-	var missing []string
+	missing := workload.Absent{Needed: "the tpcc tables"}
 	for _, t := range allTables() {
 		if !present[t] {
-			missing = append(missing, t)
+			missing.Add(t)
 		}
 	}
 	return missing, nil
@@ -128,8 +127,8 @@ func (w *tpcc) Matches(ctx context.Context, conn driver.Conn, d driver.Dialect) 
 	if err != nil {
 		return false, "", err
 	}
-	if len(missing) > 0 {
-		return false, fmt.Sprintf("%s missing", strings.Join(missing, ", ")), nil
+	if !missing.None() {
+		return false, missing.String() + " missing", nil
 	}
 	m, err := readMeta(ctx, conn)
 	if err != nil {
