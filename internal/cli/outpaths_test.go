@@ -183,6 +183,7 @@ run: {time: 1}
 		{"resume with a changed plan", []string{"suite", "run", plan, "--resume", "--out", other}, ExitUsage, "plan file changed"},
 		{"tpcc --output-dir a file", []string{"prepare", "tpcc", "--warehouses=1", "--output-dir=" + hostname}, ExitUsage, "--output-dir"},
 		{"run -o a directory", []string{"run", "oltp_point_select", "-o", "."}, ExitUsage, "is a directory"},
+		{"run with a bad --sqlite-ignore-errors", []string{"run", "oltp_point_select", "--sqlite-ignore-errors=,"}, ExitUsage, "empty error code"},
 		{"merge -o a directory", []string{"merge", res, "-o", "."}, ExitUsage, "is a directory"},
 		{"report --png a file", []string{"report", res, "--format", "html", "--out", "r.html", "--png", hostname}, ExitUsage, "--png"},
 		{"compare --out a directory", []string{"compare", res, "--out", "."}, ExitUsage, "is a directory"},

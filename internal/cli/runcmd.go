@@ -112,7 +112,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
 		return withCode(ExitUsage, err)
 	}
-	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
+	_, ignore, err := inv.target.config(cmd.Flags(), a.Getenv)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if _, err := runner.ParseErrorPolicy(ignore, nil); err != nil { // again with the driver's defaults below
 		return withCode(ExitUsage, err)
 	}
 	// The output files are opened now, before connecting: a bad path ends
