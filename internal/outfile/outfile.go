@@ -11,6 +11,9 @@
 //     replaced that way; the temporary file lives in the target's directory.
 //   - A character device (/dev/null) or a FIFO is written in place, without a
 //     rename, so that the node stays what it was.
+//   - An open file of a process reached through /proc (/dev/stdout is a link
+//     to /proc/self/fd/1: a pipe, a terminal or a file the shell redirected
+//     to) is written in place too, a regular file appended to.
 //   - Anything else (a directory, a socket, a block device) is refused.
 //
 // Create opens the temporary file at once, so that a command opens it after
@@ -58,13 +61,23 @@ func Create(path string) (*File, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, errors.New("no file name given")
 	}
-	target, info, err := resolve(path)
+	target, info, fdLink, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
 	of := &File{name: path, target: target, mode: newFileMode}
 	if info != nil {
 		switch m := info.Mode(); {
+		case fdLink && m.IsRegular():
+			// An open file of a process (/dev/stdout redirected to a file):
+			// appended to, as the shell's redirection would be.
+			of.inPlace = true
+			f, err := os.OpenFile(target, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", describe(path, target), err)
+			}
+			of.f = f
+			return of, nil
 		case m.IsRegular():
 			of.mode = m.Perm()
 		case m&fs.ModeNamedPipe != 0:
@@ -201,14 +214,14 @@ func Check(path string) error {
 	if strings.TrimSpace(path) == "" {
 		return errors.New("no file name given")
 	}
-	target, info, err := resolve(path)
+	target, info, fdLink, err := resolve(path)
 	if err != nil {
 		return err
 	}
 	if info != nil {
 		switch m := info.Mode(); {
-		case m.IsRegular():
-		case m&(fs.ModeNamedPipe|fs.ModeCharDevice) != 0:
+		case m.IsRegular() && !fdLink:
+		case m.IsRegular() || m&(fs.ModeNamedPipe|fs.ModeCharDevice) != 0:
 			return access(target, path)
 		default:
 			return refuse(path, target, m)
@@ -250,25 +263,35 @@ func access(path, given string) error {
 
 // resolve follows the symbolic links of path to the file it names: its path
 // and its information, or nil information when it does not exist yet (a
-// dangling link names the file to create).
-func resolve(path string) (string, fs.FileInfo, error) {
+// dangling link names the file to create). A link under /proc (/dev/stdout
+// leads to /proc/self/fd/1) names an open file of a process, which may be a
+// pipe or a deleted file that no path reaches: it is not read but followed by
+// the kernel, and fdLink says so (the file is then written in place).
+func resolve(path string) (target string, info fs.FileInfo, fdLink bool, err error) {
 	cur := path
 	for i := 0; ; i++ {
 		info, err := os.Lstat(cur)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return cur, nil, nil
+			return cur, nil, false, nil
 		case err != nil:
-			return "", nil, err
+			return "", nil, false, err
 		case info.Mode()&fs.ModeSymlink == 0:
-			return cur, info, nil
+			return cur, info, false, nil
+		}
+		if abs, _ := filepath.Abs(cur); strings.HasPrefix(abs, "/proc/") {
+			info, err := os.Stat(cur)
+			if err != nil {
+				return "", nil, false, fmt.Errorf("%s: %w", path, err)
+			}
+			return cur, info, true, nil
 		}
 		if i == maxLinks {
-			return "", nil, fmt.Errorf("%s: more than %d symbolic links to follow (a loop?)", path, maxLinks)
+			return "", nil, false, fmt.Errorf("%s: more than %d symbolic links to follow (a loop?)", path, maxLinks)
 		}
 		link, err := os.Readlink(cur)
 		if err != nil {
-			return "", nil, err
+			return "", nil, false, err
 		}
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(cur), link)

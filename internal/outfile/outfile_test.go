@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -378,5 +379,50 @@ func TestCheckCreatesNothing(t *testing.T) {
 	}
 	if got := entries(t, dir); len(got) != 1 {
 		t.Errorf("Check created %v", got)
+	}
+}
+
+// TestOpenFileOfTheProcess: -o /dev/stdout leads through /proc/self/fd/1 to
+// a pipe or a redirected file, which no readlink of the link reaches: it is
+// written in place (a file appended to). The link is made in a temp dir to
+// /proc/self/fd/N of the test's own pipe and file, never /dev.
+func TestOpenFileOfTheProcess(t *testing.T) {
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+	stdout := filepath.Join(dir, "stdout")
+	if err := os.Symlink(fmt.Sprintf("/proc/self/fd/%d", w.Fd()), stdout); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeString(stdout, "through the pipe"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if s := <-got; s != "through the pipe" {
+		t.Errorf("the pipe's reader got %q", s)
+	}
+
+	redirected := filepath.Join(dir, "redirected.txt")
+	f, err := os.Create(redirected)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	io.WriteString(f, "human output\n")
+	before, _ := os.Stat(redirected)
+	if err := writeString(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), "result\n"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(redirected)
+	if got := readString(t, redirected); got != "human output\nresult\n" || !os.SameFile(before, after) {
+		t.Errorf("the redirected file holds %q (same file: %v), want the result appended in place", got, os.SameFile(before, after))
+	}
+	if got := entries(t, dir); len(got) != 2 {
+		t.Errorf("the directory holds %v", got)
 	}
 }
