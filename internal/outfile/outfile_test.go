@@ -1,15 +1,18 @@
 package outfile
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/internal/outfile/outfiletest"
 )
@@ -425,4 +428,57 @@ func TestOpenFileOfTheProcess(t *testing.T) {
 	if got := entries(t, dir); len(got) != 2 {
 		t.Errorf("the directory holds %v", got)
 	}
+}
+
+// TestStaleTempOfKilledProcess: a process SIGKILLed while it writes leaves its
+// temporary file; the next write of that name removes it. The writer is this
+// test binary run again (TestHelperWriter), killed once its temporary file
+// exists.
+func TestStaleTempOfKilledProcess(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$")
+	cmd.Env = append(os.Environ(), "OUTFILE_HELPER_PATH="+path)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "created") {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the helper said %q (%v)", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	left := entries(t, dir)
+	if len(left) != 1 || !strings.HasPrefix(left[0], ".out.json.tmp-") {
+		t.Fatalf("after SIGKILL the directory holds %v, want the writer's temporary file", left)
+	}
+	if err := writeString(path, "next"); err != nil {
+		t.Fatal(err)
+	}
+	if got := entries(t, dir); len(got) != 1 || got[0] != "out.json" {
+		t.Errorf("after the next write the directory holds %v, want only out.json", got)
+	}
+}
+
+// TestHelperWriter is the writer TestStaleTempOfKilledProcess kills: it
+// creates the output file, says so and waits.
+func TestHelperWriter(t *testing.T) {
+	path := os.Getenv("OUTFILE_HELPER_PATH")
+	if path == "" {
+		t.Skip("run by TestStaleTempOfKilledProcess")
+	}
+	f, err := Create(path)
+	if err != nil {
+		fmt.Println("error", err)
+		return
+	}
+	io.WriteString(f, "half")
+	fmt.Println("created")
+	time.Sleep(time.Minute)
 }
