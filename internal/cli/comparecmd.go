@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/importer"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/report"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -175,16 +176,24 @@ func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
 	return opts, nil
 }
 
-// output opens --out (or returns stdout) and a function that closes it.
-func (a *App) output(path string) (io.Writer, func() error, error) {
+// output opens --out (or returns stdout; see outfile for what a path may
+// name) and the function that ends it with the writing's error: the file is
+// committed when that is nil, dropped otherwise; it returns the first error.
+func (a *App) output(path string) (io.Writer, func(error) error, error) {
 	if path == "" {
-		return a.Stdout, func() error { return nil }, nil
+		return a.Stdout, func(err error) error { return err }, nil
 	}
-	file, err := os.Create(path)
+	file, err := outfile.Create(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--out: %w", err)
 	}
-	return file, file.Close, nil
+	return file, func(err error) error {
+		if err != nil {
+			file.Abort()
+			return err
+		}
+		return file.Commit()
+	}, nil
 }
 
 // compareCommand is `fairbench compare A B [C…]`.
@@ -239,11 +248,7 @@ side, each such row marked † with a footnote.`,
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			if err := write(w, c); err != nil {
-				done()
-				return withCode(ExitFailed, err)
-			}
-			return withCode(ExitFailed, done())
+			return withCode(ExitFailed, done(write(w, c)))
 		},
 	}
 	f.register(cmd.Flags(), "text, md, csv or json")
@@ -293,6 +298,11 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if f.costFlag.prices != "" && (f.format == "csv" || f.format == "json") {
 		return usageErrorf("report --format %s holds the comparison only, not the cost section of --prices: use --format text, md or html for a report with the cost, or fairbench cost --prices %s --format %s with the same results for the cost as %s", f.format, f.costFlag.prices, f.format, strings.ToUpper(f.format))
 	}
+	if f.png != "" {
+		if err := outfile.CheckDir(f.png); err != nil {
+			return withCode(ExitUsage, fmt.Errorf("--png: %w", err))
+		}
+	}
 	systems, err := loadSystems(args, f)
 	if err != nil {
 		return withCode(ExitUsage, err)
@@ -328,10 +338,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err == nil && costText != "" && f.format != "html" {
 		_, err = fmt.Fprintf(w, "\n%s", costText)
 	}
-	if cerr := done(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := done(err); err != nil {
 		return withCode(ExitFailed, err)
 	}
 	if f.png != "" {

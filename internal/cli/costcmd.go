@@ -348,11 +348,7 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			err = write(w, rep)
-			if cerr := done(); err == nil {
-				err = cerr
-			}
-			return withCode(ExitFailed, err)
+			return withCode(ExitFailed, done(write(w, rep)))
 		},
 	}
 	f.register(cmd.Flags())

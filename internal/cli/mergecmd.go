@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/suitedir"
@@ -87,6 +88,11 @@ func (a *App) merge(files []string, f *mergeFlags) error {
 	}
 	if dirs {
 		return a.mergeSuites(files, f)
+	}
+	if f.output != "" {
+		if err := outfile.Check(f.output); err != nil {
+			return withCode(ExitUsage, fmt.Errorf("-o: %w", err))
+		}
 	}
 	parts := make([]result.Part, len(files))
 	for i, file := range files {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +21,7 @@ import (
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
@@ -143,9 +144,20 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
 		return withCode(ExitUsage, err)
 	}
-	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
+	_, ignore, err := inv.target.config(cmd.Flags(), a.Getenv)
+	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if _, err := runner.ParseErrorPolicy(ignore, nil); err != nil { // again with the driver's defaults below
+		return withCode(ExitUsage, err)
+	}
+	// The output files are opened now, before connecting: a bad path ends
+	// the command at once, not after a long run with the result lost.
+	files, err := inv.openOutputs()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	defer files.abort()
 	exp, stopServing, err := inv.serveMetrics(ctx, human)
 	if err != nil {
 		return withCode(ExitUsage, err)
@@ -199,21 +211,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 
 	header(human, a.Version, inv.spec.Name, s, rcfg, rng.Config().Seed)
-	if inv.run.cpuProfile != "" {
-		stop, err := startCPUProfile(inv.run.cpuProfile)
-		if err != nil {
-			return withCode(ExitUsage, err)
-		}
-		defer stop()
+	stopCPUProfile, err := files.startCPUProfile()
+	if err != nil {
+		return withCode(ExitUsage, err)
 	}
-	writeMemProfile := func() error { return nil }
-	if inv.run.memProfile != "" {
-		w, err := createMemProfile(inv.run.memProfile)
-		if err != nil {
-			return withCode(ExitUsage, err)
-		}
-		writeMemProfile = w
-	}
+	defer stopCPUProfile()
 	// Interval lines print at --report-interval (warm-up ones always); live
 	// metrics see every interval, so without --report-interval they come
 	// each second.
@@ -248,7 +250,8 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if exp != nil {
 		exp.SetPhase(livemetrics.PhaseDone)
 	}
-	if err := writeMemProfile(); err != nil {
+	stopCPUProfile()
+	if err := files.writeMemProfile(); err != nil {
 		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 	}
 	ran = true
@@ -261,7 +264,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		cancel()
 	}
 	summary(human, res, rcfg.Percentiles)
-	if err := inv.emit(a.Stdout, res); err != nil {
+	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
 	}
 	switch out.Status {
@@ -313,44 +316,81 @@ func observeInterval(exp *livemetrics.Exporter, stderr io.Writer) func(result.In
 	}
 }
 
-// startCPUProfile profiles the client until the returned stop is called.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--cpu-profile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpu-profile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+// runOutputs are the files a run writes (nil when not asked for), opened
+// before it connects (see outfile).
+type runOutputs struct {
+	result, cpuProfile, memProfile *outfile.File
 }
 
-// createMemProfile creates the file of --mem-profile now, so that a bad path
-// is refused before the run, and returns the function that writes the heap
-// profile into it once the run has ended.
-func createMemProfile(path string) (write func() error, err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--mem-profile: %w", err)
-	}
-	return func() error {
-		runtime.GC() // the in-use figures as of now, not of the last collection
-		err := pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
+// openOutputs opens the files of --output, --cpu-profile and --mem-profile.
+func (inv *invocation) openOutputs() (*runOutputs, error) {
+	o := &runOutputs{}
+	for _, f := range []struct {
+		flag, path string
+		file       **outfile.File
+	}{
+		{"--output", inv.run.output, &o.result},
+		{"--cpu-profile", inv.run.cpuProfile, &o.cpuProfile},
+		{"--mem-profile", inv.run.memProfile, &o.memProfile},
+	} {
+		if f.path == "" {
+			continue
 		}
+		file, err := outfile.Create(f.path)
 		if err != nil {
-			return fmt.Errorf("--mem-profile: writing %s: %w", path, err)
+			o.abort()
+			return nil, fmt.Errorf("%s: %w", f.flag, err)
 		}
-		return nil
+		*f.file = file
+	}
+	return o, nil
+}
+
+// abort drops the files not committed (a run that did not end with them).
+func (o *runOutputs) abort() {
+	o.result.Abort()
+	o.cpuProfile.Abort()
+	o.memProfile.Abort()
+}
+
+// startCPUProfile profiles the client until the returned stop is called
+// (once; later calls do nothing), which commits the profile.
+func (o *runOutputs) startCPUProfile() (stop func(), err error) {
+	if o.cpuProfile == nil {
+		return func() {}, nil
+	}
+	if err := pprof.StartCPUProfile(o.cpuProfile); err != nil {
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			pprof.StopCPUProfile()
+			o.cpuProfile.Commit()
+		})
 	}, nil
 }
 
+// writeMemProfile writes the heap profile of --mem-profile once the run has
+// ended.
+func (o *runOutputs) writeMemProfile() error {
+	if o.memProfile == nil {
+		return nil
+	}
+	runtime.GC() // the in-use figures as of now, not of the last collection
+	if err := pprof.WriteHeapProfile(o.memProfile); err != nil {
+		return fmt.Errorf("--mem-profile: writing %s: %w", o.memProfile.Name(), err)
+	}
+	if err := o.memProfile.Commit(); err != nil {
+		return fmt.Errorf("--mem-profile: %w", err)
+	}
+	return nil
+}
+
 // emit writes the result file and/or the JSON document to stdout.
-func (inv *invocation) emit(stdout io.Writer, res *result.Result) error {
-	if inv.run.output != "" {
-		if err := result.Write(inv.run.output, res); err != nil {
+func (inv *invocation) emit(stdout io.Writer, files *runOutputs, res *result.Result) error {
+	if files.result != nil {
+		if err := result.WriteTo(files.result, res); err != nil {
 			return fmt.Errorf("writing the result to %s: %w", inv.run.output, err)
 		}
 	}

@@ -114,6 +114,11 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	// The directory is checked before the target is touched, so that a suite
+	// that cannot start leaves nothing behind (not even the embedded database).
+	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {
+		return withCode(ExitUsage, err)
+	}
 	if err := suite.Preflight(ctx, plan, env); err != nil {
 		return withCode(ExitTarget, err)
 	}

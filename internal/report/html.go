@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/outfile"
 )
 
 // WriteHTML writes the report as one self-contained HTML file: styles and
@@ -36,7 +37,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	return err
 }
 
-// WritePNGs writes every chart as DIR/ID.png and returns the files written.
+// WritePNGs writes every chart as DIR/ID.png and returns the files written
+// (check DIR first with outfile.CheckDir, so that nothing else is written for
+// a DIR that cannot be one).
 func (r *Report) WritePNGs(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--png: %w", err)
@@ -48,7 +51,7 @@ func (r *Report) WritePNGs(dir string) ([]string, error) {
 			return files, err
 		}
 		path := filepath.Join(dir, c.ID+".png")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
+		if err := outfile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 			return files, fmt.Errorf("--png: %w", err)
 		}
 		files = append(files, path)

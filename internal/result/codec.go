@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/outfile"
 )
 
 // ErrNotResult is wrapped by the errors of Decode and Read for input that is not a
@@ -101,62 +102,26 @@ func Read(path string) (*Result, error) {
 	return r, nil
 }
 
-// Write writes r to path atomically (see WriteAtomic).
+// Write writes r to path under the rules of package outfile: a regular file
+// is replaced atomically, a symbolic link's target is, a FIFO or character
+// device is written in place, anything else is refused.
 func Write(path string, r *Result) error {
-	if err := WriteAtomic(path, func(w io.Writer) error { return Encode(w, r) }); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { return Encode(w, r) }); err != nil {
 		return fmt.Errorf("write result: %w", err)
 	}
 	return nil
 }
 
-// WriteAtomic writes a file through write: into a temporary file in the same
-// directory, synced, then renamed over path, so that a reader sees the old file
-// or the whole new one and a crash never leaves half a file. Missing
-// directories are created.
-func WriteAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+// WriteTo encodes r into f, an output file created early (outfile.Create, so
+// that a bad path is refused before a long run), and commits it; on an error
+// f is aborted.
+func WriteTo(f *outfile.File, r *Result) error {
+	if err := Encode(f, r); err != nil {
+		f.Abort()
+		return fmt.Errorf("write result: %s: %w", f.Name(), err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create directory for %s: %w", path, err)
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("write result: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: sync: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	syncDir(dir)
 	return nil
-}
-
-// syncDir makes a rename in dir durable where the platform allows; failures are
-// ignored because the file itself is already complete.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/fairbench/fairbench/internal/outfile/outfiletest"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -267,5 +268,84 @@ func TestReadNamesTheFile(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "missing.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Read of a missing file = %v, want os.ErrNotExist", err)
+	}
+}
+
+// TestWriteOntoSpecialFiles: a result written onto a symbolic link replaces
+// the link's target, onto a FIFO or a character device goes through it in
+// place, and onto a directory is refused; the node itself is never replaced
+// (the atomic rename once turned /dev/null into a regular file).
+func TestWriteOntoSpecialFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// make creates the node at path and returns what the test reads back
+		// ("" when nothing is to be read).
+		make    func(t *testing.T, path string) (read func() string)
+		refused string // the error must contain this; "" = written
+		mode    os.FileMode
+	}{
+		{name: "symlink", mode: os.ModeSymlink, make: func(t *testing.T, p string) func() string {
+			target := filepath.Join(t.TempDir(), "real.json")
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			return func() string { b, _ := os.ReadFile(target); return string(b) }
+		}},
+		{name: "FIFO", mode: os.ModeNamedPipe, make: func(t *testing.T, p string) func() string {
+			return outfiletest.FIFO(t, p)
+		}},
+		{name: "character device", mode: os.ModeDevice | os.ModeCharDevice, make: func(t *testing.T, p string) func() string {
+			outfiletest.NullDevice(t, p)
+			return nil
+		}},
+		{name: "directory", mode: os.ModeDir, refused: "is a directory", make: func(t *testing.T, p string) func() string {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "out.json")
+			read := tc.make(t, path)
+			before, _ := os.Lstat(path)
+			err := Write(path, sample())
+			switch {
+			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+				t.Fatalf("err = %v, want %q", err, tc.refused)
+			case tc.refused == "" && err != nil:
+				t.Fatal(err)
+			}
+			after, err := os.Lstat(path)
+			if err != nil || after.Mode().Type() != tc.mode.Type() || !os.SameFile(before, after) {
+				t.Fatalf("%s was replaced: mode %v (want %v), err %v", path, after.Mode().Type(), tc.mode.Type(), err)
+			}
+			if read != nil {
+				if _, err := Decode(strings.NewReader(read())); err != nil {
+					t.Errorf("what went through %s is not the result: %v", tc.name, err)
+				}
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("the directory holds %d entries, want only %s", len(entries), tc.name)
+			}
+		})
+	}
+}
+
+// TestWriteRemovesStaleTemp: a temporary file a SIGKILLed writer left
+// behind is removed the next time that name is written.
+func TestWriteRemovesStaleTemp(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".out.json.tmp-3141592")
+	if err := os.WriteFile(stale, []byte("{\"half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(filepath.Join(dir, "out.json"), sample()); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "out.json" {
+		t.Errorf("the directory holds %v, want only out.json", entries)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
@@ -153,38 +154,67 @@ type session struct {
 	co *coordinator
 }
 
-// open creates the directory and manifest, or reads them to resume.
-func (s *session) open(ctx context.Context) error {
-	p, dir := s.plan, s.opts.Dir
+// CheckDir says whether Run could open opts.Dir for p — a new suite directory
+// this process may create, or a suite to resume that the plan matches —
+// without creating anything, so that a command refuses before it connects.
+func CheckDir(p *Plan, opts Options) error {
+	if opts.Scale == 0 {
+		opts.Scale = 1
+	}
+	_, err := checkDir(p, opts)
+	return err
+}
+
+// checkDir reads the manifest of a suite to resume and checks it against the
+// plan, or checks that a new suite directory can be made; it returns the
+// manifest read (nil for a new suite).
+func checkDir(p *Plan, opts Options) (*suitedir.Manifest, error) {
+	dir := opts.Dir
 	cells := p.Expand()
 	existing, err := suitedir.ReadManifest(dir)
 	switch {
-	case err == nil && !s.opts.Resume:
-		return fmt.Errorf("%s holds a suite already (%s): continue it with --resume, or give another --out directory", dir, existing.Plan.Name)
-	case err != nil && s.opts.Resume:
-		return fmt.Errorf("cannot resume: %w", err)
-	case err == nil:
-		if existing.Plan.Hash != p.Hash() {
-			return fmt.Errorf("cannot resume %s: the plan file changed since the suite started (it was %s with SHA-256 %.12s…, now %.12s…): resume with the plan as it was, or start a new suite with another --out", dir, existing.Plan.File, existing.Plan.Hash, p.Hash())
+	case err == nil && !opts.Resume:
+		return nil, fmt.Errorf("%s holds a suite already (%s): continue it with --resume, or give another --out directory", dir, existing.Plan.Name)
+	case err != nil && opts.Resume:
+		return nil, fmt.Errorf("cannot resume: %w", err)
+	case err != nil:
+		if err := outfile.CheckDir(dir); err != nil {
+			return nil, fmt.Errorf("the suite directory (--out): %w", err)
 		}
-		if existing.Plan.Scale != s.opts.Scale {
-			return fmt.Errorf("cannot resume %s: it ran with --scale %v, not %v: give --scale %v", dir, existing.Plan.Scale, s.opts.Scale, existing.Plan.Scale)
+		return nil, nil
+	}
+	if existing.Plan.Hash != p.Hash() {
+		return nil, fmt.Errorf("cannot resume %s: the plan file changed since the suite started (it was %s with SHA-256 %.12s…, now %.12s…): resume with the plan as it was, or start a new suite with another --out", dir, existing.Plan.File, existing.Plan.Hash, p.Hash())
+	}
+	if existing.Plan.Scale != opts.Scale {
+		return nil, fmt.Errorf("cannot resume %s: it ran with --scale %v, not %v: give --scale %v", dir, existing.Plan.Scale, opts.Scale, existing.Plan.Scale)
+	}
+	if len(existing.Cells) != len(cells) {
+		return nil, fmt.Errorf("cannot resume %s: its manifest has %d cells but the plan expands to %d (thread counts from 'auto' depend on the CPUs): resume on the same machine", dir, len(existing.Cells), len(cells))
+	}
+	for i := range cells {
+		if existing.Cells[i].ID != cells[i].ID {
+			return nil, fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
 		}
-		if len(existing.Cells) != len(cells) {
-			return fmt.Errorf("cannot resume %s: its manifest has %d cells but the plan expands to %d (thread counts from 'auto' depend on the CPUs): resume on the same machine", dir, len(existing.Cells), len(cells))
+	}
+	if c := opts.Client; c != nil && (existing.Client == nil || existing.Client.ID != c.ID) {
+		was := "ran without --client-id"
+		if existing.Client != nil {
+			was = fmt.Sprintf("is client %d's", existing.Client.ID)
 		}
-		for i := range cells {
-			if existing.Cells[i].ID != cells[i].ID {
-				return fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
-			}
-		}
-		if c := s.opts.Client; c != nil && (existing.Client == nil || existing.Client.ID != c.ID) {
-			was := "ran without --client-id"
-			if existing.Client != nil {
-				was = fmt.Sprintf("is client %d's", existing.Client.ID)
-			}
-			return fmt.Errorf("cannot resume %s as client %d: the directory %s: resume it with its own --client-id, or give this client's directory with --out", dir, c.ID, was)
-		}
+		return nil, fmt.Errorf("cannot resume %s as client %d: the directory %s: resume it with its own --client-id, or give this client's directory with --out", dir, c.ID, was)
+	}
+	return existing, nil
+}
+
+// open creates the directory and manifest, or reads them to resume.
+func (s *session) open(ctx context.Context) error {
+	p, dir := s.plan, s.opts.Dir
+	existing, err := checkDir(p, s.opts)
+	switch {
+	case err != nil:
+		return err
+	case existing != nil:
 		s.m = existing
 	default:
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -197,7 +227,7 @@ func (s *session) open(ctx context.Context) error {
 			Created: time.Now().UTC(),
 			Machine: sysinfo.LocalMachine(),
 		}
-		for _, c := range cells {
+		for _, c := range p.Expand() {
 			s.m.Cells = append(s.m.Cells, suitedir.CellRecord{Cell: c, Status: suitedir.StatusPending})
 		}
 	}

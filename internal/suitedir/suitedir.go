@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -213,7 +214,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 // file, fsync, rename).
 func (m *Manifest) Write(dir string) error {
 	m.Updated = time.Now().UTC()
-	return result.WriteAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+	return outfile.Write(filepath.Join(dir, ManifestName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -88,13 +89,15 @@ func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Wri
 // writeTableCSV writes the generated rows of table for warehouse n to its file.
 func writeTableCSV(ctx context.Context, dir string, pop *population, table string, n int, progress *workload.Progress) (err error) {
 	path := filepath.Join(dir, csvFile(table, n))
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s: %w", path, cerr)
+		if err != nil {
+			f.Abort()
+		} else if err = f.Commit(); err != nil {
+			err = fmt.Errorf("write %s: %w", path, err)
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 256<<10)
@@ -153,7 +156,7 @@ func writeMetaCSV(path string, m *loadMeta) error {
 	for _, r := range m.rows() {
 		b.WriteString(r[0] + "," + r[1] + "\n")
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
@@ -177,7 +180,7 @@ func writeSchema(path string, db driver.Driver, parts int) error {
 	for _, ix := range secondaryIndexes() {
 		b.WriteString(d.CreateIndex(ix.table, ix.index) + ";\n")
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

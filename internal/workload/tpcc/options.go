@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/outfile"
 )
 
 // maxWarehouses keeps every id inside the INTEGER columns and the load plan sane.
@@ -56,6 +58,11 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--mix=%q: %w", o.Mix, err)
 	}
 	o.mix = mix
+	if o.OutputDir != "" {
+		if err := outfile.CheckDir(o.OutputDir); err != nil {
+			return fmt.Errorf("--output-dir=%s: %w", o.OutputDir, err)
+		}
+	}
 	return nil
 }
 
