@@ -74,14 +74,11 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
 	}
+	if !(f.reportInterval >= 0 && f.reportInterval <= float64(workload.MaxSeconds)) {
+		return runner.Config{}, fmt.Errorf("--report-interval=%v: give 0 (only the summary) to %d seconds", f.reportInterval, workload.MaxSeconds)
+	}
 	if f.metricsLinger < 0 || math.IsNaN(f.metricsLinger) || math.IsInf(f.metricsLinger, 0) {
 		return cfg, fmt.Errorf("--metrics-linger must be a number of seconds, 0 or more, got %v", f.metricsLinger)
-	}
-	if f.time < 0 {
-		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)
-	}
-	if f.warmup < 0 {
-		return cfg, fmt.Errorf("--warmup-time must not be negative, got %d", f.warmup)
 	}
 	return cfg, cfg.Validate()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
@@ -191,9 +193,12 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return &lineError{n.Line, "give a duration as seconds (300) or with a unit (\"5m\", \"90s\")"}
 	}
-	if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+	if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		if f < 0 {
 			return &lineError{n.Line, fmt.Sprintf("duration %s is negative", n.Value)}
+		}
+		if f > float64(workload.MaxSeconds) {
+			return &lineError{n.Line, fmt.Sprintf("duration %s s is longer than 30 days: give at most %d seconds", n.Value, workload.MaxSeconds)}
 		}
 		*s = Seconds(time.Duration(f * float64(time.Second)))
 		return nil
@@ -201,6 +206,9 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	d, err := time.ParseDuration(n.Value)
 	if err != nil || d < 0 {
 		return &lineError{n.Line, fmt.Sprintf("%q is not a duration: give seconds (300) or a value with a unit (\"5m\", \"90s\")", n.Value)}
+	}
+	if d > workload.MaxDuration {
+		return &lineError{n.Line, fmt.Sprintf("duration %s is longer than 30 days: give at most %s", n.Value, workload.MaxDuration)}
 	}
 	*s = Seconds(d)
 	return nil
