@@ -89,6 +89,12 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"unknown workload", []string{"run", "oltp_nonsense"}, nil, ExitUsage,
 			[]string{`unknown workload "oltp_nonsense"`, "fairbench list"}, nil},
+		{"unknown workload with flags", []string{"run", "oltp_nonsense", "--threads=4", "--time", "5", "--mysql-host=db1"}, nil, ExitUsage,
+			[]string{`unknown workload "oltp_nonsense"`, "oltp_point_select"}, []string{"unknown flag"}},
+		{"unknown workload to prepare with flags", []string{"prepare", "--tables=2", "oltp_nonsense"}, nil, ExitUsage,
+			[]string{`unknown workload "oltp_nonsense"`, "oltp_point_select"}, []string{"unknown flag"}},
+		{"flags but no workload", []string{"run", "--threads=4"}, nil, ExitUsage,
+			[]string{"run needs a workload", "oltp_point_select"}, []string{"unknown flag"}},
 		{"no workload", []string{"prepare"}, nil, ExitUsage, []string{"prepare needs a workload"}, nil},
 		{"bad flag value", []string{"run", "oltp_point_select", "--threads=many"}, nil, ExitUsage,
 			[]string{"--threads", "many"}, nil},
@@ -143,6 +149,10 @@ func TestBadInput(t *testing.T) {
 			[]string{"cannot connect", "ccess denied"}, []string{"Wr0ngSecret"}},
 		{"wrong password from env", join([]string{"run", "oltp_point_select"}, targetArgs(my)), map[string]string{"MYSQL_PWD": "EnvSecret9"}, ExitTarget,
 			[]string{"cannot connect"}, []string{"EnvSecret9"}},
+		{"check on missing tables", join([]string{"check", "tpcc"}, targetArgs(my)), nil, ExitTarget,
+			[]string{"the tpcc tables are missing", "fairbench prepare tpcc"}, []string{"1146", "SELECT"}},
+		{"check on missing tables in SQLite", []string{"check", "tpcc", "--sqlite-db=" + sqlitePath}, nil, ExitTarget,
+			[]string{"the tpcc tables are missing", "fairbench prepare tpcc"}, []string{"no such table", "SELECT"}},
 		{"missing tables on a server", join([]string{"run", "oltp_read_write", "--tables=2"}, targetArgs(my)), nil, ExitTarget,
 			[]string{"lacks table(s) sbtest1, sbtest2", "fairbench prepare oltp_read_write", "--tables=2"}, nil},
 	}

@@ -146,6 +146,10 @@ func (a *App) workloadCommand(p phase) *cobra.Command {
 		Long: phaseShort[p] + ".\n\nWorkloads: " + strings.Join(a.Workloads.Names(), ", ") +
 			"\nRun 'fairbench " + string(p) + " WORKLOAD --help' for a workload's options.",
 		Args: cobra.ArbitraryArgs,
+		// Flags belong to the workload subcommands: an unknown workload given
+		// with some ("run oltp_rw --threads=4") is reported as unknown, not
+		// its first flag.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("%s needs a workload: fairbench %s WORKLOAD (one of %s)", p, p, strings.Join(a.Workloads.Names(), ", "))
