@@ -863,3 +863,44 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 		})
 	}
 }
+
+// An interrupted load of the embedded database by run names the command
+// that starts it over: prepare --replace, since run has no --replace.
+func TestInterruptedRunLoadSuggestsPrepareReplace(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	var out, errb syncbuf.Buffer
+	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		// Far more rows than load before the cancel below.
+		done <- app.Execute(ctx, join([]string{"run", "oltp_point_select", "--tables=4", "--table-size=50000000", "--time=1"}, targetArgs(cfg)))
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "preparing it now") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the load never started:\n%s%s", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted load did not return")
+	}
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errb.String())
+	}
+	msg := errb.String()
+	for _, want := range []string{"run 'fairbench prepare oltp_point_select ", "--sqlite-db=" + cfg.Path, "--tables=4", "--table-size=50000000", " --replace' to start over"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "run it again with --replace") {
+		t.Errorf("stderr suggests run's --replace, which run does not have:\n%s", msg)
+	}
+}

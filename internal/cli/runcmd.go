@@ -361,7 +361,11 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included
 	switch {
 	case err != nil && isInterrupted(ctx, err):
-		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; run it again with --replace to start over", done))
+		again := "run it again with --replace" // prepare's own flag
+		if inv.phase != phasePrepare {         // run's load of the embedded database: run has no --replace
+			again = fmt.Sprintf("run 'fairbench prepare %s%s --replace'", inv.spec.Name, inv.sameFlags())
+		}
+		return withCode(ExitInterrupted, fmt.Errorf("prepare interrupted after %d rows; %s to start over", done, again))
 	case err != nil:
 		return withCode(ExitTarget, fmt.Errorf("prepare %s on %s: %w", inv.spec.Name, describeTarget(s.cfg), err))
 	}
