@@ -79,10 +79,10 @@ func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
 	}
 	var my, pg bool
 	fs.Visit(func(f *pflag.Flag) {
-		switch {
-		case strings.HasPrefix(f.Name, "mysql-") && f.Name != "mysql-storage-engine":
+		switch driverOf(f.Name) {
+		case driver.KindMySQL:
 			my = true
-		case strings.HasPrefix(f.Name, "pgsql-"):
+		case driver.KindPgSQL:
 			pg = true
 		}
 	})
@@ -95,6 +95,47 @@ func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
 		return driver.KindPgSQL, nil
 	}
 	return driver.KindSQLite, nil
+}
+
+// driverOf returns the driver whose connection option flag is (mysql, pgsql
+// or sqlite), or "" for an option of no driver. --mysql-storage-engine is a
+// workload option, used by the MySQL dialect and ignored by the others.
+func driverOf(flag string) string {
+	if flag == "mysql-storage-engine" {
+		return ""
+	}
+	for _, kind := range []string{driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite} {
+		if strings.HasPrefix(flag, kind+"-") {
+			return kind
+		}
+	}
+	return ""
+}
+
+// ignoredGiven names the connection options given for another driver than
+// the one the command uses ("--db-driver=sqlite --mysql-host=db1"): sysbench
+// ignores them, and so does fairbench, but says so. None when the driver
+// cannot be resolved (config reports that).
+func (t *targetFlags) ignoredGiven(fs *pflag.FlagSet) []string {
+	kind, err := t.resolveKind(fs)
+	if err != nil {
+		return nil
+	}
+	var given []string
+	fs.Visit(func(f *pflag.Flag) {
+		if d := driverOf(f.Name); d != "" && d != kind {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	how := "--db-driver=" + t.kind
+	if t.kind == "" { // without --db-driver, only sqlite-* options can be another driver's
+		how = "chosen by the --" + kind + "-* options"
+	}
+	return []string{fmt.Sprintf("%s given, but the driver is %s (%s): ignored, as sysbench ignores another driver's options",
+		strings.Join(given, ", "), kind, how)}
 }
 
 // config builds and validates the driver configuration.

@@ -175,7 +175,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 			if err := workload.RefuseUnused(spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
 				return withCode(ExitUsage, err)
 			}
-			inv.ignored = workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed)
+			inv.ignored = append(workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
 			if p != phaseRun && p != phaseCheck {
 				for _, note := range inv.ignored {
 					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
