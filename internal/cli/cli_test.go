@@ -143,6 +143,13 @@ func TestBadInput(t *testing.T) {
 			[]string{"--table-size"}, nil},
 		{"profile in a missing directory", []string{"run", "oltp_point_select", "--mem-profile=/nonexistent-dir/m.prof", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--mem-profile", "no such file or directory"}, nil},
+		// Codes no error of the driver carries never match: refused before connecting.
+		{"unknown MySQL error code", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-ignore-errors=1213,deadlock"}, nil, ExitUsage,
+			[]string{`--mysql-ignore-errors=1213,deadlock: "DEADLOCK" is not a MySQL error number`, "or all, or none"}, []string{"cannot connect"}},
+		{"SQLSTATE for PostgreSQL", []string{"run", "oltp_point_select", "--pgsql-host=127.0.0.1", "--pgsql-port=1", "--pgsql-ignore-errors=1213"}, nil, ExitUsage,
+			[]string{`--pgsql-ignore-errors=1213: "1213" is not a PostgreSQL SQLSTATE`}, []string{"cannot connect"}},
+		{"unknown SQLite error code", []string{"run", "oltp_point_select", "--sqlite-ignore-errors=SQLITE_BUZY", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{`--sqlite-ignore-errors=SQLITE_BUZY: "SQLITE_BUZY" is not an SQLite result code name`}, nil},
 		{"unreachable server", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-user=root"}, nil, ExitTarget,
 			[]string{"cannot connect to mysql://root@127.0.0.1:1/sbtest", "check --mysql-host"}, nil},
 		{"wrong password", join([]string{"run", "oltp_point_select"}, targetArgs(my), []string{"--mysql-password=Wr0ngSecret"}), nil, ExitTarget,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
@@ -122,7 +123,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return err
 	}
 	defer s.close()
-	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable())
+	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable(), open.ErrorCodeCheck(s.cfg.Kind))
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/runner"
 )
 
 // DefaultSQLitePath is where the embedded default keeps its database.
@@ -157,7 +159,7 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 			return cfg, "", fmt.Errorf("--sqlite-db must name a file")
 		}
 		cfg.Path = t.sqlitePath
-		return cfg, t.sqliteIgn, nil
+		return cfg, t.sqliteIgn, checkIgnoreErrors("sqlite", t.sqliteIgn)
 	}
 	s := &t.mysql
 	if kind == driver.KindPgSQL {
@@ -191,7 +193,17 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 		return cfg, "", fmt.Errorf("--%s-ssl=%s needs --%s-ssl-ca=FILE to verify the server", s.prefix, cfg.SSL, s.prefix)
 	}
 	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s.sslCA, s.sslCert, s.sslKey
-	return cfg, s.ignoreErrors, nil
+	return cfg, s.ignoreErrors, checkIgnoreErrors(s.prefix, s.ignoreErrors)
+}
+
+// checkIgnoreErrors refuses, before anything connects, an --<prefix>-ignore-errors
+// value with a code that the driver's errors never carry; the run parses it
+// again with the driver's defaults.
+func checkIgnoreErrors(prefix, spec string) error {
+	if _, err := runner.ParseErrorPolicy(spec, nil, open.ErrorCodeCheck(prefix)); err != nil {
+		return fmt.Errorf("--%s-ignore-errors=%s: %w", prefix, spec, err)
+	}
+	return nil
 }
 
 // describeTarget names the target for messages, without credentials.

@@ -175,6 +175,7 @@ func TestPlanErrors(t *testing.T) {
 		{"bad option value", "data:\n  tables: 1\n  options: {range_size: wide}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"option range_size"}},
 		{"password in plan", "target: {driver: mysql, password: hunter2}\n" + ok, []string{"plan.yaml:1:", "passwords never go in plan files", "password_env"}},
 		{"missing secret", "target:\n  driver: mysql\n  password_env: FAIRBENCH_NO_SUCH_VAR\n" + ok, []string{"plan.yaml:3:", "FAIRBENCH_NO_SUCH_VAR holds no password", "export"}},
+		{"unknown error code", "target:\n  driver: mysql\n  ignore_errors: 1213,40P01\n" + ok, []string{"plan.yaml:3:", "target.ignore_errors", `"40P01" is not a MySQL error number`}},
 		{"bad driver", "target: {driver: oracle}\n" + ok, []string{"unknown driver \"oracle\""}},
 		{"bad port", "target:\n  driver: pgsql\n  port: 99999\n" + ok, []string{"plan.yaml:3:", "target.port"}},
 		{"host without driver", "target: {host: db1}\n" + ok, []string{"add driver: mysql"}},

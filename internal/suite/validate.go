@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -67,8 +69,14 @@ func (p *Plan) validateTarget(env Env) error {
 			}
 		}
 	}
-	_, _, err := p.driverConfig(env.Getenv)
-	return err
+	_, ignore, err := p.driverConfig(env.Getenv)
+	if err != nil {
+		return err
+	}
+	if _, err := runner.ParseErrorPolicy(ignore, nil, open.ErrorCodeCheck(p.kind())); err != nil {
+		return p.errAt("target.ignore_errors", "ignore_errors %q: %v", ignore, err)
+	}
+	return nil
 }
 
 // driverConfig turns the target (or the owned server's address, filled in at

@@ -134,3 +134,13 @@ func isTLSFailure(err error) bool {
 	return errors.As(err, &verifyErr) || errors.As(err, &alertErr) || errors.As(err, &recordErr) ||
 		errors.As(err, &authErr) || errors.As(err, &hostErr) || errors.As(err, &invalid)
 }
+
+// CheckErrorCode refuses what cannot be a MySQL error number (Describe's
+// Code): a whole number from 1 to 65535 ("1213"), not a name or a SQLSTATE.
+func CheckErrorCode(code string) error {
+	n, err := strconv.ParseUint(code, 10, 16)
+	if err != nil || n == 0 {
+		return fmt.Errorf("%q is not a MySQL error number: give numbers such as 1213 (deadlock) or 1205 (lock wait timeout)", code)
+	}
+	return nil
+}
