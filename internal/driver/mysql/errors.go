@@ -66,13 +66,28 @@ func describe(err error) driver.ErrorInfo {
 	return driver.ErrorInfo{}
 }
 
+// handshakeError is a failed connection attempt whose network connection was
+// made: whatever answered (or kept silent) on the other end, the MySQL
+// handshake failed.
+type handshakeError struct{ err error }
+
+func (e *handshakeError) Error() string { return e.err.Error() }
+func (e *handshakeError) Unwrap() error { return e.err }
+
 // timeoutError says that the server at ep did not complete a connection within
-// timeout, and what to check.
+// timeout, and what to check: a server that accepted the connection and sent
+// no greeting does not speak the MySQL protocol (a MySQL server greets at
+// once) or is stuck; one that never accepted is unreachable.
 func timeoutError(err error, ep *endpoint, timeout time.Duration) error {
 	if ep.network == "unix" {
 		return fmt.Errorf("mysql: no answer on socket %s within %s (the connect timeout): %w (is the server there overloaded or stuck? check --mysql-socket)", ep.addr, timeout, err)
 	}
 	host, port, _ := net.SplitHostPort(ep.addr)
+	var he *handshakeError
+	if errors.As(err, &he) {
+		return fmt.Errorf("mysql: the server at %s did not speak the MySQL protocol: it accepted the connection but sent no MySQL greeting within %s (the connect timeout): %w "+
+			"(is it another server, such as PostgreSQL? check that --mysql-host and --mysql-port name a MySQL server, or whether that server is stuck)", ep.addr, timeout, err)
+	}
 	return fmt.Errorf("mysql: no answer from host %s port %s within %s (the connect timeout): %w (check that --mysql-host and --mysql-port name a MySQL server that is running and reachable from here, and that no firewall drops the packets)", host, port, timeout, err)
 }
 
@@ -103,6 +118,10 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	}
 	if isTLSFailure(err) {
 		return fmt.Errorf("mysql: TLS handshake with the server at %s failed (--mysql-ssl=%s): %w (check --mysql-ssl-ca and that the server's certificate names the host you connect to, or use a weaker --mysql-ssl)", where, cfg.SSL, err)
+	}
+	var he *handshakeError
+	if errors.As(err, &he) {
+		return fmt.Errorf("mysql: the server at %s did not speak the MySQL protocol: %w (check that --mysql-host/--mysql-port or --mysql-socket name a MySQL server)", where, err)
 	}
 	return fmt.Errorf("mysql: cannot reach the server at %s: %w (is it running, and are --mysql-host/--mysql-port or --mysql-socket right?)", where, err)
 }
