@@ -89,13 +89,48 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"unknown workload", []string{"run", "oltp_nonsense"}, nil, ExitUsage,
 			[]string{`unknown workload "oltp_nonsense"`, "fairbench list"}, nil},
+		{"unknown workload with flags", []string{"run", "oltp_nonsense", "--threads=4", "--time", "5", "--mysql-host=db1"}, nil, ExitUsage,
+			[]string{`unknown workload "oltp_nonsense"`, "oltp_point_select"}, []string{"unknown flag"}},
+		{"unknown workload to prepare with flags", []string{"prepare", "--tables=2", "oltp_nonsense"}, nil, ExitUsage,
+			[]string{`unknown workload "oltp_nonsense"`, "oltp_point_select"}, []string{"unknown flag"}},
+		{"flags but no workload", []string{"run", "--threads=4"}, nil, ExitUsage,
+			[]string{"run needs a workload", "oltp_point_select"}, []string{"unknown flag"}},
 		{"no workload", []string{"prepare"}, nil, ExitUsage, []string{"prepare needs a workload"}, nil},
 		{"bad flag value", []string{"run", "oltp_point_select", "--threads=many"}, nil, ExitUsage,
 			[]string{"--threads", "many"}, nil},
 		{"unknown flag", []string{"run", "oltp_point_select", "--thread=4"}, nil, ExitUsage,
 			[]string{"unknown flag: --thread"}, nil},
 		{"zero threads", []string{"run", "oltp_point_select", "--threads=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
-			[]string{"--threads must be at least 1"}, nil},
+			[]string{"--threads=0: give 1 to 65536 threads"}, nil},
+		// Counts are bounded before anything is sized by them (issue 14:
+		// --threads=6148914691236517206 panicked in makeslice, a huge prepare
+		// --threads spun, --time=MaxInt64 said "must not be negative").
+		{"huge run threads", []string{"run", "oltp_point_select", "--threads=6148914691236517206", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads=6148914691236517206: give 1 to 65536 threads"}, []string{"panic", "ulimit"}},
+		{"threads just above the bound", []string{"run", "oltp_point_select", "--threads=65537", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads=65537: give 1 to 65536 threads"}, nil},
+		{"huge prepare threads", []string{"prepare", "oltp_point_select", "--threads=9223372036854775807", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads=9223372036854775807: give 1 to 65536 threads"}, nil},
+		{"huge check threads", []string{"check", "tpcc", "--threads=100000", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads=100000: give 1 to 65536 threads"}, nil},
+		{"huge warmup threads", []string{"warmup", "oltp_point_select", "--threads=100000", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--threads=100000: give 1 to 65536 threads"}, nil},
+		{"huge time", []string{"run", "oltp_point_select", "--time=9223372036854775807", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--time=9223372036854775807: give 0 to 2592000 seconds (30 days at most"}, []string{"must not be negative"}},
+		{"negative time", []string{"run", "oltp_point_select", "--time=-1", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--time=-1: give 0 to 2592000 seconds"}, nil},
+		{"huge warm-up time", []string{"run", "oltp_point_select", "--warmup-time=2592001", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--warmup-time=2592001: give 0 to 2592000 seconds"}, nil},
+		{"huge events", []string{"run", "oltp_point_select", "--events=1000000000001", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--events=1000000000001: give 0 to 1000000000000 events"}, nil},
+		{"huge report interval", []string{"run", "oltp_point_select", "--report-interval=1e300", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--report-interval=1e+300: give 0 (only the summary) to 2592000 seconds"}, nil},
+		{"huge tables", []string{"prepare", "oltp_point_select", "--tables=100000000", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--tables=100000000: use 1 to 65536 tables"}, nil},
+		{"table size past the id column", []string{"run", "oltp_point_select", "--table-size=2147483648", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--table-size=2147483648", "at most 2147483647"}, nil},
+		{"huge warehouses", []string{"prepare", "tpcc", "--warehouses=100001", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--warehouses=100001: use 1 to 100000"}, nil},
 		{"bad distribution", []string{"run", "oltp_point_select", "--rand-type=normal", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{`--rand-type "normal"`}, nil},
 		{"bad percentile", []string{"run", "oltp_point_select", "--percentile=101", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
@@ -114,12 +149,23 @@ func TestBadInput(t *testing.T) {
 			[]string{"--table-size"}, nil},
 		{"profile below a regular file", []string{"run", "oltp_point_select", "--mem-profile=cli_test.go/m.prof", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--mem-profile", "not a directory"}, nil},
+		// Codes no error of the driver carries never match: refused before connecting.
+		{"unknown MySQL error code", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-ignore-errors=1213,deadlock"}, nil, ExitUsage,
+			[]string{`--mysql-ignore-errors=1213,deadlock: "DEADLOCK" is not a MySQL error number`, "or all, or none"}, []string{"cannot connect"}},
+		{"SQLSTATE for PostgreSQL", []string{"run", "oltp_point_select", "--pgsql-host=127.0.0.1", "--pgsql-port=1", "--pgsql-ignore-errors=1213"}, nil, ExitUsage,
+			[]string{`--pgsql-ignore-errors=1213: "1213" is not a PostgreSQL SQLSTATE`}, []string{"cannot connect"}},
+		{"unknown SQLite error code", []string{"run", "oltp_point_select", "--sqlite-ignore-errors=SQLITE_BUZY", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{`--sqlite-ignore-errors=SQLITE_BUZY: "SQLITE_BUZY" is not an SQLite result code name`}, nil},
 		{"unreachable server", []string{"run", "oltp_point_select", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-user=root"}, nil, ExitTarget,
 			[]string{"cannot connect to mysql://root@127.0.0.1:1/sbtest", "check --mysql-host"}, nil},
 		{"wrong password", join([]string{"run", "oltp_point_select"}, targetArgs(my), []string{"--mysql-password=Wr0ngSecret"}), nil, ExitTarget,
 			[]string{"cannot connect", "ccess denied"}, []string{"Wr0ngSecret"}},
 		{"wrong password from env", join([]string{"run", "oltp_point_select"}, targetArgs(my)), map[string]string{"MYSQL_PWD": "EnvSecret9"}, ExitTarget,
 			[]string{"cannot connect"}, []string{"EnvSecret9"}},
+		{"check on missing tables", join([]string{"check", "tpcc"}, targetArgs(my)), nil, ExitTarget,
+			[]string{"the tpcc tables are missing", "fairbench prepare tpcc"}, []string{"1146", "SELECT"}},
+		{"check on missing tables in SQLite", []string{"check", "tpcc", "--sqlite-db=" + sqlitePath}, nil, ExitTarget,
+			[]string{"the tpcc tables are missing", "fairbench prepare tpcc"}, []string{"no such table", "SELECT"}},
 		{"missing tables on a server", join([]string{"run", "oltp_read_write", "--tables=2"}, targetArgs(my)), nil, ExitTarget,
 			[]string{"lacks table(s) sbtest1, sbtest2", "fairbench prepare oltp_read_write", "--tables=2"}, nil},
 	}
@@ -828,5 +874,46 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 				t.Errorf("the warning is printed %d times, want in the header and the summary:\n%s", n, r.stdout)
 			}
 		})
+	}
+}
+
+// An interrupted load of the embedded database by run names the command
+// that starts it over: prepare --replace, since run has no --replace.
+func TestInterruptedRunLoadSuggestsPrepareReplace(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	var out, errb syncbuf.Buffer
+	app := &App{Stdout: &out, Stderr: &errb, Version: "test", Getenv: func(string) string { return "" }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		// Far more rows than load before the cancel below.
+		done <- app.Execute(ctx, join([]string{"run", "oltp_point_select", "--tables=4", "--table-size=50000000", "--time=1"}, targetArgs(cfg)))
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "preparing it now") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the load never started:\n%s%s", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted load did not return")
+	}
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errb.String())
+	}
+	msg := errb.String()
+	for _, want := range []string{"run 'fairbench prepare oltp_point_select ", "--sqlite-db=" + cfg.Path, "--tables=4", "--table-size=50000000", " --replace' to start over"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "run it again with --replace") {
+		t.Errorf("stderr suggests run's --replace, which run does not have:\n%s", msg)
 	}
 }

@@ -175,6 +175,12 @@ func TestOptionsAWorkloadIgnores(t *testing.T) {
 		{[]string{"run", "oltp_point_select", "--point-selects=5"}, []string{"--point-selects was given but has no effect on oltp_point_select", "one point SELECT per event"}},
 		{[]string{"run", "oltp_read_only", "--index-updates=3"}, []string{"--index-updates was given but has no effect on oltp_read_only", "writes nothing"}},
 		{[]string{"run", "oltp_write_only", "--range-size=10"}, []string{"--range-size was given but has no effect on oltp_write_only", "no range SELECT"}},
+		// Another driver's options (issue 14: they were ignored without a word).
+		{[]string{"run", "oltp_read_only", "--db-driver=sqlite", "--mysql-host=db1", "--pgsql-port=5"}, []string{"--mysql-host, --pgsql-port given, but the driver is sqlite (--db-driver=sqlite)", "as sysbench ignores another driver's options"}},
+	}
+	if r := runCLI(context.Background(), nil, append([]string{"cleanup", "oltp_insert", "--db-driver=sqlite", "--pgsql-user=x"}, small...)...); r.code != 0 ||
+		!strings.Contains(r.stderr, "note: --pgsql-user given, but the driver is sqlite (--db-driver=sqlite)") {
+		t.Errorf("cleanup oltp_insert --pgsql-user=x: exit %d, want 0 and a note naming the ignored option\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if r := runCLI(context.Background(), nil, append([]string{"prepare", "oltp_insert", "--skip-trx=on"}, small...)...); r.code != 0 ||
 		!strings.Contains(r.stderr, "note: --skip-trx was given but has no effect on oltp_insert") || !strings.Contains(r.stderr, "autocommit") {

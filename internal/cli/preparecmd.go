@@ -12,9 +12,6 @@ import (
 
 // prepare is `fairbench prepare WORKLOAD`.
 func (inv *invocation) prepare(cmd *cobra.Command) error {
-	if inv.prep.threads < 1 {
-		return usageErrorf("--threads must be at least 1, got %d", inv.prep.threads)
-	}
 	if _, err := inv.rnd.factory(time.Now); err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -47,9 +44,6 @@ func (inv *invocation) checkData(cmd *cobra.Command) error {
 	checker, ok := inv.wl.(workload.Checker)
 	if !ok {
 		return usageErrorf("%s has no consistency check (tpcc has one)", inv.spec.Name)
-	}
-	if inv.check.threads < 1 {
-		return usageErrorf("--threads must be at least 1, got %d", inv.check.threads)
 	}
 	s, err := inv.openSession(cmd.Context())
 	if err != nil {

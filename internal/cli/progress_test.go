@@ -42,7 +42,7 @@ func TestUnansweredConnectSaysWhatItWaitsFor(t *testing.T) {
 	}
 	for _, want := range []string{
 		"connecting to mysql://", "127.0.0.1:" + strconv.Itoa(port), "(timeout 10s) ...",
-		"no answer from host 127.0.0.1 port " + strconv.Itoa(port) + " within 10s", "firewall",
+		"the server at 127.0.0.1:" + strconv.Itoa(port) + " did not speak the MySQL protocol", "no MySQL greeting within 10s", "--mysql-port",
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/observe"
@@ -104,17 +105,14 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
 	}
+	if !(f.reportInterval >= 0 && f.reportInterval <= float64(workload.MaxSeconds)) {
+		return runner.Config{}, fmt.Errorf("--report-interval=%v: give 0 (only the summary) to %d seconds", f.reportInterval, workload.MaxSeconds)
+	}
 	if f.metricsLinger < 0 || math.IsNaN(f.metricsLinger) || math.IsInf(f.metricsLinger, 0) {
 		return cfg, fmt.Errorf("--metrics-linger must be a number of seconds, 0 or more, got %v", f.metricsLinger)
 	}
 	if d := time.Duration(f.reconnectTimeout); d <= 0 || d > maxReconnectTimeout {
 		return cfg, fmt.Errorf("--reconnect-timeout must be more than 0 and at most %s (how long a thread tries to replace a lost connection before the run fails), got %s", maxReconnectTimeout, d)
-	}
-	if f.time < 0 {
-		return cfg, fmt.Errorf("--time must not be negative, got %d", f.time)
-	}
-	if f.warmup < 0 {
-		return cfg, fmt.Errorf("--warmup-time must not be negative, got %d", f.warmup)
 	}
 	return cfg, cfg.Validate()
 }
@@ -144,11 +142,8 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
 		return withCode(ExitUsage, err)
 	}
-	_, ignore, err := inv.target.config(cmd.Flags(), a.Getenv)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if _, err := runner.ParseErrorPolicy(ignore, nil); err != nil { // again with the driver's defaults below
+	// config also checks the --*-ignore-errors codes against the driver.
+	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	// The output files are opened now, before connecting: a bad path ends
@@ -169,7 +164,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return err
 	}
 	defer s.close()
-	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable())
+	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable(), open.ErrorCodeCheck(s.cfg.Kind))
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

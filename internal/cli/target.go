@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/runner"
 )
 
 // DefaultSQLitePath is where the embedded default keeps its database.
@@ -79,10 +81,10 @@ func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
 	}
 	var my, pg bool
 	fs.Visit(func(f *pflag.Flag) {
-		switch {
-		case strings.HasPrefix(f.Name, "mysql-") && f.Name != "mysql-storage-engine":
+		switch driverOf(f.Name) {
+		case driver.KindMySQL:
 			my = true
-		case strings.HasPrefix(f.Name, "pgsql-"):
+		case driver.KindPgSQL:
 			pg = true
 		}
 	})
@@ -95,6 +97,47 @@ func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
 		return driver.KindPgSQL, nil
 	}
 	return driver.KindSQLite, nil
+}
+
+// driverOf returns the driver whose connection option flag is (mysql, pgsql
+// or sqlite), or "" for an option of no driver. --mysql-storage-engine is a
+// workload option, used by the MySQL dialect and ignored by the others.
+func driverOf(flag string) string {
+	if flag == "mysql-storage-engine" {
+		return ""
+	}
+	for _, kind := range []string{driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite} {
+		if strings.HasPrefix(flag, kind+"-") {
+			return kind
+		}
+	}
+	return ""
+}
+
+// ignoredGiven names the connection options given for another driver than
+// the one the command uses ("--db-driver=sqlite --mysql-host=db1"): sysbench
+// ignores them, and so does fairbench, but says so. None when the driver
+// cannot be resolved (config reports that).
+func (t *targetFlags) ignoredGiven(fs *pflag.FlagSet) []string {
+	kind, err := t.resolveKind(fs)
+	if err != nil {
+		return nil
+	}
+	var given []string
+	fs.Visit(func(f *pflag.Flag) {
+		if d := driverOf(f.Name); d != "" && d != kind {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	how := "--db-driver=" + t.kind
+	if t.kind == "" { // without --db-driver, only sqlite-* options can be another driver's
+		how = "chosen by the --" + kind + "-* options"
+	}
+	return []string{fmt.Sprintf("%s given, but the driver is %s (%s): ignored, as sysbench ignores another driver's options",
+		strings.Join(given, ", "), kind, how)}
 }
 
 // config builds and validates the driver configuration.
@@ -116,7 +159,7 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 			return cfg, "", fmt.Errorf("--sqlite-db must name a file")
 		}
 		cfg.Path = t.sqlitePath
-		return cfg, t.sqliteIgn, nil
+		return cfg, t.sqliteIgn, checkIgnoreErrors("sqlite", t.sqliteIgn)
 	}
 	s := &t.mysql
 	if kind == driver.KindPgSQL {
@@ -150,7 +193,17 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 		return cfg, "", fmt.Errorf("--%s-ssl=%s needs --%s-ssl-ca=FILE to verify the server", s.prefix, cfg.SSL, s.prefix)
 	}
 	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s.sslCA, s.sslCert, s.sslKey
-	return cfg, s.ignoreErrors, nil
+	return cfg, s.ignoreErrors, checkIgnoreErrors(s.prefix, s.ignoreErrors)
+}
+
+// checkIgnoreErrors refuses, before anything connects, an --<prefix>-ignore-errors
+// value with a code that the driver's errors never carry; the run parses it
+// again with the driver's defaults.
+func checkIgnoreErrors(prefix, spec string) error {
+	if _, err := runner.ParseErrorPolicy(spec, nil, open.ErrorCodeCheck(prefix)); err != nil {
+		return fmt.Errorf("--%s-ignore-errors=%s: %w", prefix, spec, err)
+	}
+	return nil
 }
 
 // describeTarget names the target for messages, without credentials.

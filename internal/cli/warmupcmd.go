@@ -16,9 +16,6 @@ func (inv *invocation) warmData(cmd *cobra.Command) error {
 	if !ok {
 		return usageErrorf("%s does not name its tables, so fairbench cannot warm them", inv.spec.Name)
 	}
-	if inv.warm.threads < 1 {
-		return usageErrorf("--threads must be at least 1, got %d", inv.warm.threads)
-	}
 	s, err := inv.openSession(cmd.Context())
 	if err != nil {
 		return err

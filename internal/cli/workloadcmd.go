@@ -150,6 +150,10 @@ func (a *App) workloadCommand(p phase) *cobra.Command {
 		Long: phaseShort[p] + ".\n\nWorkloads: " + strings.Join(a.Workloads.Names(), ", ") +
 			"\nRun 'fairbench " + string(p) + " WORKLOAD --help' for a workload's options.",
 		Args: cobra.ArbitraryArgs,
+		// Flags belong to the workload subcommands: an unknown workload given
+		// with some ("run oltp_rw --threads=4") is reported as unknown, not
+		// its first flag.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("%s needs a workload: fairbench %s WORKLOAD (one of %s)", p, p, strings.Join(a.Workloads.Names(), ", "))
@@ -175,11 +179,14 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 			if err := workload.RefuseUnused(spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
 				return withCode(ExitUsage, err)
 			}
-			inv.ignored = workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed)
+			inv.ignored = append(workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
 			if p != phaseRun && p != phaseCheck {
 				for _, note := range inv.ignored {
 					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
 				}
+			}
+			if err := inv.validateCounts(); err != nil {
+				return withCode(ExitUsage, err)
 			}
 			if err := inv.wl.Validate(); err != nil {
 				return withCode(ExitUsage, err)
@@ -258,6 +265,39 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 	cmd.SetUsageFunc(func(c *cobra.Command) error { inv.help(c); return nil })
 	inv.command = cmd
 	return inv
+}
+
+// validateCounts is the one check of the command's own count options
+// (--threads of every phase; --time, --warmup-time and --events of run)
+// against the bounds the suite plans share (workload.Max*), so that no count
+// reaches an allocation, a duration or a loop it would overflow. The
+// workload's own counts (--tables, --table-size, --warehouses) are its
+// Validate's.
+func (inv *invocation) validateCounts() error {
+	threads := map[phase]int{phaseRun: inv.run.threads, phasePrepare: inv.prep.threads, phaseCheck: inv.check.threads, phaseWarmup: inv.warm.threads}
+	if n, ok := threads[inv.phase]; ok {
+		if err := workload.CheckCount("--threads", int64(n), 1, workload.MaxThreads, "threads"); err != nil {
+			return err
+		}
+	}
+	if inv.phase != phaseRun {
+		return nil
+	}
+	const secs = "seconds (30 days at most)"
+	for _, c := range []struct {
+		flag   string
+		n, max int64
+		what   string
+	}{
+		{"--time", int64(inv.run.time), workload.MaxSeconds, secs + "; 0 = no limit"},
+		{"--warmup-time", int64(inv.run.warmup), workload.MaxSeconds, secs},
+		{"--events", inv.run.events, workload.MaxEvents, "events; 0 = no limit"},
+	} {
+		if err := workload.CheckCount(c.flag, c.n, 0, c.max, c.what); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // help prints the subcommand's flags grouped by kind.

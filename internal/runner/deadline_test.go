@@ -20,8 +20,8 @@ type deafWorkload struct{ took time.Duration }
 func (d *deafWorkload) Validate() error                                         { return nil }
 func (d *deafWorkload) Prepare(context.Context, workload.PrepareEnv) error      { return nil }
 func (d *deafWorkload) Cleanup(context.Context, driver.Driver, io.Writer) error { return nil }
-func (d *deafWorkload) Missing(context.Context, driver.Conn, driver.Dialect) ([]string, error) {
-	return nil, nil
+func (d *deafWorkload) Missing(context.Context, driver.Conn, driver.Dialect) (workload.Absent, error) {
+	return workload.Absent{}, nil
 }
 func (d *deafWorkload) NewWorker(context.Context, driver.Conn, driver.Dialect, *randgen.Source) (workload.Worker, error) {
 	return d, nil

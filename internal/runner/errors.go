@@ -14,8 +14,11 @@ type ErrorPolicy struct {
 }
 
 // ParseErrorPolicy reads an --*-ignore-errors value: "all", "none", or a comma list
-// of codes. An empty value means the driver's defaults.
-func ParseErrorPolicy(spec string, defaults []string) (ErrorPolicy, error) {
+// of codes, each (upper-cased) passed to check when check is not nil: the
+// driver's test of its code format (open.ErrorCodeCheck), so that a code no
+// error of the driver can carry is refused rather than silently never
+// matching. An empty value means the driver's defaults.
+func ParseErrorPolicy(spec string, defaults []string, check func(code string) error) (ErrorPolicy, error) {
 	spec = strings.TrimSpace(spec)
 	switch strings.ToLower(spec) {
 	case "":
@@ -31,7 +34,13 @@ func ParseErrorPolicy(spec string, defaults []string) (ErrorPolicy, error) {
 		if c == "" {
 			return ErrorPolicy{}, fmt.Errorf("empty error code in %q: give a comma list like 1213,1205, or all, or none", spec)
 		}
-		codes = append(codes, strings.ToUpper(c))
+		c = strings.ToUpper(c)
+		if check != nil {
+			if err := check(c); err != nil {
+				return ErrorPolicy{}, fmt.Errorf("%w; or all, or none", err)
+			}
+		}
+		codes = append(codes, c)
 	}
 	return codesPolicy(codes), nil
 }

@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestParseErrorPolicy(t *testing.T) {
 	defaults := []string{"1213", "1020", "1205"}
@@ -18,7 +22,7 @@ func TestParseErrorPolicy(t *testing.T) {
 		{"1213,,1205", nil, "", true},
 	}
 	for _, tc := range cases {
-		p, err := ParseErrorPolicy(tc.spec, defaults)
+		p, err := ParseErrorPolicy(tc.spec, defaults, nil)
 		if (err != nil) != tc.wantErr {
 			t.Fatalf("ParseErrorPolicy(%q) error = %v", tc.spec, err)
 		}
@@ -33,6 +37,30 @@ func TestParseErrorPolicy(t *testing.T) {
 		if got := p.String(); got != tc.str {
 			t.Errorf("%q: String() = %q, want %q", tc.spec, got, tc.str)
 		}
+	}
+}
+
+// Each code goes through the driver's check, upper-cased; all and none do not.
+func TestParseErrorPolicyChecksCodes(t *testing.T) {
+	var seen []string
+	check := func(c string) error {
+		seen = append(seen, c)
+		if c == "BAD" {
+			return errors.New(`"BAD" is not a code`)
+		}
+		return nil
+	}
+	if _, err := ParseErrorPolicy("1213, 40p01", nil, check); err != nil || strings.Join(seen, ",") != "1213,40P01" {
+		t.Errorf("good codes: err %v, checked %q", err, seen)
+	}
+	for _, spec := range []string{"all", "none", "ALL", ""} {
+		if _, err := ParseErrorPolicy(spec, nil, check); err != nil {
+			t.Errorf("%q: %v", spec, err)
+		}
+	}
+	_, err := ParseErrorPolicy("1213,bad", nil, check)
+	if err == nil || !strings.Contains(err.Error(), `"BAD" is not a code; or all, or none`) {
+		t.Errorf("bad code: err %v", err)
 	}
 }
 

@@ -28,8 +28,8 @@ type queryWorkload struct {
 func (q *queryWorkload) Validate() error                                         { return nil }
 func (q *queryWorkload) Prepare(context.Context, workload.PrepareEnv) error      { return nil }
 func (q *queryWorkload) Cleanup(context.Context, driver.Driver, io.Writer) error { return nil }
-func (q *queryWorkload) Missing(context.Context, driver.Conn, driver.Dialect) ([]string, error) {
-	return nil, nil
+func (q *queryWorkload) Missing(context.Context, driver.Conn, driver.Dialect) (workload.Absent, error) {
+	return workload.Absent{}, nil
 }
 func (q *queryWorkload) NewWorker(_ context.Context, conn driver.Conn, _ driver.Dialect, _ *randgen.Source) (workload.Worker, error) {
 	return &queryWorker{q: q, conn: conn}, nil

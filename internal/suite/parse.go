@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
@@ -195,6 +196,9 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	d, err := ParseSeconds(n.Value)
 	if err != nil {
 		return &lineError{n.Line, err.Error()}
+	}
+	if d > workload.MaxDuration {
+		return &lineError{n.Line, fmt.Sprintf("duration %s is longer than 30 days: give at most %s", n.Value, workload.MaxDuration)}
 	}
 	*s = Seconds(d)
 	return nil

@@ -156,6 +156,16 @@ func TestPlanErrors(t *testing.T) {
 		{"no workloads", "data: {tables: 1}\nmatrix: {threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:2:", "matrix.workloads is empty"}},
 		{"no threads", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write]}\nrun: {time: 1}\n", []string{"matrix.threads is missing", "auto"}},
 		{"zero threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [0]\nrun: {time: 1}\n", []string{"plan.yaml:4:", "thread count 0"}},
+		// The run command's bounds (workload.Max*), with the same words.
+		{"too many threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1, 65537]\nrun: {time: 1}\n", []string{"plan.yaml:4:", "thread count 65537: give 1 to 65536"}},
+		{"auto threads past the bound", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: auto\n  target_cpus: 9223372036854775807\nrun: {time: 1}\n", []string{"more than 65536"}},
+		{"too many prepare threads", "data: {tables: 1, prepare_threads: 100000}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"prepare_threads 100000: give 1 to 65536"}},
+		{"too many tables", "data: {tables: 65537}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:1:", "--tables=65537: use 1 to 65536 tables"}},
+		{"table size past the id column", "data: {tables: 1, table_size: 2147483648}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"at most 2147483647 rows"}},
+		{"too many warehouses", "data: {warehouses: 100001}\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", []string{"--warehouses=100001: use 1 to 100000"}},
+		{"time past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 9223372036854775807}\n", []string{"plan.yaml:3:", "longer than 30 days", "2592000 seconds"}},
+		{"duration past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 721h}\n", []string{"plan.yaml:3:", "longer than 30 days"}},
+		{"NaN time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: NaN}\n", []string{"plan.yaml:3:", "not a duration"}},
 		{"duplicate threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [2, 2]\nrun: {time: 1}\n", []string{"listed twice"}},
 		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},
 		{"bad distribution", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1]\n  rand_types: [uniform, zipf]\nrun: {time: 1}\n", []string{"plan.yaml:5:", `unknown distribution "zipf"`, "zipfian"}},
@@ -165,6 +175,7 @@ func TestPlanErrors(t *testing.T) {
 		{"bad option value", "data:\n  tables: 1\n  options: {range_size: wide}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"option range_size"}},
 		{"password in plan", "target: {driver: mysql, password: hunter2}\n" + ok, []string{"plan.yaml:1:", "passwords never go in plan files", "password_env"}},
 		{"missing secret", "target:\n  driver: mysql\n  password_env: FAIRBENCH_NO_SUCH_VAR\n" + ok, []string{"plan.yaml:3:", "FAIRBENCH_NO_SUCH_VAR holds no password", "export"}},
+		{"unknown error code", "target:\n  driver: mysql\n  ignore_errors: 1213,40P01\n" + ok, []string{"plan.yaml:3:", "target.ignore_errors", `"40P01" is not a MySQL error number`}},
 		{"bad driver", "target: {driver: oracle}\n" + ok, []string{"unknown driver \"oracle\""}},
 		{"bad port", "target:\n  driver: pgsql\n  port: 99999\n" + ok, []string{"plan.yaml:3:", "target.port"}},
 		{"host without driver", "target: {host: db1}\n" + ok, []string{"add driver: mysql"}},
@@ -276,9 +287,9 @@ func TestWriteTablesGolden(t *testing.T) {
 
 func TestPreflightRefusesMoreThreadsThanConnections(t *testing.T) {
 	cfg := testdb.MySQL(t)
-	p := parseValid(t, targetYAML(cfg)+"data: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [1, 100000]\nrun: {time: 1}\n")
+	p := parseValid(t, targetYAML(cfg)+"data: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_read_only]\n  threads: [1, 65536]\nrun: {time: 1}\n")
 	err := Preflight(context.Background(), p, testEnv())
-	if err == nil || !strings.Contains(err.Error(), "plan.yaml:") || !strings.Contains(err.Error(), "max_connections") || !strings.Contains(err.Error(), "100002") {
+	if err == nil || !strings.Contains(err.Error(), "plan.yaml:") || !strings.Contains(err.Error(), "max_connections") || !strings.Contains(err.Error(), "65538") {
 		t.Errorf("preflight: %v", err)
 	}
 	// Coordinated clients need room for all of them: half the server's

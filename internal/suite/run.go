@@ -441,7 +441,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 		}
 	}
 	tg.cfg, tg.drv = cfg, drv
-	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable()); err != nil {
+	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind)); err != nil {
 		drv.Close()
 		stop()
 		return nil, nil, p.errAt("target.ignore_errors", "%v", err)

@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -30,7 +32,8 @@ type Env struct {
 const (
 	defaultThreadsMaxFactor = 4
 	defaultRounds           = 1
-	maxThreads              = 100000
+	// maxThreads is the run command's bound on --threads.
+	maxThreads = workload.MaxThreads
 )
 
 // defaultPercentiles are the run command's.
@@ -66,8 +69,14 @@ func (p *Plan) validateTarget(env Env) error {
 			}
 		}
 	}
-	_, _, err := p.driverConfig(env.Getenv)
-	return err
+	_, ignore, err := p.driverConfig(env.Getenv)
+	if err != nil {
+		return err
+	}
+	if _, err := runner.ParseErrorPolicy(ignore, nil, open.ErrorCodeCheck(p.kind())); err != nil {
+		return p.errAt("target.ignore_errors", "ignore_errors %q: %v", ignore, err)
+	}
+	return nil
 }
 
 // driverConfig turns the target (or the owned server's address, filled in at
@@ -216,6 +225,10 @@ func (p *Plan) validateMatrix(env Env) error {
 	if m.ThreadsMaxFactor < 0 || m.TargetCPUs < 0 {
 		return p.errAt("matrix", "threads_max_factor and target_cpus must be positive")
 	}
+	if m.Threads.Auto && (m.ThreadsMaxFactor > maxThreads || m.TargetCPUs > maxThreads || m.ThreadsMaxFactor*m.TargetCPUs > maxThreads) {
+		return p.errAt("matrix", "threads: auto would go up to threads_max_factor %d × target_cpus %d threads, more than %d: lower one of them",
+			m.ThreadsMaxFactor, m.TargetCPUs, maxThreads)
+	}
 	switch {
 	case m.Threads.Auto:
 	case len(m.Threads.Counts) == 0:
@@ -343,8 +356,8 @@ func (p *Plan) validateData(env Env) error {
 		if len(p.Data) > 1 {
 			path = fmt.Sprintf("data[%d]", i)
 		}
-		if d.PrepareThreads < 0 {
-			return p.errAt(path+".prepare_threads", "prepare_threads must be positive")
+		if d.PrepareThreads < 0 || d.PrepareThreads > maxThreads {
+			return p.errAt(path+".prepare_threads", "prepare_threads %d: give 1 to %d (or leave it out for this machine's CPUs)", d.PrepareThreads, maxThreads)
 		}
 		for _, name := range p.Matrix.Workloads {
 			if _, _, err := p.newWorkload(env.Registry, name, d); err != nil {

@@ -30,6 +30,9 @@ func dial(ctx context.Context, ep *endpoint, bulk bulkMode, prepared bool) (*con
 	slot := &netConnSlot{}
 	raw, err := ep.connector.Connect(context.WithValue(ctx, netConnSlotKey{}, slot))
 	if err != nil {
+		if slot.conn != nil {
+			return nil, &handshakeError{err}
+		}
 		return nil, err
 	}
 	execer, okE := raw.(sqldriver.Execer)

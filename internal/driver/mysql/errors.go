@@ -66,13 +66,28 @@ func describe(err error) driver.ErrorInfo {
 	return driver.ErrorInfo{}
 }
 
+// handshakeError is a failed connection attempt whose network connection was
+// made: whatever answered (or kept silent) on the other end, the MySQL
+// handshake failed.
+type handshakeError struct{ err error }
+
+func (e *handshakeError) Error() string { return e.err.Error() }
+func (e *handshakeError) Unwrap() error { return e.err }
+
 // timeoutError says that the server at ep did not complete a connection within
-// timeout, and what to check.
+// timeout, and what to check: a server that accepted the connection and sent
+// no greeting does not speak the MySQL protocol (a MySQL server greets at
+// once) or is stuck; one that never accepted is unreachable.
 func timeoutError(err error, ep *endpoint, timeout time.Duration) error {
 	if ep.network == "unix" {
 		return fmt.Errorf("mysql: no answer on socket %s within %s (the connect timeout): %w (is the server there overloaded or stuck? check --mysql-socket)", ep.addr, timeout, err)
 	}
 	host, port, _ := net.SplitHostPort(ep.addr)
+	var he *handshakeError
+	if errors.As(err, &he) {
+		return fmt.Errorf("mysql: the server at %s did not speak the MySQL protocol: it accepted the connection but sent no MySQL greeting within %s (the connect timeout): %w "+
+			"(is it another server, such as PostgreSQL? check that --mysql-host and --mysql-port name a MySQL server, or whether that server is stuck)", ep.addr, timeout, err)
+	}
 	return fmt.Errorf("mysql: no answer from host %s port %s within %s (the connect timeout): %w (check that --mysql-host and --mysql-port name a MySQL server that is running and reachable from here, and that no firewall drops the packets)", host, port, timeout, err)
 }
 
@@ -104,6 +119,10 @@ func connectError(err error, ep *endpoint, cfg driver.Config) error {
 	if isTLSFailure(err) {
 		return fmt.Errorf("mysql: TLS handshake with the server at %s failed (--mysql-ssl=%s): %w (check --mysql-ssl-ca and that the server's certificate names the host you connect to, or use a weaker --mysql-ssl)", where, cfg.SSL, err)
 	}
+	var he *handshakeError
+	if errors.As(err, &he) {
+		return fmt.Errorf("mysql: the server at %s did not speak the MySQL protocol: %w (check that --mysql-host/--mysql-port or --mysql-socket name a MySQL server)", where, err)
+	}
 	return fmt.Errorf("mysql: cannot reach the server at %s: %w (is it running, and are --mysql-host/--mysql-port or --mysql-socket right?)", where, err)
 }
 
@@ -133,4 +152,14 @@ func isTLSFailure(err error) bool {
 	)
 	return errors.As(err, &verifyErr) || errors.As(err, &alertErr) || errors.As(err, &recordErr) ||
 		errors.As(err, &authErr) || errors.As(err, &hostErr) || errors.As(err, &invalid)
+}
+
+// CheckErrorCode refuses what cannot be a MySQL error number (Describe's
+// Code): a whole number from 1 to 65535 ("1213"), not a name or a SQLSTATE.
+func CheckErrorCode(code string) error {
+	n, err := strconv.ParseUint(code, 10, 16)
+	if err != nil || n == 0 {
+		return fmt.Errorf("%q is not a MySQL error number: give numbers such as 1213 (deadlock) or 1205 (lock wait timeout)", code)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 // TestConnectToAServerThatDoesNotAnswer: a server that accepts and never
@@ -21,9 +22,16 @@ func TestConnectToAServerThatDoesNotAnswer(t *testing.T) {
 	cases := []struct {
 		name string
 		port func(testing.TB) int
+		says func(port int) []string
 	}{
-		{"silent server", drivertest.SilentServer},
-		{"blackholed port", drivertest.BlackholePort},
+		// A MySQL server greets at once: one that accepts and says nothing
+		// speaks another protocol (PostgreSQL waits for the client) or is stuck.
+		{"silent server", drivertest.SilentServer, func(port int) []string {
+			return []string{"the server at 127.0.0.1:" + strconv.Itoa(port) + " did not speak the MySQL protocol", "no MySQL greeting within 500ms", "--mysql-host", "--mysql-port"}
+		}},
+		{"blackholed port", drivertest.BlackholePort, func(port int) []string {
+			return []string{"host 127.0.0.1", "port " + strconv.Itoa(port), "within 500ms", "--mysql-host", "--mysql-port", "firewall"}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,7 +52,7 @@ func TestConnectToAServerThatDoesNotAnswer(t *testing.T) {
 			}
 			msg := err.Error()
 			t.Log(msg)
-			for _, want := range []string{"host 127.0.0.1", "port " + strconv.Itoa(port), "within 500ms", "--mysql-host", "--mysql-port", "firewall"} {
+			for _, want := range c.says(port) {
 				if !strings.Contains(msg, want) {
 					t.Errorf("error %q does not say %q", msg, want)
 				}
@@ -53,6 +61,25 @@ func TestConnectToAServerThatDoesNotAnswer(t *testing.T) {
 				t.Errorf("error %q still says invalid connection", msg)
 			}
 		})
+	}
+}
+
+// TestConnectToPostgreSQL: a MySQL client pointed at a PostgreSQL server's
+// port says that the server there did not speak the MySQL protocol (it used
+// to say "context deadline exceeded" after 30 s).
+func TestConnectToPostgreSQL(t *testing.T) {
+	pg := testdb.PgSQL(t)
+	addr := net.JoinHostPort(pg.Hosts[0], strconv.Itoa(pg.Ports[0]))
+	d := openDriver(t, driver.Config{Kind: driver.KindMySQL, Hosts: pg.Hosts, Ports: pg.Ports, User: "root", ConnectTimeout: 500 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := d.Connect(ctx, 0)
+	if err == nil {
+		conn.Close()
+		t.Fatal("a MySQL connection to PostgreSQL succeeded")
+	}
+	if want := "the server at " + addr + " did not speak the MySQL protocol"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
 	}
 }
 

@@ -26,3 +26,18 @@ func Driver(cfg driver.Config) (driver.Driver, error) {
 	}
 	return nil, fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", cfg.Kind)
 }
+
+// ErrorCodeCheck returns the check of an --*-ignore-errors code for kind:
+// each driver knows the shape of the codes its errors carry (a MySQL number,
+// a PostgreSQL SQLSTATE, an SQLite result code name). Nil for an unknown kind.
+func ErrorCodeCheck(kind string) func(code string) error {
+	switch kind {
+	case driver.KindMySQL:
+		return mysql.CheckErrorCode
+	case driver.KindPgSQL:
+		return postgres.CheckErrorCode
+	case driver.KindSQLite:
+		return sqlite.CheckErrorCode
+	}
+	return nil
+}

@@ -145,6 +145,11 @@ func connect(ctx context.Context, cfg *driver.Config, n int) (*Conn, error) {
 	defer cancel()
 	pg, err := pgconn.ConnectConfig(cctx, pc)
 	if err != nil {
+		if foreignProtocol(err) {
+			// pgx's own words say nothing useful ("received unexpected message: %!w(<nil>)").
+			return nil, fmt.Errorf("postgres: the server at %s did not speak the PostgreSQL protocol: it answered the start-up message with something else "+
+				"(is it another server, such as MySQL? check that --pgsql-host and --pgsql-port name a PostgreSQL server)", ep)
+		}
 		hint := connectHint(err)
 		if ctx.Err() == nil && (cctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded) || pgconn.Timeout(err)) {
 			hint = fmt.Sprintf(" (no answer within %s, the connect timeout: check that --pgsql-host and --pgsql-port name a PostgreSQL server that is running and reachable from here, and that no firewall drops the packets)", cfg.Timeout())
@@ -153,6 +158,17 @@ func connect(ctx context.Context, cfg *driver.Config, n int) (*Conn, error) {
 			ep, cfg.User, cfg.Database, err, hint)
 	}
 	return newConn(pg, cfg.Prepared), nil
+}
+
+// foreignProtocol reports whether a failed connect met a server that answered
+// in another protocol than PostgreSQL's (a MySQL server greets first).
+func foreignProtocol(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "received unexpected message") || strings.Contains(msg, "unknown message type")
 }
 
 // connectHint tells a user what to do about a failed connection.

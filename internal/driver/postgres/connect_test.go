@@ -100,6 +100,11 @@ func TestConnectErrorsSayWhatIsWrong(t *testing.T) {
 	noUser := base
 	noUser.Database = "postgres"
 	noUser.User = "fbt_no_such_user"
+	// A PostgreSQL client pointed at a MySQL server's port (it used to say
+	// "received unexpected message: %!w(<nil>)").
+	mysqlPort := base
+	my := testdb.MySQLServer()
+	mysqlPort.Hosts, mysqlPort.Ports, mysqlPort.Socket = my.Hosts, my.Ports, ""
 
 	cases := []struct {
 		name string
@@ -109,6 +114,7 @@ func TestConnectErrorsSayWhatIsWrong(t *testing.T) {
 		{"wrong database", noDB, []string{`database "fbt_no_such_database" does not exist`, "3D000", "--pgsql-db"}},
 		{"wrong user", noUser, []string{`role "fbt_no_such_user" does not exist`, "--pgsql-user"}},
 		{"unreachable port", unreachable, []string{"connection refused", "is PostgreSQL running"}},
+		{"a MySQL server", mysqlPort, []string{"did not speak the PostgreSQL protocol", "such as MySQL", "--pgsql-port"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -77,4 +78,18 @@ func errorMeansLost(err error) bool {
 		return true
 	}
 	return false
+}
+
+// CheckErrorCode refuses what cannot be a SQLSTATE (Describe's Code): five
+// digits or capital letters ("40P01"), not a condition name or a number of
+// another length.
+func CheckErrorCode(code string) error {
+	ok := len(code) == 5
+	for _, r := range code {
+		ok = ok && (r >= '0' && r <= '9' || r >= 'A' && r <= 'Z')
+	}
+	if !ok {
+		return fmt.Errorf("%q is not a PostgreSQL SQLSTATE: give five-character codes such as 40P01 (deadlock) or 40001 (serialization failure)", code)
+	}
+	return nil
 }

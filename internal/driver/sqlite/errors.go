@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	modsqlite "modernc.org/sqlite"
 
@@ -38,4 +40,22 @@ func (d *Driver) Describe(err error) driver.ErrorInfo {
 		return driver.ErrorInfo{Code: codeName(se.Code())}
 	}
 	return driver.ErrorInfo{}
+}
+
+// CheckErrorCode refuses what Describe never returns as a Code: anything but
+// the name of a primary result code ("SQLITE_BUSY"). An extended code
+// (SQLITE_BUSY_SNAPSHOT) is counted under its primary one, and so named.
+func CheckErrorCode(code string) error {
+	for _, name := range primaryNames {
+		if name != "" && code == name {
+			return nil
+		}
+	}
+	hint := ""
+	for _, name := range primaryNames {
+		if name != "" && strings.HasPrefix(code, name+"_") {
+			hint = fmt.Sprintf(" (extended codes are counted under their primary code: give %s)", name)
+		}
+	}
+	return fmt.Errorf("%q is not an SQLite result code name%s: give names such as SQLITE_BUSY or SQLITE_LOCKED", code, hint)
 }

@@ -1,6 +1,8 @@
 package oltp
 
 import (
+	"context"
+
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -33,21 +35,25 @@ func batchRows(rows int64) int64 {
 	return min(max((rows+targetBatches-1)/targetBatches, minBatchRows), maxBatchRows)
 }
 
-// planBatches cuts tables × rows into batches, table by table in id order.
-func planBatches(tables int, rows int64) []batch {
+// planBatches cuts tables × rows into batches, table by table in id order. It
+// stops with ctx's error when ctx ends: its length is set by the flags.
+func planBatches(ctx context.Context, tables int, rows int64) ([]batch, error) {
 	if rows <= 0 {
-		return nil
+		return nil, nil
 	}
 	size := batchRows(rows)
 	perTable := int((rows + size - 1) / size)
 	out := make([]batch, 0, tables*perTable)
 	for t := 1; t <= tables; t++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for i := range perTable {
 			first := int64(i)*size + 1
 			out = append(out, batch{table: t, index: i, first: first, last: min(first+size-1, rows)})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // rowSource yields the rows of one batch: id, then k = Default(1, table-size),
@@ -102,17 +108,24 @@ func (r *rowSource) Err() error { return nil }
 // just enough jobs to keep every loader busy, and jobs alternate between tables,
 // so that loaders append to different tables in id order instead of splitting
 // the same B-tree. The batches, and so the data, do not depend on loaders.
-func planJobs(batches []batch, tables, loaders int) [][]batch {
+// A table is never split into more jobs than it has batches, whatever the
+// number of loaders, and the plan stops with ctx's error when ctx ends.
+func planJobs(ctx context.Context, batches []batch, tables, loaders int) ([][]batch, error) {
 	if len(batches) == 0 {
-		return nil
+		return nil, nil
 	}
 	perTable := make([][]batch, tables)
+	most := 0 // batches of the largest table
 	for _, b := range batches {
 		perTable[b.table-1] = append(perTable[b.table-1], b)
+		most = max(most, len(perTable[b.table-1]))
 	}
-	split := max(1, (loaders+tables-1)/tables)
+	split := max(1, min(loaders/tables+min(loaders%tables, 1), most))
 	chunks := make([][][]batch, tables)
 	for t, bs := range perTable {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		n := min(split, len(bs))
 		for i := range n {
 			chunks[t] = append(chunks[t], bs[i*len(bs)/n:(i+1)*len(bs)/n])
@@ -120,13 +133,16 @@ func planJobs(batches []batch, tables, loaders int) [][]batch {
 	}
 	var jobs [][]batch
 	for i := range split {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for t := range chunks {
 			if i < len(chunks[t]) {
 				jobs = append(jobs, chunks[t][i])
 			}
 		}
 	}
-	return jobs
+	return jobs, nil
 }
 
 // jobSource yields the rows of a job's batches one after the other, each batch

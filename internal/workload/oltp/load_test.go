@@ -1,8 +1,12 @@
 package oltp
 
 import (
+	"context"
+	"errors"
+	"math"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/internal/randgen"
 )
@@ -43,7 +47,7 @@ func TestPlanBatchesCoverEveryIDOnce(t *testing.T) {
 		rows   int64
 	}{{1, 1}, {2, 1000}, {3, 10000}, {1, 255}, {1, 257}, {2, 1_000_001}}
 	for _, c := range cases {
-		batches := planBatches(c.tables, c.rows)
+		batches := mustBatches(t, c.tables, c.rows)
 		next := make(map[int]int64)
 		seen := make(map[uint64]bool)
 		for _, b := range batches {
@@ -62,10 +66,10 @@ func TestPlanBatchesCoverEveryIDOnce(t *testing.T) {
 			}
 		}
 	}
-	if planBatches(2, 0) != nil {
+	if mustBatches(t, 2, 0) != nil {
 		t.Error("planBatches with 0 rows returned batches")
 	}
-	if n := len(planBatches(1, 10000)); n < 2 {
+	if n := len(mustBatches(t, 1, 10000)); n < 2 {
 		t.Errorf("a 10000-row table is cut into %d batches, want several so one table loads in parallel", n)
 	}
 }
@@ -149,10 +153,17 @@ func TestPlanJobs(t *testing.T) {
 		{tables: 3, rows: 100000, loaders: 4, jobs: 6}, // split in two to keep four busy
 		{tables: 2, rows: 500, loaders: 8, jobs: 4},    // split no finer than the batches
 		{tables: 16, rows: 1000, loaders: 2, jobs: 16}, // more tables than loaders
+		// A huge loader count is cut to the batches at once (it used to
+		// loop loaders/tables times: minutes of 100 % CPU at --threads=2^62).
+		{tables: 2, rows: 100000, loaders: math.MaxInt, jobs: 64},
+		{tables: 3, rows: 100000, loaders: math.MaxInt - 1, jobs: 96},
 	}
 	for _, tc := range cases {
-		batches := planBatches(tc.tables, tc.rows)
-		jobs := planJobs(batches, tc.tables, tc.loaders)
+		batches := mustBatches(t, tc.tables, tc.rows)
+		jobs, err := planJobs(context.Background(), batches, tc.tables, tc.loaders)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(jobs) != tc.jobs {
 			t.Errorf("%+v: %d jobs, want %d", tc, len(jobs), tc.jobs)
 		}
@@ -175,5 +186,32 @@ func TestPlanJobs(t *testing.T) {
 		if len(seen) != len(batches) {
 			t.Errorf("%+v: jobs cover %d of %d batches", tc, len(seen), len(batches))
 		}
+	}
+}
+
+func mustBatches(t *testing.T, tables int, rows int64) []batch {
+	t.Helper()
+	b, err := planBatches(context.Background(), tables, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A prepare whose plan is long stops at Ctrl-C: planBatches and planJobs
+// return the context's error promptly instead of finishing the plan.
+func TestPlanStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := planBatches(ctx, 1024, 1_000_000); !errors.Is(err, context.Canceled) {
+		t.Errorf("planBatches after Ctrl-C: err = %v, want context.Canceled", err)
+	}
+	batches := mustBatches(t, 64, 100000)
+	if _, err := planJobs(ctx, batches, 64, 65536); !errors.Is(err, context.Canceled) {
+		t.Errorf("planJobs after Ctrl-C: err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("cancelled plans took %s to return", d)
 	}
 }

@@ -2,9 +2,10 @@ package oltp
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Options are the sysbench OLTP options, with sysbench's names and defaults. Every
@@ -82,12 +83,12 @@ func (o *Options) register(fs *pflag.FlagSet) {
 }
 
 // maxTableSize keeps ids (and id+range-size-1) inside the INTEGER column.
-const maxTableSize = math.MaxInt32
+const maxTableSize = workload.MaxTableSize
 
 // validate checks the options; the error names the flag and says what to change.
 func (o *Options) validate() error {
-	if o.Tables < 1 {
-		return fmt.Errorf("--tables=%d: use 1 or more tables", o.Tables)
+	if o.Tables < 1 || o.Tables > workload.MaxTables {
+		return fmt.Errorf("--tables=%d: use 1 to %d tables", o.Tables, workload.MaxTables)
 	}
 	if o.TableSize < 1 {
 		return fmt.Errorf("--table-size=%d: use 1 or more rows per table", o.TableSize)

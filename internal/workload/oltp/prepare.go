@@ -51,8 +51,14 @@ func (w *oltp) Prepare(ctx context.Context, env workload.PrepareEnv) error {
 
 	rows := w.rowsPerTable()
 	env.Progress.SetTotal(rows * int64(w.opts.Tables)) // for the ETA
-	batches := planBatches(w.opts.Tables, rows)
-	jobs := planJobs(batches, w.opts.Tables, env.Threads)
+	batches, err := planBatches(ctx, w.opts.Tables, rows)
+	if err != nil {
+		return err
+	}
+	jobs, err := planJobs(ctx, batches, w.opts.Tables, env.Threads)
+	if err != nil {
+		return err
+	}
 	loaders := max(1, min(env.Threads, len(jobs)))
 	for i := len(conns); i < loaders; i++ {
 		c, err := env.Driver.Connect(ctx, i)

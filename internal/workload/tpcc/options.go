@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/outfile"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // maxWarehouses keeps every id inside the INTEGER columns and the load plan sane.
-const maxWarehouses = 100000
+const maxWarehouses = workload.MaxWarehouses
 
 // defaultMix is the transaction mix of clause 5.2.3 in txn.Kinds order.
 const defaultMix = "45,43,4,4,4"

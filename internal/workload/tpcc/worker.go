@@ -24,7 +24,7 @@ type runConfig struct {
 // gets the next one). The warehouse count and C_LOAD come from tpcc_meta, read
 // once per workload.
 func (w *tpcc) NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *randgen.Source) (workload.Worker, error) {
-	rc, home, err := w.nextWorker(ctx, conn)
+	rc, home, err := w.nextWorker(ctx, conn, d)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +38,11 @@ func (w *tpcc) NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect
 
 // nextWorker reads the run configuration (the first time) and hands out the
 // next home warehouse.
-func (w *tpcc) nextWorker(ctx context.Context, conn driver.Conn) (*runConfig, int, error) {
+func (w *tpcc) nextWorker(ctx context.Context, conn driver.Conn, d driver.Dialect) (*runConfig, int, error) {
 	w.runMu.Lock()
 	defer w.runMu.Unlock()
 	if w.run == nil {
-		rc, err := w.readRunConfig(ctx, conn)
+		rc, err := w.readRunConfig(ctx, conn, d)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -56,8 +56,8 @@ func (w *tpcc) nextWorker(ctx context.Context, conn driver.Conn) (*runConfig, in
 // readRunConfig reads tpcc_meta and refuses an incomplete load or a
 // --warehouses that differs from the database's (Inspect has said so before
 // the run; this holds if the data changed since).
-func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn) (*runConfig, error) {
-	m, err := w.loadedMeta(ctx, conn)
+func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn, d driver.Dialect) (*runConfig, error) {
+	m, err := w.loadedMeta(ctx, conn, d)
 	if err != nil {
 		return nil, err
 	}
@@ -66,10 +66,18 @@ func (w *tpcc) readRunConfig(ctx context.Context, conn driver.Conn) (*runConfig,
 
 // loadedMeta reads tpcc_meta and refuses what no run or check can use: no
 // load, an incomplete load, or an explicit --warehouses other than the
-// load's.
-func (w *tpcc) loadedMeta(ctx context.Context, conn driver.Conn) (*loadMeta, error) {
+// load's. Tables that are not there are named as missing, not as the
+// server's error about the query that needed them.
+func (w *tpcc) loadedMeta(ctx context.Context, conn driver.Conn, d driver.Dialect) (*loadMeta, error) {
 	m, err := readMeta(ctx, conn)
 	if err != nil {
+		if missing, lerr := w.Missing(ctx, conn, d); lerr == nil && !missing.None() {
+			what := "the tpcc tables are missing"
+			if missing.Count < len(allTables()) {
+				what = "tpcc " + missing.String() + " missing"
+			}
+			return nil, fmt.Errorf("tpcc is not prepared in this database: %s: run 'fairbench prepare tpcc --warehouses=N' with the same connection options first", what)
+		}
 		return nil, fmt.Errorf("tpcc is not prepared in this database (%w): run 'fairbench prepare tpcc --warehouses=N' first", err)
 	}
 	if !m.complete() {
@@ -99,8 +107,8 @@ func (w *tpcc) warehousesGiven() bool { return w.fs != nil && w.fs.Changed("ware
 // load or an explicit --warehouses other than the load's, and without
 // --warehouses adopts the load's count, so that the result records the
 // warehouses that ran.
-func (w *tpcc) Inspect(ctx context.Context, conn driver.Conn, _ driver.Dialect) (workload.DataReport, error) {
-	m, err := w.loadedMeta(ctx, conn)
+func (w *tpcc) Inspect(ctx context.Context, conn driver.Conn, d driver.Dialect) (workload.DataReport, error) {
+	m, err := w.loadedMeta(ctx, conn, d)
 	if err != nil {
 		return workload.DataReport{}, err
 	}
