@@ -114,6 +114,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if err := a.connecting(); err != nil {
+		return err
+	}
 	exp, stopServing, err := inv.serveMetrics(ctx, human)
 	if err != nil {
 		return withCode(ExitUsage, err)

@@ -114,6 +114,9 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if err := a.connecting(); err != nil {
+		return err
+	}
 	if err := suite.Preflight(ctx, plan, env); err != nil {
 		return withCode(ExitTarget, err)
 	}
