@@ -93,3 +93,26 @@ go test -race -count=1 -timeout 10m ./internal/runner/... ./internal/metrics/...
 	./internal/observe/... ./internal/warmup/... ./internal/localserver/... ./internal/livemetrics/...
 log "go test (everything)"
 go test -count=1 -timeout 15m ./...
+
+# The fuzz targets (parsing and validation only, never execution), each for a
+# short fixed time on top of its committed seeds; a crasher fails the suite and
+# is left in the package's testdata/fuzz/ to become a regression seed.
+# FUZZTIME=0 skips them. Budget: about 8 s each plus the instrumented builds.
+FUZZTIME=${FUZZTIME:-8s}
+FUZZ_TARGETS=(
+	"FuzzCommandLine ./internal/cli"
+	"FuzzPlan ./internal/suite"
+	"FuzzSheet ./internal/cost"
+	"FuzzDecode ./internal/result"
+	"FuzzMerge ./internal/result"
+	"FuzzParseSysbench ./internal/importer"
+	"FuzzParseGoTPC ./internal/importer"
+	"FuzzParseCommand ./internal/importer"
+)
+if [ "$FUZZTIME" != 0 ]; then
+	for entry in "${FUZZ_TARGETS[@]}"; do
+		read -r target pkg <<<"$entry"
+		log "fuzz $target $pkg ($FUZZTIME)"
+		go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg"
+	done
+fi

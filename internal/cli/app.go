@@ -64,6 +64,19 @@ type App struct {
 	Workloads *workload.Registry
 
 	argv []string // the arguments of this invocation, for the result
+	// beforeConnect, when set, is called where a command would first reach a
+	// database, start a server or listen on a port; an error it returns ends
+	// the command. The flag fuzz target stops there, after validation.
+	beforeConnect func() error
+}
+
+// connecting is called just before a command first reaches outside the
+// process (see beforeConnect).
+func (a *App) connecting() error {
+	if a.beforeConnect == nil {
+		return nil
+	}
+	return a.beforeConnect()
 }
 
 // DefaultWorkloads returns the registry of built-in workloads.

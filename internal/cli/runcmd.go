@@ -146,6 +146,10 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	// Fuzzing stops here: past this point commands write files and connect.
+	if err := a.connecting(); err != nil {
+		return err
+	}
 	// The output files are opened now, before connecting: a bad path ends
 	// the command at once, not after a long run with the result lost.
 	files, err := inv.openOutputs()

@@ -148,6 +148,9 @@ func (a *App) serverDryRun(opts localserver.Options) error {
 
 // serverStart starts the server and says how to reach it.
 func (a *App) serverStart(cmd *cobra.Command, opts localserver.Options) error {
+	if err := a.connecting(); err != nil {
+		return err
+	}
 	srv, err := localserver.Start(cmd.Context(), opts)
 	if err != nil {
 		return withCode(ExitTarget, fmt.Errorf("start the %s server: %w", opts.Flavor, err))

@@ -34,6 +34,9 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
+	if err := inv.app.connecting(); err != nil {
+		return nil, err
+	}
 	drv, err := open.Driver(cfg)
 	if err != nil {
 		return nil, withCode(ExitUsage, err)

@@ -114,6 +114,9 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if err := a.connecting(); err != nil {
+		return err
+	}
 	// The directory is checked before the target is touched, so that a suite
 	// that cannot start leaves nothing behind (not even the embedded database).
 	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {

@@ -200,7 +200,9 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 		}
 		ser := Series{Label: s.Label, Color: i}
 		warmEnd := 0.0
-		for _, iv := range res.Intervals {
+		// Results written before the runner folded a trailing sliver still
+		// end with one: charted, its rate is a plunge or a spike.
+		for _, iv := range result.FoldTrailingSliver(res.Intervals) {
 			ser.X = append(ser.X, iv.At)
 			ser.Y = append(ser.Y, iv.TPS)
 			if iv.Warmup {

@@ -292,3 +292,51 @@ func TestTimeSeriesOfAMixedSection(t *testing.T) {
 		t.Errorf("series title %q does not say the round", series.Title)
 	}
 }
+
+// A result of a run from before the runner folded the trailing sliver ends
+// with an interval of a millisecond after the last full one, with a rate of
+// its own (2 events over 0.8 ms: 2,500 tps). The series chart folds it into
+// the last interval: no point past it, no plunge or spike.
+func TestTimeSeriesFoldsATrailingSliver(t *testing.T) {
+	dir := writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000, "oltp_point_select")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		res, err := result.Read(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := res.Intervals[len(res.Intervals)-1]
+		last.Counts.Events = int64(last.TPS)
+		res.Intervals[len(res.Intervals)-1] = last
+		res.Intervals = append(res.Intervals, result.Interval{At: last.At + 0.0008, Seconds: 0.0008, Threads: last.Threads,
+			Counts: result.Counters{Events: 2}, TPS: 2500})
+		if err := result.Write(f, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := analysis.Load(dir, "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{s}, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}, ReadResult: result.Read})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var series *Chart
+	for _, c := range r.Sections[0].Charts {
+		if strings.HasSuffix(c.ID, "-series") {
+			series = c
+		}
+	}
+	if series == nil || len(series.Series) != 1 {
+		t.Fatalf("no series chart: %+v", r.Sections[0].Charts)
+	}
+	ser := series.Series[0]
+	if len(ser.X) != 12 {
+		t.Fatalf("%d points at %v, want the 12 intervals with the sliver folded into the last", len(ser.X), ser.X)
+	}
+	lastY, prevY := ser.Y[len(ser.Y)-1], ser.Y[len(ser.Y)-2]
+	if lastY > 1.1*prevY || lastY < 0.9*prevY {
+		t.Errorf("last point %v tps after %v: the sliver's rate moved it", lastY, prevY)
+	}
+}

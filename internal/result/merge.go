@@ -622,7 +622,9 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 			return nil, fmt.Errorf("%s: %w", p.File, err)
 		}
 		runStart := r.Start.Add(-time.Duration(warmup * float64(time.Second)))
-		for j, iv := range r.Intervals {
+		// A trailing sliver (results of older runs) is folded first, so that
+		// it lands in the slot of its interval whatever the grid.
+		for j, iv := range FoldTrailingSliver(r.Intervals) {
 			end := runStart.Add(time.Duration(iv.At * float64(time.Second)))
 			slot := int64(math.Round(end.Sub(origin).Seconds() / length))
 			k := key{slot, iv.Warmup}

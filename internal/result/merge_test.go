@@ -27,7 +27,7 @@ type clientSpec struct {
 
 // clientResult builds a coordinated client result whose latency histogram holds
 // n pseudo-random latencies, with one interval per second.
-func clientResult(t *testing.T, c clientSpec) *Result {
+func clientResult(t testing.TB, c clientSpec) *Result {
 	t.Helper()
 	h := hdrhistogram.New(1, 3_600_000_000, 3)
 	rng := rand.New(rand.NewPCG(c.seed, 7))

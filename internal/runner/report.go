@@ -71,7 +71,7 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		for {
 			select {
 			case <-done:
-				rep.drain(time.Now())
+				rep.drain(time.Now(), true)
 				rep.measTo = time.Now()
 				if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
 					// Nothing that ended past the hard deadline was counted.
@@ -84,15 +84,18 @@ func (rep *reporter) loop(done <-chan struct{}) {
 				break wait
 			}
 		}
-		rep.drain(due)
+		rep.drain(due, false)
 		if !due.Before(nextTick) {
 			nextTick = nextTick.Add(rep.tick)
 		}
 	}
 }
 
-// drain closes the interval ending at now.
-func (rep *reporter) drain(now time.Time) {
+// drain closes the interval ending at now; final is the drain after the
+// threads stopped. A final interval that is a trailing sliver of the one
+// before it (result.IsSliver: the moments between the last tick and the
+// threads' stop) is not reported as an interval: fill folds it into the last.
+func (rep *reporter) drain(now time.Time, final bool) {
 	inWarmup := !rep.warmupDone
 	per := rep.perThread
 	if inWarmup {
@@ -103,8 +106,9 @@ func (rep *reporter) drain(now time.Time) {
 	secs := now.Sub(rep.last).Seconds()
 	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
 		iv := rep.toInterval(rep.interval, now, secs, inWarmup)
+		sliver := final && len(rep.intervals) > 0 && result.IsSliver(rep.intervals[len(rep.intervals)-1], iv)
 		rep.intervals = append(rep.intervals, iv)
-		if rep.r.cfg.ReportInterval > 0 || iv.Warmup {
+		if (rep.r.cfg.ReportInterval > 0 || iv.Warmup) && !sliver {
 			if rep.r.deps.OnInterval != nil {
 				rep.r.deps.OnInterval(iv)
 			}
@@ -166,7 +170,7 @@ func (rep *reporter) fill(out *Outcome) {
 	if out.End.Before(out.Start) {
 		out.End = out.Start
 	}
-	out.Intervals = rep.intervals
+	out.Intervals = result.FoldTrailingSliver(rep.intervals)
 	out.Kinds = rep.r.kinds
 	out.Totals = rep.phase(rep.meas, out.End.Sub(out.Start).Seconds(), rep.perThread)
 	out.Latency, out.Service = &rep.meas.Latency, rep.meas.ServiceLatency()
