@@ -126,8 +126,8 @@ func (w *oltp) checkExisting(ctx context.Context, conn driver.Conn, env workload
 	case !exists:
 		return present, nil
 	case !env.Replace:
-		return nil, fmt.Errorf("table %s already exists in the %s database: run 'fairbench cleanup %s --tables=%d' with the same connection options first, or pass --replace to drop and recreate it",
-			tableName(n), env.Driver.Kind(), w.kind.name(), w.opts.Tables)
+		return nil, fmt.Errorf("table %s already exists in the %s database: run 'fairbench cleanup %s --tables=%d' with the same connection options first, or drop and load the tables again with '%s'",
+			tableName(n), env.Driver.Kind(), w.kind.name(), w.opts.Tables, w.reloadCommand())
 	}
 	return present, dropTables(ctx, conn, env.Driver.Dialect(), w.opts.Tables, log)
 }
