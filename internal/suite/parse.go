@@ -197,9 +197,6 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	if err != nil {
 		return &lineError{n.Line, err.Error()}
 	}
-	if d > workload.MaxDuration {
-		return &lineError{n.Line, fmt.Sprintf("duration %s is longer than 30 days: give at most %s", n.Value, workload.MaxDuration)}
-	}
 	*s = Seconds(d)
 	return nil
 }
@@ -209,17 +206,22 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 // take them; negative durations are refused.
 func ParseSeconds(v string) (time.Duration, error) {
 	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		if f < 0 {
+		switch {
+		case math.IsNaN(f):
+			return 0, fmt.Errorf("%q is not a duration: give seconds (300) or a value with a unit (\"5m\", \"90s\")", v)
+		case f < 0:
 			return 0, fmt.Errorf("duration %s is negative", v)
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) || f > float64(math.MaxInt64)/float64(time.Second) {
-			return 0, fmt.Errorf("duration %s is out of range: give seconds (300) or a value with a unit (\"5m\", \"90s\")", v)
+		case f > float64(workload.MaxSeconds):
+			return 0, fmt.Errorf("duration %s s is longer than 30 days: give at most %d seconds", v, workload.MaxSeconds)
 		}
 		return time.Duration(f * float64(time.Second)), nil
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
 		return 0, fmt.Errorf("%q is not a duration: give seconds (300) or a value with a unit (\"5m\", \"90s\")", v)
+	}
+	if d > workload.MaxDuration {
+		return 0, fmt.Errorf("duration %s is longer than 30 days: give at most %s", v, workload.MaxDuration)
 	}
 	return d, nil
 }
