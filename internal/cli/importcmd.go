@@ -1,20 +1,18 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/importer"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -114,15 +112,15 @@ never overwritten. The directory is then an operand of compare, cost and report:
 				}
 			}
 			// A directory that cannot take the results is said before any log is read.
-			out, err := openOutDir(f.out)
+			out, err := outfile.MakeDir(f.out)
 			if err != nil {
-				return withCode(ExitUsage, err)
+				return withCode(ExitUsage, fmt.Errorf("--out %w", err))
 			}
 			// Read, name and check every result before writing any: a bad log, two
 			// logs of one name or a file already there leave nothing behind.
 			plan, err := planImport(args, opts, f.out)
 			if err != nil {
-				out.discard()
+				out.Discard()
 				return withCode(ExitUsage, err)
 			}
 			for _, n := range plan.notes {
@@ -132,7 +130,7 @@ never overwritten. The directory is then an operand of compare, cost and report:
 				fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", w)
 			}
 			if err := plan.write(); err != nil {
-				out.discard()
+				out.Discard()
 				return withCode(ExitFailed, err)
 			}
 			for _, r := range plan.runs {
@@ -146,52 +144,6 @@ never overwritten. The directory is then an operand of compare, cost and report:
 	cmd.Flags().StringVar(&f.label, "label", "", "a label stored with the results")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "directory for the result files (one per run)")
 	return cmd
-}
-
-// outDir is import's --out directory, checked before any log is read.
-type outDir struct {
-	path    string
-	created []string // the directories import created, deepest first
-}
-
-// openOutDir makes sure path is a directory import can write into, creating
-// it (and its missing parents) when needed.
-func openOutDir(path string) (*outDir, error) {
-	d := &outDir{path: path}
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && !st.IsDir():
-		return nil, fmt.Errorf("--out %s is a file: give a directory for the result files", path)
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		for p := filepath.Clean(path); ; p = filepath.Dir(p) {
-			if _, err := os.Lstat(p); err == nil || filepath.Dir(p) == p {
-				break
-			}
-			d.created = append(d.created, p)
-		}
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			d.discard()
-			return nil, fmt.Errorf("--out %s: cannot create the directory: %w", path, err)
-		}
-	case err != nil:
-		return nil, fmt.Errorf("--out %s: %w", path, err)
-	}
-	probe, err := os.CreateTemp(path, ".fairbench-import-*")
-	if err != nil {
-		d.discard()
-		return nil, fmt.Errorf("--out %s: cannot write there (%w): give a directory you can write to", path, err)
-	}
-	probe.Close()
-	os.Remove(probe.Name())
-	return d, nil
-}
-
-// discard removes the directories openOutDir created, when they are still
-// empty.
-func (d *outDir) discard() {
-	for _, p := range d.created {
-		os.Remove(p) // fails, and keeps it, when not empty
-	}
 }
 
 // importedRun is one run of a log and the file it goes to.

@@ -124,10 +124,10 @@ func TestImportRefusesBeforeWriting(t *testing.T) {
 		}, ExitUsage, []string{"README.md", "nothing was written"}, nil},
 		{"--out under a file, found before the logs are read", func(t *testing.T, src, out string) []string {
 			return []string{notLog, "--out", filepath.Join(aFile, "out")}
-		}, ExitUsage, []string{"--out", "cannot create the directory"}, nil},
+		}, ExitUsage, []string{"--out", "cannot be created", "not a directory"}, nil},
 		{"--out is a file", func(t *testing.T, src, out string) []string {
 			return []string{notLog, "--out", aFile}
-		}, ExitUsage, []string{"--out " + aFile + " is a file"}, nil},
+		}, ExitUsage, []string{"--out " + aFile + " is a regular file, not a directory"}, nil},
 		{"--machine-ghz in MHz", func(t *testing.T, src, out string) []string {
 			return []string{copyLog(t, src, "run.log", ""), "--machine-ghz", "2600", "--out", out}
 		}, ExitUsage, []string{"--machine-ghz", "not MHz"}, nil},

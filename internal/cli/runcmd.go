@@ -214,7 +214,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	defer stopCPUProfile()
+	defer stopCPUProfile() // for the early returns; after the run it is stopped, and its error said, below
 	// Interval lines print at --report-interval (warm-up ones always); live
 	// metrics see every interval, so without --report-interval they come
 	// each second.
@@ -249,7 +249,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if exp != nil {
 		exp.SetPhase(livemetrics.PhaseDone)
 	}
-	stopCPUProfile()
+	if err := stopCPUProfile(); err != nil {
+		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
+	}
 	if err := files.writeMemProfile(); err != nil {
 		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 	}
@@ -353,20 +355,23 @@ func (o *runOutputs) abort() {
 }
 
 // startCPUProfile profiles the client until the returned stop is called
-// (once; later calls do nothing), which commits the profile.
-func (o *runOutputs) startCPUProfile() (stop func(), err error) {
+// (once; later calls do nothing and return nil), which commits the profile.
+func (o *runOutputs) startCPUProfile() (stop func() error, err error) {
 	if o.cpuProfile == nil {
-		return func() {}, nil
+		return func() error { return nil }, nil
 	}
 	if err := pprof.StartCPUProfile(o.cpuProfile); err != nil {
 		return nil, fmt.Errorf("--cpu-profile: %w", err)
 	}
 	var once sync.Once
-	return func() {
+	return func() (err error) {
 		once.Do(func() {
 			pprof.StopCPUProfile()
-			o.cpuProfile.Commit()
+			if err = o.cpuProfile.Commit(); err != nil {
+				err = fmt.Errorf("--cpu-profile: %w", err)
+			}
 		})
+		return err
 	}, nil
 }
 

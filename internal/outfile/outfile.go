@@ -99,6 +99,9 @@ func Create(path string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	if err := CheckDir(dir); err != nil {
+		return nil, err
+	}
 	if of.madeDirs, err = mkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("create the directory of %s: %w", path, err)
 	}
@@ -244,13 +247,48 @@ func CheckDir(dir string) error {
 			}
 			return access(d, dir)
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !missing(err) {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		if p := filepath.Dir(d); p == d {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 	}
+}
+
+// Dir is a directory an output goes into, made by MakeDir.
+type Dir struct {
+	made []string // the directories MakeDir created, deepest first
+}
+
+// MakeDir makes sure path is a directory this process can write into,
+// creating it and its missing parents; Discard removes what it created.
+func MakeDir(path string) (*Dir, error) {
+	if err := CheckDir(path); err != nil {
+		return nil, err
+	}
+	made, err := mkdirAll(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot create the directory: %w", path, err)
+	}
+	return &Dir{made: made}, nil
+}
+
+// Discard removes the directories MakeDir created, when they are still empty
+// (an output that was not written after all).
+func (d *Dir) Discard() {
+	for _, p := range d.made {
+		if os.Remove(p) != nil {
+			return
+		}
+	}
+	d.made = nil
+}
+
+// missing says err is that a path does not exist (or cannot: a part of it is
+// a file).
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // access says whether this process may write at path (named as given).
@@ -272,7 +310,7 @@ func resolve(path string) (target string, info fs.FileInfo, fdLink bool, err err
 	for i := 0; ; i++ {
 		info, err := os.Lstat(cur)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case missing(err):
 			return cur, nil, false, nil
 		case err != nil:
 			return "", nil, false, err
@@ -408,11 +446,8 @@ func mkdirAll(dir string) ([]string, error) {
 
 // removeDirs removes the directories Create made, if they are empty.
 func (f *File) removeDirs() {
-	for _, d := range f.madeDirs {
-		if os.Remove(d) != nil {
-			return
-		}
-	}
+	d := Dir{made: f.madeDirs}
+	d.Discard()
 	f.madeDirs = nil
 }
 
