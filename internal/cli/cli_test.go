@@ -911,3 +911,16 @@ func TestInterruptedRunLoadSuggestsPrepareReplace(t *testing.T) {
 		t.Errorf("stderr suggests run's --replace, which run does not have:\n%s", msg)
 	}
 }
+
+// The help of --metrics-addr says that :PORT is open to the network without
+// authentication and names the loopback form (issue 14).
+func TestMetricsAddrHelpSaysItIsUnauthenticated(t *testing.T) {
+	for _, args := range [][]string{{"run", "oltp_point_select", "--help"}, {"suite", "run", "--help"}} {
+		r := runCLI(context.Background(), nil, args...)
+		for _, want := range []string{"127.0.0.1:9105", ":PORT listens on every interface, without authentication", "Kubernetes"} {
+			if !strings.Contains(r.stdout+r.stderr, want) {
+				t.Errorf("%v: help lacks %q", args, want)
+			}
+		}
+	}
+}

@@ -252,7 +252,7 @@ func (inv *invocation) serveMetrics(ctx context.Context, human io.Writer) (*live
 	if err != nil {
 		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
-	fmt.Fprintf(human, "Live metrics on http://%s/metrics\n", srv.Addr())
+	fmt.Fprintln(human, srv.Announce())
 	stop := func(ran bool) {
 		srv.Linger = time.Duration(inv.run.metricsLinger * float64(time.Second))
 		if !ran || ctx.Err() != nil {
