@@ -165,6 +165,7 @@ func TestPlanErrors(t *testing.T) {
 		{"too many warehouses", "data: {warehouses: 100001}\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", []string{"--warehouses=100001: use 1 to 100000"}},
 		{"time past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 9223372036854775807}\n", []string{"plan.yaml:3:", "longer than 30 days", "2592000 seconds"}},
 		{"duration past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 721h}\n", []string{"plan.yaml:3:", "longer than 30 days"}},
+		{"NaN rate", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1, rate: .nan}\n", []string{"plan.yaml:3:", "rate NaN: give 0 (closed loop) to 1e+09"}},
 		{"NaN time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: NaN}\n", []string{"plan.yaml:3:", "not a duration"}},
 		{"duplicate threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [2, 2]\nrun: {time: 1}\n", []string{"listed twice"}},
 		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},
