@@ -118,6 +118,22 @@ steps: {changeover_sleep: 60, query_warmup: {workload: tpcc, threads: 2, time: 3
 	}
 }
 
+// A factor above 1 cannot take a plan past the bounds it was validated
+// against: table_size past the id column, warehouses, durations past 30 days.
+func TestScaleRefusesValuesPastTheBounds(t *testing.T) {
+	cases := []struct{ plan, want string }{
+		{"data: {tables: 1, table_size: 2000000000}\nmatrix: {workloads: [oltp_read_only], threads: [1]}\nrun: {time: 1}\n", "data.table_size 4000000000, more than 2147483647"},
+		{"data: {warehouses: 60000}\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", "data.warehouses 120000, more than 100000"},
+		{"data: {tables: 1}\nmatrix: {workloads: [oltp_read_only], threads: [1]}\nrun: {time: 500h}\n", "run.time 1000h0m0s, longer than 30 days"},
+	}
+	for _, c := range cases {
+		p := parseValid(t, c.plan)
+		if err := p.Scale(2); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Scale(2) = %v, want an error saying %q", err, c.want)
+		}
+	}
+}
+
 func TestDatasetLabelsStayUnique(t *testing.T) {
 	p := parseValid(t, "data: [{warehouses: 1}, {warehouses: 1}]\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n")
 	c := p.Expand()
