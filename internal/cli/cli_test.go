@@ -125,6 +125,12 @@ func TestBadInput(t *testing.T) {
 			[]string{"--events=1000000000001: give 0 to 1000000000000 events"}, nil},
 		{"huge report interval", []string{"run", "oltp_point_select", "--report-interval=1e300", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--report-interval=1e+300: give 0 (only the summary) to 2592000 seconds"}, nil},
+		{"huge clients", []string{"run", "oltp_point_select", "--clients=9223372036854775807", "--start-at=" + strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10), "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--clients=9223372036854775807: give 1 to 1024 coordinated clients"}, nil},
+		{"NaN rate", []string{"run", "oltp_point_select", "--rate=NaN", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--rate=NaN: give 0 (as fast as possible) to 1e+09 events per second"}, nil},
+		{"infinite rate", []string{"run", "oltp_point_select", "--rate=Inf", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--rate=+Inf: give 0"}, nil},
 		{"huge tables", []string{"prepare", "oltp_point_select", "--tables=100000000", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--tables=100000000: use 1 to 65536 tables"}, nil},
 		{"table size past the id column", []string{"run", "oltp_point_select", "--table-size=2147483648", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
@@ -917,5 +923,18 @@ func TestInterruptedRunLoadSuggestsPrepareReplace(t *testing.T) {
 	}
 	if strings.Contains(msg, "run it again with --replace") {
 		t.Errorf("stderr suggests run's --replace, which run does not have:\n%s", msg)
+	}
+}
+
+// The help of --metrics-addr says that :PORT is open to the network without
+// authentication and names the loopback form (issue 14).
+func TestMetricsAddrHelpSaysItIsUnauthenticated(t *testing.T) {
+	for _, args := range [][]string{{"run", "oltp_point_select", "--help"}, {"suite", "run", "--help"}} {
+		r := runCLI(context.Background(), nil, args...)
+		for _, want := range []string{"127.0.0.1:9105", ":PORT listens on every interface, without authentication", "Kubernetes"} {
+			if !strings.Contains(r.stdout+r.stderr, want) {
+				t.Errorf("%v: help lacks %q", args, want)
+			}
+		}
 	}
 }

@@ -105,6 +105,9 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
 	}
+	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
+		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
+	}
 	if !(f.reportInterval >= 0 && f.reportInterval <= float64(workload.MaxSeconds)) {
 		return runner.Config{}, fmt.Errorf("--report-interval=%v: give 0 (only the summary) to %d seconds", f.reportInterval, workload.MaxSeconds)
 	}
@@ -290,7 +293,7 @@ func (inv *invocation) serveMetrics(ctx context.Context, human io.Writer) (*live
 	if err != nil {
 		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
-	fmt.Fprintf(human, "Live metrics on http://%s/metrics\n", srv.Addr())
+	fmt.Fprintln(human, srv.Announce())
 	stop := func(ran bool) {
 		srv.Linger = time.Duration(inv.run.metricsLinger * float64(time.Second))
 		if !ran || ctx.Err() != nil {
@@ -507,6 +510,8 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 	switch {
 	case f.clients < 0:
 		return c, fmt.Errorf("--clients must not be negative, got %d", f.clients)
+	case f.clients > workload.MaxClients:
+		return c, fmt.Errorf("--clients=%d: give 1 to %d coordinated clients", f.clients, workload.MaxClients)
 	case f.clients == 0 && fs.Changed("client-id"):
 		return c, fmt.Errorf("--client-id needs --clients N, the number of coordinated clients")
 	case f.clients == 0:

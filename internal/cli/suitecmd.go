@@ -71,7 +71,7 @@ clients.yaml (three coordinated clients).`,
 	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out (default: the plan's latest suite) with the cells not completed")
 	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
 	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
-	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. :9105")
+	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
 	run.Flags().IntVar(&f.clientID, "client-id", suite.NoClientID, "this client's id among the plan's coordinated clients (clients.count), from 0 to N-1; client 0 leads")
 	run.Flags().StringVar(&f.runID, "run-id", "", "the token every coordinated client of one launch is given, e.g. the launcher's $(date +%s) (in Kubernetes the START_AT value)")
 	status := &cobra.Command{
@@ -133,7 +133,7 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 			return withCode(ExitUsage, fmt.Errorf("--metrics-addr: %w", err))
 		}
 		defer srv.Stop(ctx) // answers livemetrics.DefaultLinger longer after the suite, not after Ctrl-C
-		fmt.Fprintf(a.Stdout, "Live metrics on http://%s/metrics\n", srv.Addr())
+		fmt.Fprintln(a.Stdout, srv.Announce())
 		watch = suiteMetrics{exp}
 	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{

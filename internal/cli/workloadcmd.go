@@ -226,7 +226,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 		inv.run.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
 		rfs.Var(&inv.run.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too")
-		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. :9105")
+		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
 		rfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
 		rfs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
 		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")

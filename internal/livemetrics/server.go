@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"syscall"
 	"time"
@@ -61,6 +62,21 @@ func (e *Exporter) Start(addr string) (*Server, error) {
 
 // Addr is the address bound, which tells the port when Start asked for port 0.
 func (s *Server) Addr() string { return s.addr }
+
+// Announce is the line that says where the metrics are served. The endpoint
+// has no authentication: bound to every interface (":9105", "0.0.0.0:9105"),
+// anyone who reaches the machine reads it, so the line says so and names the
+// loopback address to use instead outside Kubernetes (where a pod's port is
+// reached through its own network and :PORT is the usual choice).
+func (s *Server) Announce() string {
+	line := fmt.Sprintf("Live metrics on http://%s/metrics", s.addr)
+	host, port, err := net.SplitHostPort(s.addr)
+	if ip, perr := netip.ParseAddr(host); err == nil && perr == nil && ip.IsUnspecified() {
+		line += fmt.Sprintf("\nNote: the metrics listen on every interface, without authentication: anyone who can reach this machine can read them. "+
+			"Outside Kubernetes, give --metrics-addr=127.0.0.1:%s to keep them on this machine.", port)
+	}
+	return line
+}
 
 // Stop keeps answering for Linger, then shuts the server down (scrapes under
 // way may finish, for up to 2 s). It skips the wait when ctx is done or ends

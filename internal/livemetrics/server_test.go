@@ -3,6 +3,7 @@ package livemetrics
 import (
 	"context"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,4 +109,42 @@ func canceled() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return ctx
+}
+
+// TestAnnounceSaysWhoCanRead: the line names the address bound; bound to
+// every interface it adds that there is no authentication and names the
+// loopback address with the same port (issue 14: :PORT was exposed without a
+// word).
+func TestAnnounceSaysWhoCanRead(t *testing.T) {
+	cases := []struct {
+		addr    string
+		exposed bool
+	}{
+		{":0", true},
+		{"0.0.0.0:0", true},
+		{"[::]:0", true},
+		{"127.0.0.1:0", false},
+		{"[::1]:0", false},
+	}
+	for _, c := range cases {
+		s, err := New(Labels{}).Start(c.addr)
+		if err != nil {
+			if strings.HasPrefix(c.addr, "[") {
+				t.Logf("%s: %v (no IPv6 here)", c.addr, err)
+				continue
+			}
+			t.Fatal(err)
+		}
+		s.Linger = 0
+		line := s.Announce()
+		s.Stop(context.Background())
+		_, port, _ := net.SplitHostPort(s.Addr())
+		if !strings.HasPrefix(line, "Live metrics on http://"+s.Addr()+"/metrics") {
+			t.Errorf("%s: %q does not name the address bound %s", c.addr, line, s.Addr())
+		}
+		note := strings.Contains(line, "every interface, without authentication") && strings.Contains(line, "--metrics-addr=127.0.0.1:"+port)
+		if note != c.exposed {
+			t.Errorf("%s: note about every interface = %v, want %v:\n%s", c.addr, note, c.exposed, line)
+		}
+	}
 }

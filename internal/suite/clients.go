@@ -6,12 +6,13 @@ import (
 	"unicode"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Limits of the clients: key.
 const (
 	defaultClientsWait = 10 * time.Minute
-	maxClients         = 1024
+	maxClients         = workload.MaxClients
 	minClientsWait     = time.Second
 	// maxRunIDLen bounds --run-id: it is a key column of the sync table.
 	maxRunIDLen = 100

@@ -1,12 +1,14 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // group is the cells that share a server profile and a data set: the data is
@@ -111,29 +113,43 @@ func (p *Plan) Scale(f float64) error {
 	if f == 1 {
 		return nil
 	}
-	dur := func(s *Seconds, floor time.Duration) {
+	// A factor above 1 may take a value past the bounds the plan was
+	// validated against (workload.Max*): refused, naming it.
+	var past error
+	dur := func(key string, s *Seconds, floor time.Duration) {
 		if *s <= 0 {
 			return
 		}
-		d := time.Duration(float64(*s) * f).Round(time.Second)
-		*s = Seconds(max(d, floor))
+		scaled := float64(*s) * f
+		if scaled > float64(workload.MaxDuration) {
+			past = cmp.Or(past, fmt.Errorf("--scale %v makes %s %s, longer than 30 days: give a smaller factor", f, key, time.Duration(scaled).Round(time.Hour)))
+			return
+		}
+		*s = Seconds(max(time.Duration(scaled).Round(time.Second), floor))
 	}
-	dur(&p.Run.Time, minScaledTime)
-	dur(&p.Run.WarmupTime, minScaledTime)
-	dur(&p.Steps.ChangeoverSleep, 0)
+	dur("run.time", &p.Run.Time, minScaledTime)
+	dur("run.warmup_time", &p.Run.WarmupTime, minScaledTime)
+	dur("steps.changeover_sleep", &p.Steps.ChangeoverSleep, 0)
 	if q := p.Steps.QueryWarmup; q != nil {
-		dur(&q.Time, minScaledTime)
+		dur("steps.query_warmup.time", &q.Time, minScaledTime)
+	}
+	count := func(key string, n *int, floor, most int) {
+		if *n <= 0 {
+			return
+		}
+		scaled := math.Round(float64(*n) * f)
+		if scaled > float64(most) {
+			past = cmp.Or(past, fmt.Errorf("--scale %v makes data.%s %.0f, more than %d: give a smaller factor", f, key, scaled, most))
+			return
+		}
+		*n = max(floor, int(scaled))
 	}
 	for i := range p.Data {
 		d := &p.Data[i]
-		if d.TableSize > 0 {
-			d.TableSize = max(minScaledTableSize, int(math.Round(float64(d.TableSize)*f)))
-		}
-		if d.Warehouses > 0 {
-			d.Warehouses = max(1, int(math.Round(float64(d.Warehouses)*f)))
-		}
+		count("table_size", &d.TableSize, minScaledTableSize, workload.MaxTableSize)
+		count("warehouses", &d.Warehouses, 1, workload.MaxWarehouses)
 	}
-	return nil
+	return past
 }
 
 // Estimate is how long a plan's cells take, without loading.

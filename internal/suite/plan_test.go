@@ -118,6 +118,22 @@ steps: {changeover_sleep: 60, query_warmup: {workload: tpcc, threads: 2, time: 3
 	}
 }
 
+// A factor above 1 cannot take a plan past the bounds it was validated
+// against: table_size past the id column, warehouses, durations past 30 days.
+func TestScaleRefusesValuesPastTheBounds(t *testing.T) {
+	cases := []struct{ plan, want string }{
+		{"data: {tables: 1, table_size: 2000000000}\nmatrix: {workloads: [oltp_read_only], threads: [1]}\nrun: {time: 1}\n", "data.table_size 4000000000, more than 2147483647"},
+		{"data: {warehouses: 60000}\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", "data.warehouses 120000, more than 100000"},
+		{"data: {tables: 1}\nmatrix: {workloads: [oltp_read_only], threads: [1]}\nrun: {time: 500h}\n", "run.time 1000h0m0s, longer than 30 days"},
+	}
+	for _, c := range cases {
+		p := parseValid(t, c.plan)
+		if err := p.Scale(2); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Scale(2) = %v, want an error saying %q", err, c.want)
+		}
+	}
+}
+
 func TestDatasetLabelsStayUnique(t *testing.T) {
 	p := parseValid(t, "data: [{warehouses: 1}, {warehouses: 1}]\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n")
 	c := p.Expand()
@@ -165,6 +181,7 @@ func TestPlanErrors(t *testing.T) {
 		{"too many warehouses", "data: {warehouses: 100001}\nmatrix: {workloads: [tpcc], threads: [1]}\nrun: {time: 1}\n", []string{"--warehouses=100001: use 1 to 100000"}},
 		{"time past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 9223372036854775807}\n", []string{"plan.yaml:3:", "longer than 30 days", "2592000 seconds"}},
 		{"duration past 30 days", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 721h}\n", []string{"plan.yaml:3:", "longer than 30 days"}},
+		{"NaN rate", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1, rate: .nan}\n", []string{"plan.yaml:3:", "rate NaN: give 0 (closed loop) to 1e+09"}},
 		{"NaN time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: NaN}\n", []string{"plan.yaml:3:", "not a duration"}},
 		{"duplicate threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [2, 2]\nrun: {time: 1}\n", []string{"listed twice"}},
 		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},

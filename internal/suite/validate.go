@@ -281,8 +281,8 @@ func (p *Plan) validateRun(Env) error {
 			return p.errAt(fmt.Sprintf("run.percentiles[%d]", i), "percentile %v: give values in (0,100], e.g. 95 or 99.9", pc)
 		}
 	}
-	if r.Rate < 0 {
-		return p.errAt("run.rate", "rate must not be negative")
+	if !(r.Rate >= 0 && r.Rate <= workload.MaxRate) {
+		return p.errAt("run.rate", "rate %v: give 0 (closed loop) to %g events per second", r.Rate, float64(workload.MaxRate))
 	}
 	if r.RandZipfianExp < 0 {
 		return p.errAt("run.rand_zipfian_exp", "the zipfian exponent must not be negative")

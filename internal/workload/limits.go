@@ -24,6 +24,12 @@ const (
 	MaxDuration = 30 * 24 * time.Hour
 	// MaxEvents bounds --events.
 	MaxEvents = 1_000_000_000_000
+	// MaxClients bounds --clients and a plan's clients.count (coordinated
+	// clients, each a process with its own result).
+	MaxClients = 1024
+	// MaxRate bounds --rate (events per second of the open-loop schedule):
+	// one event per nanosecond, the schedule's resolution.
+	MaxRate = 1e9
 )
 
 // MaxSeconds is MaxDuration in whole seconds, the unit of --time.
