@@ -123,13 +123,23 @@ func (a *App) merge(files []string, f *mergeFlags) error {
 		if err := result.Encode(a.Stdout, merged); err != nil {
 			return withCode(ExitFailed, err)
 		}
-		return nil
+		return mergedStatus(merged)
 	}
 	mergeSummary(a.Stdout, merged)
 	if f.output != "" {
 		fmt.Fprintf(a.Stdout, "\nMerged result written to %s.\n", f.output)
 	}
-	return nil
+	return mergedStatus(merged)
+}
+
+// mergedStatus makes a failed merged result (a client failed, or the merged
+// phase judged an outage fatal) end the command with the exit code of a
+// failed run, as the run itself would, after the result is written.
+func mergedStatus(merged *result.Result) error {
+	if merged.Status != result.StatusFailed {
+		return nil
+	}
+	return withCode(ExitFailed, fmt.Errorf("the merged result is failed (written with what the clients measured): %s", merged.Error))
 }
 
 // figuresOf returns the workload's figure function, configured with the

@@ -136,6 +136,22 @@ func TestCoordinatedClientsMerge(t *testing.T) {
 		t.Fatalf("merged_from %+v client %v threads option %q", m.MergedFrom, m.Client, m.Options["threads"])
 	}
 
+	// A failed client makes the merged result failed, and merge exits as the
+	// failed run did, after writing what the clients measured.
+	failedPart := *parts[1]
+	failedPart.Status, failedPart.Error = result.StatusFailed, "server went away"
+	failedFile := filepath.Join(dir, "failed.json")
+	if err := result.Write(failedFile, &failedPart); err != nil {
+		t.Fatal(err)
+	}
+	failedMerged := filepath.Join(dir, "failed-merged.json")
+	if r := runCLI(context.Background(), nil, "merge", files[0], failedFile, files[2], "-o", failedMerged); r.code != ExitFailed ||
+		!strings.Contains(r.stderr, "the merged result is failed") || !strings.Contains(r.stderr, "server went away") {
+		t.Errorf("merge with a failed client: exit %d, want %d naming the failure\n%s%s", r.code, ExitFailed, r.stdout, r.stderr)
+	} else if m := readResult(t, failedMerged); m.Status != result.StatusFailed || m.Totals.Counts.Events == 0 {
+		t.Errorf("merged result status %s with %d events, want failed with the figures kept", m.Status, m.Totals.Counts.Events)
+	}
+
 	// Refusals through the CLI, by message.
 	other := parts[2]
 	other.Options["table-size"] = "5000"
