@@ -72,6 +72,13 @@ func (p *Plan) line(path string) int {
 	return yamlkeys.LineOf(p.source.lines, path)
 }
 
+// given reports whether the plan's text sets the key at path
+// ("run.report_interval"), as opposed to leaving it to its default.
+func (p *Plan) given(path string) bool {
+	_, ok := p.source.lines[path]
+	return ok
+}
+
 // checkKeys refuses keys that no field of the plan takes, and records the line
 // of every key.
 func (p *Plan) checkKeys(root *yaml.Node) error {

@@ -185,6 +185,9 @@ func TestPlanErrors(t *testing.T) {
 		{"NaN time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: NaN}\n", []string{"plan.yaml:3:", "not a duration"}},
 		{"duplicate threads", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [2, 2]\nrun: {time: 1}\n", []string{"listed twice"}},
 		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},
+		// An explicit 0 that would silently become the default.
+		{"zero report interval", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1, report_interval: 0}\n", []string{"plan.yaml:3:", "run.report_interval is 0", "leave the key out for 1 s"}},
+		{"zero reconnect timeout", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  reconnect_timeout: 0\n", []string{"plan.yaml:5:", "run.reconnect_timeout is 0", "leave the key out for 30 s"}},
 		{"bad distribution", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1]\n  rand_types: [uniform, zipf]\nrun: {time: 1}\n", []string{"plan.yaml:5:", `unknown distribution "zipf"`, "zipfian"}},
 		{"tpcc with distributions", "data: {warehouses: 1}\nmatrix:\n  workloads: [tpcc]\n  threads: [1]\n  rand_types: [uniform, zipfian]\nrun: {time: 1}\n", []string{"NURand"}},
 		{"option unknown to workload", "data:\n  tables: 1\n  options: {warehouses_per_table: 3}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:1:", `oltp_read_write has no option "warehouses_per_table"`}},

@@ -270,6 +270,13 @@ func (p *Plan) validateRun(Env) error {
 	if r.Time <= 0 {
 		return p.errAt("run.time", "run.time is missing: give each cell's measured time (time: 300 or time: 5m)")
 	}
+	// An explicit 0 would silently become the default: refuse it instead.
+	if r.ReportInterval == 0 && p.given("run.report_interval") {
+		return p.errAt("run.report_interval", "run.report_interval is 0: a suite keeps each cell's interval series, so give their length (report_interval: 1), or leave the key out for 1 s")
+	}
+	if r.ReconnectTimeout == 0 && p.given("run.reconnect_timeout") {
+		return p.errAt("run.reconnect_timeout", "run.reconnect_timeout is 0: give how long a thread may try to replace a lost connection (reconnect_timeout: 30s), or leave the key out for 30 s")
+	}
 	if r.ReportInterval == 0 {
 		r.ReportInterval = Seconds(1e9)
 	}
