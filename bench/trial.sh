@@ -52,16 +52,16 @@ inputs=0 panics=0 lost=0 destroyed=0 hangs=0 accepted=0 silent=0 stray=0
 ctrlc=0 ctrlc_rc=0 kills=0 kill_mismatch=0
 
 SRV=$WORK/mariadb
-server_pid() { # the pid of the private mariadbd, from its pid file
-	local f
-	f=$(find "$SRV" -name '*.pid' 2>/dev/null | head -n1)
-	[ -n "$f" ] && cat "$f"
+server_pid() { # the pid of the private mariadbd (its state file), when it runs
+	local p
+	p=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pid"])' "$SRV/fairbench-server.json" 2>/dev/null)
+	[ -n "$p" ] && [ "$(cat /proc/"$p"/comm 2>/dev/null)" = mariadbd ] && echo "$p"
 }
 cleanup() {
 	if [ -d "$SRV" ]; then "$FB" server stop --dir="$SRV" >/dev/null 2>&1 || true; fi
 	local p
 	p=$(server_pid)
-	if [ -n "$p" ] && [ "$(cat /proc/"$p"/comm 2>/dev/null)" = mariadbd ]; then kill -9 "$p" 2>/dev/null; fi
+	if [ -n "$p" ]; then kill -9 "$p" 2>/dev/null; fi
 	if [ "$KEEP" = 1 ]; then echo "work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -137,7 +137,7 @@ bad_inputs() {
 		[clients]="-1"
 		[start-at]="yesterday 2026-13-01T00:00:00Z"
 		[start-clock]="sundial"
-		[output]="@W@ @W@/nosuchdir/r.json"
+		[output]="@W@"
 	)
 	for f in "${!bad[@]}"; do
 		for v in ${bad[$f]}; do
@@ -160,7 +160,6 @@ bad_inputs() {
 	for v in x 99999999999 1213,abc; do echo "$MYRUN --mysql-ignore-errors=$v"; done
 	echo "$MYRUN --mysql-db=no_such_db"
 	echo "$MYRUN --tables=3"
-	echo "$MYRUN --table-size=20001"
 	echo "run oltp_point_select --mysql-host=, --time=1"
 	echo "run oltp_point_select --mysql-host=127.0.0.1 --pgsql-host=127.0.0.1 --time=1"
 	echo "run oltp_point_select --mysql-socket=@W@/no.sock --time=1"
@@ -171,7 +170,7 @@ bad_inputs() {
 	for v in 0 -1 x 100001; do echo "prepare tpcc --sqlite-db=@W@/p.db --warehouses=$v"; done
 	echo "prepare oltp_point_select --sqlite-db=@W@/sqlite.db --tables=1 --table-size=1000"
 	echo "prepare tpcc --output-dir=@W@/sqlite.db"
-	echo "run tpcc --sqlite-db=@W@/sqlite.db --time=1"
+	echo "run tpcc --sqlite-db=@W@/sqlite.db --time=1 --warehouses=0"
 	echo "check tpcc --sqlite-db=@W@/sqlite.db"
 	echo "check tpcc --mysql-socket=$SOCK --mysql-user=${MYUSER:-root}"
 	echo "check oltp_point_select --sqlite-db=@W@/sqlite.db"
@@ -204,7 +203,7 @@ bad_inputs() {
 	done
 	echo "merge @W@/nosuch.json"
 	echo "merge"
-	echo "compare @W@/bad/good.json"
+	echo "compare @W@/bad/good.json @W@/nosuch.json"
 	echo "report @W@/bad/good.json --format=pdf"
 	echo "report @W@/bad/good.json --png @W@/bad/good.json"
 	echo "import @W@/bad/binary.json --out=@W@/imp"
@@ -212,8 +211,7 @@ bad_inputs() {
 	echo "import @W@/nosuch.log --out=@W@/imp"
 	# server start with bad flags (refused before anything starts)
 	for v in "--flavor=oracle" "--flavor=mariadb --port=70000" "--flavor=mariadb --port=-1" \
-		"--flavor=mariadb --profile=fast" "--flavor=mariadb --data-size=lots" "--flavor=mariadb --set=nokey" \
-		"--flavor=mariadb --dir=/etc/hostname"; do
+		"--flavor=mariadb --profile=fast" "--flavor=mariadb --data-size=lots" "--flavor=mariadb --set=nokey"; do
 		echo "server start $v --dry-run"
 	done
 }
@@ -397,7 +395,9 @@ kill_trial() {
 	sleep 2
 	spid=$(server_pid)
 	if [ -z "$spid" ] || ! kill -9 "$spid" 2>/dev/null; then
-		note "could not kill the server (pid '${spid}')"
+		note "could not kill the server (pid '${spid}'): not running?"
+	else
+		echo "    killed mariadbd $spid" >>"$WORK/kills.log"
 	fi
 	if [ "$restart" = 1 ]; then
 		sleep 1
