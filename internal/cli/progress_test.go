@@ -50,6 +50,20 @@ func TestUnansweredConnectSaysWhatItWaitsFor(t *testing.T) {
 	}
 }
 
+// TestInterruptWhileConnecting: Ctrl-C while the first connection waits on a
+// server that does not answer ends the command as interrupted (exit 130),
+// saying nothing ran, not as an unusable target.
+func TestInterruptWhileConnecting(t *testing.T) {
+	port := drivertest.SilentServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	r := runCLI(ctx, nil, "run", "oltp_read_only", "--db-driver=mysql", "--mysql-host=127.0.0.1",
+		"--mysql-port="+strconv.Itoa(port), "--time=1")
+	if r.code != ExitInterrupted || !strings.Contains(r.stderr, "interrupted while connecting to mysql://") || !strings.Contains(r.stderr, "nothing was run") {
+		t.Errorf("exit %d, want %d saying the connect was interrupted; stderr:\n%s", r.code, ExitInterrupted, r.stderr)
+	}
+}
+
 // TestRunShowsConnectionsOpening: 64 threads on MariaDB at --connect-rate=32
 // show, on a terminal, lines of connections opened of 64 with a rate and an
 // ETA, then how long opening them took, before the run's own output.

@@ -53,6 +53,9 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	slow.Stop()
 	if err != nil {
 		drv.Close()
+		if ctx.Err() != nil { // Ctrl-C or SIGTERM while connecting: nothing ran
+			return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted while connecting to %s: nothing was run", describeTarget(cfg)))
+		}
 		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w%s", describeTarget(cfg), err, connectHint(cfg)))
 	}
 	defer conn.Close()

@@ -98,6 +98,10 @@ type sbRun struct {
 	inHistogram    bool
 	fatal          string
 	lastAt         float64
+	// outOfOrder counts interval lines that did not end after the one
+	// before (a "[ 0s ]" line, a time going backwards): no run prints them,
+	// so they are left out, and the result says so.
+	outOfOrder int
 }
 
 type sbParser struct {
@@ -292,6 +296,10 @@ func (p *sbParser) header(r *sbRun, n int, l string) error {
 // interval reads one interval line.
 func (r *sbRun) interval(m []string) {
 	at := parseFloat(m[1])
+	if !(at > r.lastAt) {
+		r.outOfOrder++
+		return
+	}
 	secs := r.reportInterval
 	if secs <= 0 {
 		secs = at - r.lastAt
@@ -434,6 +442,9 @@ func (r *sbRun) fill() {
 	}
 	if r.fatal != "" && res.Error == "" {
 		res.Status, res.Error = result.StatusFailed, "FATAL: "+r.fatal
+	}
+	if r.outOfOrder > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d interval line(s) of the log did not end after the one before (a [ 0s ] line or a time going backwards) and were left out of the series", r.outOfOrder))
 	}
 }
 
