@@ -258,6 +258,7 @@ func (r *gtRun) fillIntervals(kinds []string) {
 		index[k] = i
 	}
 	var at float64
+	skipped := 0
 	for _, b := range r.blocks {
 		iv := result.Interval{KindEvents: make([]int64, len(kinds))}
 		var errs int64
@@ -276,12 +277,20 @@ func (r *gtRun) fillIntervals(kinds []string) {
 		if errs > 0 {
 			iv.Counts.Errors = map[string]int64{ErrorCodeUnknown: errs}
 		}
+		if !(iv.Seconds > 0) || round(at+iv.Seconds, 1) <= round(at, 1) {
+			// "Takes(s): 0": a block of no length is no interval of a run.
+			skipped++
+			continue
+		}
 		at += iv.Seconds
 		iv.At = round(at, 1)
 		if iv.Seconds > 0 {
 			iv.TPS = float64(iv.Counts.Events) / iv.Seconds
 		}
 		r.res.Intervals = append(r.res.Intervals, iv)
+	}
+	if skipped > 0 {
+		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%d [Current] block(s) of the log took no time (Takes(s): 0) and were left out of the series", skipped))
 	}
 }
 
