@@ -3,10 +3,10 @@ package observe
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // The thresholds of the verdict (see the package documentation).
@@ -92,19 +92,4 @@ func withUnreadServer(line, why string) string {
 
 // grouped formats a non-negative rate rounded to a whole number with thousands
 // separators: 1240.4 → "1,240".
-func grouped(f float64) string {
-	s := strconv.FormatFloat(math.Round(f), 'f', 0, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func grouped(f float64) string { return workload.GroupDigits(int64(math.Round(f))) }
