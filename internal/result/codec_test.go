@@ -62,6 +62,15 @@ func sample() *Result {
 			Flavor: "MariaDB", Version: "10.11.6-MariaDB-0+deb12u1", VersionComment: "Debian 12",
 			Variables: map[string]string{"innodb_buffer_pool_size": "134217728", "sync_binlog": "0"},
 		},
+		ServerMachines: []sysinfo.ServerMachine{{
+			Machine: sysinfo.Machine{
+				Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", LogicalCPUs: 8, Cores: 8,
+				MaxMHz: 2500, MemoryBytes: 32 << 30, CPUList: "0-5",
+				InstanceType: "m6g.2xlarge", Region: "us-east-1", Zone: "us-east-1a",
+			},
+			Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent,
+			Agent: "http://10.0.0.5:9901", PID: 812, Process: "mariadbd",
+		}},
 		Status:  StatusInterrupted,
 		Error:   "",
 		Start:   start,
@@ -116,6 +125,7 @@ func TestOlderMinorStillLoads(t *testing.T) {
 	}
 	want := sample()
 	want.Schema = "1.1"
+	want.ServerMachines = nil // schema 1.4
 	for i := range want.Intervals {
 		want.Intervals[i].Histogram = nil
 	}

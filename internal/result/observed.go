@@ -29,6 +29,11 @@ type Observed struct {
 	Machine *ObservedMachine `json:"machine,omitempty"`
 	// Client is fairbench's own CPU use (for SQLite that includes the database engine).
 	Client *ObservedClient `json:"client,omitempty"`
+	// ServerMachines is what each machine of Result.ServerMachines did during
+	// the phase (schema 1.4), in the same order, from its agent or, for a
+	// local server, from this machine; absent when no server machine was
+	// observed (a remote server without an agent).
+	ServerMachines []ObservedServerMachine `json:"server_machines,omitempty"`
 	// Note says what could not be read, when something could not.
 	Note string `json:"note,omitempty"`
 }
@@ -103,4 +108,76 @@ type ObservedClient struct {
 	// MaxRSSBytes is the largest resident set the process has had (since it
 	// started, not only during the phase).
 	MaxRSSBytes int64 `json:"max_rss_bytes,omitempty"`
+}
+
+// ObservedServerMachine is what one database server machine did over the
+// measured phase (schema 1.4), from the deltas of two counter snapshots.
+// Parts that could not be read are nil and Note says why.
+type ObservedServerMachine struct {
+	// Role and Source repeat the ServerMachine's, so that the entry reads on
+	// its own; Source here is where the counters came from: "agent" or
+	// "local".
+	Role   string `json:"role"`
+	Source string `json:"source"`
+	// Seconds is the time between the two snapshots by the machine's own
+	// monotonic clock.
+	Seconds float64 `json:"seconds"`
+	// CPU is the machine's CPU use, each share a percentage of the CPUs
+	// counted (the server's CPU list when it has one, else all of them).
+	CPU *ObservedMachine `json:"cpu,omitempty"`
+	// BusiestCPU is the CPU with the highest busy share and BusiestCPUPct
+	// that share: one saturated CPU limits a server the average hides.
+	BusiestCPU    int     `json:"busiest_cpu"`
+	BusiestCPUPct float64 `json:"busiest_cpu_pct"`
+	// Disk sums the machine's whole disks (partitions and virtual devices
+	// such as loop and ram left out).
+	Disk *ObservedDisk `json:"disk,omitempty"`
+	// Net sums the machine's network interfaces but loopback.
+	Net *ObservedNet `json:"net,omitempty"`
+	// Process is the database server process's own use, when its PID was known.
+	Process *ObservedProcess `json:"process,omitempty"`
+	// Note says what could not be read, when something could not.
+	Note string `json:"note,omitempty"`
+}
+
+// ObservedDisk is disk activity per second over the phase, from /proc/diskstats.
+type ObservedDisk struct {
+	Devices       []string `json:"devices"` // the devices summed: "nvme0n1", "sda"
+	ReadIOPS      float64  `json:"read_iops"`
+	WriteIOPS     float64  `json:"write_iops"`
+	ReadMBPerSec  float64  `json:"read_mb_per_s"`
+	WriteMBPerSec float64  `json:"write_mb_per_s"`
+	// AwaitMs is the mean time an IO took (ms reading + ms writing over
+	// reads + writes); 0 without IO.
+	AwaitMs float64 `json:"await_ms"`
+	// UtilPct is the busiest device's share of time doing IO.
+	UtilPct float64 `json:"util_pct"`
+}
+
+// ObservedNet is network traffic per second over the phase, from /proc/net/dev.
+type ObservedNet struct {
+	Interfaces    []string `json:"interfaces"`
+	RxMBPerSec    float64  `json:"rx_mb_per_s"`
+	TxMBPerSec    float64  `json:"tx_mb_per_s"`
+	RxPacketsPerS float64  `json:"rx_packets_per_s"`
+	TxPacketsPerS float64  `json:"tx_packets_per_s"`
+}
+
+// ObservedProcess is the database server process's use over the phase, from
+// /proc/PID (stat, io, status).
+type ObservedProcess struct {
+	PID  int    `json:"pid"`
+	Name string `json:"name,omitempty"`
+	// CPUPct is user + system time over the phase in percent of one CPU
+	// (200 = two CPUs busy), as top prints it.
+	CPUPct        float64 `json:"cpu_pct"`
+	UserSeconds   float64 `json:"user_seconds"`
+	SystemSeconds float64 `json:"system_seconds"`
+	// RSSBytes is VmRSS at the end of the phase.
+	RSSBytes int64 `json:"rss_bytes,omitempty"`
+	// ReadMBPerSec and WriteMBPerSec are the storage bytes the process
+	// caused to be read and written (/proc/PID/io read_bytes,
+	// write_bytes); absent when io could not be read.
+	ReadMBPerSec  *float64 `json:"read_mb_per_s,omitempty"`
+	WriteMBPerSec *float64 `json:"write_mb_per_s,omitempty"`
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.3"
+const SchemaVersion = "1.4"
 
 // Status says how a run ended.
 type Status string
@@ -34,8 +34,13 @@ type Result struct {
 	Target      Target            `json:"target"`       // where the load went
 	Machine     sysinfo.Machine   `json:"machine"`      // the client machine
 	Server      sysinfo.Server    `json:"server"`       // the database server
-	Status      Status            `json:"status"`
-	Error       string            `json:"error,omitempty"` // why a failed run failed
+	// ServerMachines are the machines the database server ran on (schema
+	// 1.4), one per database host: the machine under test, which compare,
+	// cost and report judge. Empty when it is not known (a remote server
+	// with no agent, file or flags describing it; results of schema ≤ 1.3).
+	ServerMachines []sysinfo.ServerMachine `json:"server_machines,omitempty"`
+	Status         Status                  `json:"status"`
+	Error          string                  `json:"error,omitempty"` // why a failed run failed
 	// Warnings say in words where what ran differs from what was asked, or
 	// where something that shapes the figures is unknown (schema 1.3): an
 	// open-loop --rate the run did not reach, TLS asked for and not used, an

@@ -60,11 +60,70 @@ type Machine struct {
 	// Container is true when fairbench itself runs inside a container.
 	Container bool   `json:"container,omitempty"`
 	GoVersion string `json:"go_version,omitempty"` // runtime.Version() of the fairbench binary
+
+	// CPUList is the list of CPUs the process this fingerprint is about may
+	// use, in the kernel's list form ("0-21", "0,2,4-7"): the database
+	// server's affinity (Cpus_allowed_list, narrowed by its cgroup's
+	// cpuset.cpus.effective) in a server machine; empty when unknown or when
+	// it is every online CPU of the machine (schema 1.4).
+	CPUList string `json:"cpu_list,omitempty"`
+	// InstanceType, Region and Zone place the machine in a cloud: from
+	// Kubernetes node labels, cloud instance metadata or the user (schema
+	// 1.4); empty when unknown.
+	InstanceType string `json:"instance_type,omitempty"`
+	Region       string `json:"region,omitempty"`
+	Zone         string `json:"zone,omitempty"`
 }
 
 // SourceImport is Machine.Source for a machine a user described to `fairbench
 // import` (--arch, --cpu-model, --machine-vcpus, --machine-ghz, --memory-gib).
 const SourceImport = "import"
+
+// The values of ServerMachine.Source (schema 1.4): where the description of
+// a database server's machine came from.
+const (
+	// ServerSourceLocal: the server runs on the machine fairbench ran on
+	// (Unix socket, loopback address, a managed server); fairbench read it.
+	ServerSourceLocal = "local"
+	// ServerSourceAgent: `fairbench agent` on the database host served it.
+	ServerSourceAgent = "agent"
+	// ServerSourceFile: the user gave `fairbench sysinfo --format json`
+	// output of the database host (--server-machine [ROLE=]FILE).
+	ServerSourceFile = "file"
+	// ServerSourceFlags: the user described it with --server-arch,
+	// --server-cpu-model, --server-vcpus, --server-ghz, --server-memory.
+	ServerSourceFlags = "flags"
+	// ServerSourceKubernetes: an agent found through Kubernetes, with the
+	// node's labels (instance type, arch, region, zone).
+	ServerSourceKubernetes = "kubernetes"
+)
+
+// RoleServer is ServerMachine.Role for the one machine of a single server.
+const RoleServer = "server"
+
+// ServerMachine is one machine a database server ran on (schema 1.4): the
+// fingerprint (the same fields as Machine, inline), the part of the database
+// it ran and where the description came from.
+type ServerMachine struct {
+	Machine
+	// Role is RoleServer for a single server; for a cluster the part the
+	// machine ran ("tidb", "tikv", "pd").
+	Role string `json:"role"`
+	// Source is one of the ServerSource* values.
+	Source string `json:"source"`
+	// Agent is the agent's URL (without credentials) when Source is
+	// ServerSourceAgent or ServerSourceKubernetes; File the file's path with
+	// ServerSourceFile.
+	Agent string `json:"agent,omitempty"`
+	File  string `json:"file,omitempty"`
+	// PID and Process name the database server's process when known (a
+	// managed server, the process holding the socket or port, or an agent's
+	// --pid / --process).
+	PID     int    `json:"pid,omitempty"`
+	Process string `json:"process,omitempty"`
+	// Note says what could not be read or found, when something could not.
+	Note string `json:"note,omitempty"`
+}
 
 // Server describes the database server.
 type Server struct {
