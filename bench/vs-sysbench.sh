@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fairbench vs sysbench on the same MariaDB and the same tables. Not a test: it
+# fairbench vs sysbench on the same server and the same tables. Not a test: it
 # prints measured figures and ratios. For each of the seeds' five test cases and
 # each thread count it runs sysbench and fairbench alternately and prints the QPS
 # ratio (fairbench/sysbench) and the ratio of client CPU time per query; then it
@@ -7,9 +7,14 @@
 #
 #   bench/vs-sysbench.sh                 # defaults below
 #   TIME=30 THREADS="1 4 16" TABLES=4 TABLE_SIZE=100000 bench/vs-sysbench.sh
+#   SOCKET=1 bench/vs-sysbench.sh             # over the Unix socket instead of TCP
+#   DRIVER=pgsql bench/vs-sysbench.sh         # PostgreSQL (TCP, or SOCKET=1)
 #
-# Needs: sysbench (Debian package), a MariaDB/MySQL reachable as root on
-# 127.0.0.1:3306 (override with MYSQL_HOST/MYSQL_PORT/MYSQL_USER), python3.
+# Needs: sysbench (Debian package), python3, and a MariaDB/MySQL reachable as root
+# on 127.0.0.1:3306 or /run/mysqld/mysqld.sock (MYSQL_HOST/MYSQL_PORT/MYSQL_USER/
+# MYSQL_SOCKET), or with DRIVER=pgsql a PostgreSQL reachable as postgres with trust
+# auth on 127.0.0.1:5432 or /var/run/postgresql (PGSQL_HOST/PGSQL_PORT/PGSQL_USER/
+# PGSQL_SOCKET_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,9 +23,16 @@ THREADS=${THREADS:-"1 4 16"}
 TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-100000}
 CASES=${CASES:-"oltp_point_select oltp_read_only oltp_read_write oltp_update_index oltp_update_non_index"}
+DRIVER=${DRIVER:-mysql}
+SOCKET=${SOCKET:-}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
 MYSQL_PORT=${MYSQL_PORT:-3306}
 MYSQL_USER=${MYSQL_USER:-root}
+MYSQL_SOCKET=${MYSQL_SOCKET:-/run/mysqld/mysqld.sock}
+PGSQL_HOST=${PGSQL_HOST:-127.0.0.1}
+PGSQL_PORT=${PGSQL_PORT:-5432}
+PGSQL_USER=${PGSQL_USER:-postgres}
+PGSQL_SOCKET_DIR=${PGSQL_SOCKET_DIR:-/var/run/postgresql}
 DB=${DB:-fairbench_vs_sysbench}
 FB=${FB:-bin/fairbench}
 OUT=${OUT:-bench/out}
@@ -29,9 +41,33 @@ command -v sysbench >/dev/null || { echo "sysbench not found: apt-get install sy
 [ -x "$FB" ] || make build >/dev/null
 mkdir -p "$OUT"
 
-conn=(--mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT" --mysql-user="$MYSQL_USER" --mysql-db="$DB")
+# Both tools take the same connection flags (fairbench reads sysbench's), so one
+# array serves both; sysbench's pgsql driver takes a socket directory as --pgsql-host.
+case "$DRIVER" in
+mysql)
+	if [ -n "$SOCKET" ]; then
+		conn=(--db-driver=mysql --mysql-socket="$MYSQL_SOCKET" --mysql-user="$MYSQL_USER" --mysql-db="$DB")
+	else
+		conn=(--db-driver=mysql --mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT" --mysql-user="$MYSQL_USER" --mysql-db="$DB")
+	fi
+	reset_db() { mariadb -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"; }
+	drop_db() { mariadb -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "DROP DATABASE IF EXISTS $DB"; }
+	;;
+pgsql)
+	host=$PGSQL_HOST
+	[ -n "$SOCKET" ] && host=$PGSQL_SOCKET_DIR
+	conn=(--db-driver=pgsql --pgsql-host="$host" --pgsql-port="$PGSQL_PORT" --pgsql-user="$PGSQL_USER" --pgsql-db="$DB")
+	reset_db() {
+		psql -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -d postgres -qc "DROP DATABASE IF EXISTS $DB" >/dev/null
+		psql -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -d postgres -qc "CREATE DATABASE $DB" >/dev/null
+	}
+	drop_db() { psql -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -d postgres -qc "DROP DATABASE IF EXISTS $DB" >/dev/null; }
+	;;
+*) echo "DRIVER must be mysql or pgsql, not $DRIVER" >&2; exit 2 ;;
+esac
 data=(--tables="$TABLES" --table-size="$TABLE_SIZE")
-mysql_cli=(mariadb -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER")
+via=TCP; [ -n "$SOCKET" ] && via="the Unix socket"
+echo "== $DRIVER over $via"
 
 # cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
 cpu_of() {
@@ -52,7 +88,6 @@ queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
 elapsed() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.2f}")' "$1"; }
 now() { python3 -c 'import time; print(time.time())'; }
 
-reset_db() { "${mysql_cli[@]}" -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"; }
 
 rows=$((TABLES * TABLE_SIZE))
 echo "== prepare: $TABLES tables x $TABLE_SIZE rows, $TABLES loader threads"
@@ -89,4 +124,4 @@ done
 echo
 echo "qps_x: fairbench QPS / sysbench QPS (target >= 1.0); cpu_x: fairbench client CPU per query / sysbench's (target <= 1.0)"
 echo "logs and fairbench results in $OUT/"
-"${mysql_cli[@]}" -e "DROP DATABASE IF EXISTS $DB"
+drop_db

@@ -73,6 +73,9 @@ type Machine struct {
 	InstanceType string `json:"instance_type,omitempty"`
 	Region       string `json:"region,omitempty"`
 	Zone         string `json:"zone,omitempty"`
+	// Node is the Kubernetes node the machine is, when an agent runs there
+	// as a DaemonSet (from the downward API's spec.nodeName; schema 1.4).
+	Node string `json:"node,omitempty"`
 }
 
 // SourceImport is Machine.Source for a machine a user described to `fairbench
