@@ -14,8 +14,8 @@ package placement
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
-	"unicode"
 )
 
 // Placement says where a machine runs. Any field may be empty when its
@@ -47,8 +47,15 @@ const (
 // a few kilobytes at most.
 const maxBody = 1 << 20
 
-// maxValue bounds one value taken from a response (an instance type, a zone).
-const maxValue = 256
+// maxValue bounds one value taken from a response (an instance type, a
+// zone): a Kubernetes label value's limit.
+const maxValue = 63
+
+// labelValue is the syntax of a Kubernetes label value. Every instance type,
+// region and zone of the three clouds fits it (they are node labels in
+// Kubernetes), so a value that does not is not one of them: an error page,
+// another service's answer.
+var labelValue = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`)
 
 // readBody reads at most maxBody bytes of a response body.
 func readBody(r io.Reader) ([]byte, error) {
@@ -62,18 +69,16 @@ func readBody(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// cleanValue trims a value read from a service and refuses one that cannot
-// be a name (control characters, too long), so nothing odd reaches a result
-// file.
+// cleanValue trims a value read from a service and refuses one that is not
+// a Kubernetes label value (at most 63 letters, digits, '-', '_', '.'), so
+// nothing odd reaches a result file.
 func cleanValue(what, v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if len(v) > maxValue {
-		return "", fmt.Errorf("%s is %d bytes long, more than a name can be", what, len(v))
+		return "", fmt.Errorf("%s is %d bytes long: not an instance type, region or zone (at most %d)", what, len(v), maxValue)
 	}
-	for _, r := range v {
-		if !unicode.IsPrint(r) || r == unicode.ReplacementChar {
-			return "", fmt.Errorf("%s %q holds a character that cannot be in a name", what, v)
-		}
+	if !labelValue.MatchString(v) {
+		return "", fmt.Errorf("%s %q is not an instance type, region or zone (letters, digits, '-', '_', '.')", what, v)
 	}
 	return v, nil
 }
