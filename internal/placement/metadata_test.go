@@ -223,7 +223,9 @@ func TestGCPAndAzureDocuments(t *testing.T) {
 		{"gcp zone without region part", func() (Placement, error) { return gcpPlacement("e2-micro", "zones/local") },
 			Placement{InstanceType: "e2-micro", Zone: "local", Source: SourceGCP}, ""},
 		{"gcp empty machine type", func() (Placement, error) { return gcpPlacement("projects/1/machineTypes/", "zones/a-b") }, Placement{}, "names no machine type"},
-		{"azure no zone", func() (Placement, error) { return azurePlacement([]byte(`{"vmSize":"Standard_B2s","location":"eastus","zone":""}`)) },
+		{"azure no zone", func() (Placement, error) {
+			return azurePlacement([]byte(`{"vmSize":"Standard_B2s","location":"eastus","zone":""}`))
+		},
 			Placement{InstanceType: "Standard_B2s", Region: "eastus", Source: SourceAzure}, ""},
 		{"azure no vmSize", func() (Placement, error) { return azurePlacement([]byte(`{"location":"eastus"}`)) }, Placement{}, "no vmSize"},
 		{"azure not JSON", func() (Placement, error) { return azurePlacement([]byte(`<html>`)) }, Placement{}, "decoding"},
