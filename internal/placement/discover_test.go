@@ -169,3 +169,15 @@ func TestAgentNodeRefusesOddNames(t *testing.T) {
 		t.Fatalf("fake resolver error %v", err)
 	}
 }
+
+func TestAgentURLs(t *testing.T) {
+	addrs := []net.IPAddr{{IP: net.ParseIP("fd00::5")}, {IP: net.ParseIP("10.0.0.7")}, {IP: net.ParseIP("10.0.0.7")}}
+	urls, err := agentURLs(context.Background(), DiscoverConfig{Service: "svc", Resolver: fakeResolver{"svc", addrs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "http://10.0.0.7:9901 http://[fd00::5]:9901"
+	if strings.Join(urls, " ") != want {
+		t.Errorf("urls %q, want %q (default port, IPv6 bracketed, duplicates once, sorted)", urls, want)
+	}
+}
