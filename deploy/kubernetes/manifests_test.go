@@ -15,8 +15,10 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -41,11 +43,18 @@ func (d document) String() string { return fmt.Sprintf("%s (document %d)", d.fil
 
 // manifests holds every object of the directory by kind and name.
 type manifests struct {
-	jobs       map[string]*batchv1.Job
-	pods       map[string]*corev1.Pod
-	configMaps map[string]*corev1.ConfigMap
-	secrets    map[string]*corev1.Secret
-	claims     map[string]*corev1.PersistentVolumeClaim
+	jobs                map[string]*batchv1.Job
+	pods                map[string]*corev1.Pod
+	configMaps          map[string]*corev1.ConfigMap
+	secrets             map[string]*corev1.Secret
+	claims              map[string]*corev1.PersistentVolumeClaim
+	daemonSets          map[string]*appsv1.DaemonSet
+	services            map[string]*corev1.Service
+	accounts            map[string]*corev1.ServiceAccount
+	roles               map[string]*rbacv1.Role
+	clusterRoles        map[string]*rbacv1.ClusterRole
+	roleBindings        map[string]*rbacv1.RoleBinding
+	clusterRoleBindings map[string]*rbacv1.ClusterRoleBinding
 }
 
 // documentSeparator is a line "---" between YAML documents.
@@ -101,6 +110,9 @@ type kindInfo struct {
 	nameFn     apivalidation.ValidateNameFunc
 }
 
+// rbacAPI is the apiVersion of the RBAC kinds.
+const rbacAPI = "rbac.authorization.k8s.io/v1"
+
 // kinds are the kinds these manifests may use.
 var kinds = map[string]kindInfo{
 	"Job":                   {"batch/v1", func() metav1.Object { return &batchv1.Job{} }, apivalidation.NameIsDNSLabel},
@@ -108,6 +120,13 @@ var kinds = map[string]kindInfo{
 	"ConfigMap":             {"v1", func() metav1.Object { return &corev1.ConfigMap{} }, apivalidation.NameIsDNSSubdomain},
 	"Secret":                {"v1", func() metav1.Object { return &corev1.Secret{} }, apivalidation.NameIsDNSSubdomain},
 	"PersistentVolumeClaim": {"v1", func() metav1.Object { return &corev1.PersistentVolumeClaim{} }, apivalidation.NameIsDNSSubdomain},
+	"DaemonSet":             {"apps/v1", func() metav1.Object { return &appsv1.DaemonSet{} }, apivalidation.NameIsDNSSubdomain},
+	"Service":               {"v1", func() metav1.Object { return &corev1.Service{} }, apivalidation.NameIsDNS1035Label},
+	"ServiceAccount":        {"v1", func() metav1.Object { return &corev1.ServiceAccount{} }, apivalidation.NameIsDNSSubdomain},
+	"Role":                  {rbacAPI, func() metav1.Object { return &rbacv1.Role{} }, apivalidation.NameIsDNSSubdomain},
+	"ClusterRole":           {rbacAPI, func() metav1.Object { return &rbacv1.ClusterRole{} }, apivalidation.NameIsDNSSubdomain},
+	"RoleBinding":           {rbacAPI, func() metav1.Object { return &rbacv1.RoleBinding{} }, apivalidation.NameIsDNSSubdomain},
+	"ClusterRoleBinding":    {rbacAPI, func() metav1.Object { return &rbacv1.ClusterRoleBinding{} }, apivalidation.NameIsDNSSubdomain},
 }
 
 // decode decodes one document strictly into the type its kind names: unknown
@@ -152,6 +171,10 @@ func loadManifests(t *testing.T) manifests {
 	m := manifests{
 		jobs: map[string]*batchv1.Job{}, pods: map[string]*corev1.Pod{}, configMaps: map[string]*corev1.ConfigMap{},
 		secrets: map[string]*corev1.Secret{}, claims: map[string]*corev1.PersistentVolumeClaim{},
+		daemonSets: map[string]*appsv1.DaemonSet{}, services: map[string]*corev1.Service{},
+		accounts: map[string]*corev1.ServiceAccount{}, roles: map[string]*rbacv1.Role{},
+		clusterRoles: map[string]*rbacv1.ClusterRole{}, roleBindings: map[string]*rbacv1.RoleBinding{},
+		clusterRoleBindings: map[string]*rbacv1.ClusterRoleBinding{},
 	}
 	seen := map[string]string{}
 	for _, d := range readDocuments(t) {
@@ -175,16 +198,36 @@ func loadManifests(t *testing.T) manifests {
 			m.secrets[o.Name] = o
 		case *corev1.PersistentVolumeClaim:
 			m.claims[o.Name] = o
+		case *appsv1.DaemonSet:
+			m.daemonSets[o.Name] = o
+		case *corev1.Service:
+			m.services[o.Name] = o
+		case *corev1.ServiceAccount:
+			m.accounts[o.Name] = o
+		case *rbacv1.Role:
+			m.roles[o.Name] = o
+		case *rbacv1.ClusterRole:
+			m.clusterRoles[o.Name] = o
+		case *rbacv1.RoleBinding:
+			m.roleBindings[o.Name] = o
+		case *rbacv1.ClusterRoleBinding:
+			m.clusterRoleBindings[o.Name] = o
+		default:
+			t.Fatalf("%s: kind %T is decoded but not kept: add it to loadManifests", d, o)
 		}
 	}
 	return m
 }
 
-// podSpecs returns every pod template and pod of the manifests by a label.
+// podSpecs returns every pod template and pod of the manifests by a label
+// ("Job NAME", "Pod NAME", "DaemonSet NAME").
 func (m manifests) podSpecs() map[string]*corev1.PodTemplateSpec {
 	specs := map[string]*corev1.PodTemplateSpec{}
 	for name, j := range m.jobs {
 		specs["Job "+name] = &j.Spec.Template
+	}
+	for name, ds := range m.daemonSets {
+		specs["DaemonSet "+name] = &ds.Spec.Template
 	}
 	for name, p := range m.pods {
 		specs["Pod "+name] = &corev1.PodTemplateSpec{ObjectMeta: p.ObjectMeta, Spec: p.Spec}
@@ -194,12 +237,23 @@ func (m manifests) podSpecs() map[string]*corev1.PodTemplateSpec {
 
 func TestEveryDocumentDecodesStrictly(t *testing.T) {
 	m := loadManifests(t)
-	want := map[string]int{"Job": 3, "Pod": 1, "ConfigMap": 1, "Secret": 1, "PersistentVolumeClaim": 1}
+	want := map[string]int{"Job": 3, "Pod": 1, "ConfigMap": 1, "Secret": 2, "PersistentVolumeClaim": 1,
+		"DaemonSet": 1, "Service": 1, "ServiceAccount": 2, "Role": 1, "ClusterRole": 1, "RoleBinding": 1, "ClusterRoleBinding": 1}
 	got := map[string]int{"Job": len(m.jobs), "Pod": len(m.pods), "ConfigMap": len(m.configMaps),
-		"Secret": len(m.secrets), "PersistentVolumeClaim": len(m.claims)}
+		"Secret": len(m.secrets), "PersistentVolumeClaim": len(m.claims),
+		"DaemonSet": len(m.daemonSets), "Service": len(m.services), "ServiceAccount": len(m.accounts),
+		"Role": len(m.roles), "ClusterRole": len(m.clusterRoles), "RoleBinding": len(m.roleBindings),
+		"ClusterRoleBinding": len(m.clusterRoleBindings)}
 	for kind, n := range want {
 		if got[kind] != n {
-			t.Errorf("%d objects of kind %s, want %d (run, prepare and suite Jobs; collect Pod; plan ConfigMap; Secret; PVC)", got[kind], kind, n)
+			t.Errorf("%d objects of kind %s, want %d (run, prepare and suite Jobs; collect Pod; plan ConfigMap; "+
+				"database and agent Secrets; PVC; the agent's DaemonSet, Service, ServiceAccount and node-reading ClusterRole; "+
+				"the client's ServiceAccount and pod-listing Role)", got[kind], kind, n)
+		}
+	}
+	for kind := range kinds {
+		if _, ok := want[kind]; !ok {
+			t.Errorf("kind %s has no expected count", kind)
 		}
 	}
 }
@@ -244,7 +298,12 @@ func TestPodsAreSecureAndBounded(t *testing.T) {
 			if errs := metav1validation.ValidateLabels(tmpl.Labels, field.NewPath("labels")); len(errs) > 0 {
 				t.Error(errs.ToAggregate())
 			}
-			if spec.RestartPolicy != corev1.RestartPolicyNever {
+			if strings.HasPrefix(name, "DaemonSet ") {
+				// A DaemonSet's pods can only be Always (the default): an agent is a service.
+				if spec.RestartPolicy != "" && spec.RestartPolicy != corev1.RestartPolicyAlways {
+					t.Errorf("restartPolicy %q: a DaemonSet allows only Always", spec.RestartPolicy)
+				}
+			} else if spec.RestartPolicy != corev1.RestartPolicyNever {
 				t.Errorf("restartPolicy %q, want Never (a restarted client would measure another interval)", spec.RestartPolicy)
 			}
 			psc := spec.SecurityContext
