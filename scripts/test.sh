@@ -108,6 +108,9 @@ FUZZ_TARGETS=(
 	"FuzzParseSysbench ./internal/importer"
 	"FuzzParseGoTPC ./internal/importer"
 	"FuzzParseCommand ./internal/importer"
+	"FuzzParseMachine ./internal/servermachine"
+	"FuzzParseFileRefs ./internal/servermachine"
+	"FuzzParseCPUList ./internal/servermachine"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do
