@@ -79,32 +79,12 @@ func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.Server
 	var warnings []string
 	switch {
 	case len(spec.Files) > 0:
-		for _, ref := range spec.Files {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			m, err := ReadFile(ref.File)
-			if err != nil {
-				return nil, nil, err
-			}
-			if ref.Role != "" {
-				m.Role = ref.Role
-			}
-			if m.Role == "" {
-				if len(spec.Files) > 1 {
-					return nil, nil, fieldErr("files", "%s: with several machines give each its role: ROLE=FILE (tidb=%s)", ref.File, ref.File)
-				}
-				m.Role = sysinfo.RoleServer
-			}
-			for _, prev := range machines {
-				if prev.Role == m.Role {
-					return nil, nil, fieldErr("files", "%s and %s both have the role %s: give each machine its own role (ROLE=FILE)", prev.File, ref.File, m.Role)
-				}
-			}
-			machines = append(machines, m)
-		}
 		if spec.PID != 0 {
 			return nil, nil, fieldErr("pid", "the server's machine comes from --server-machine; --server-pid applies only to a machine fairbench reads itself: leave one out")
+		}
+		var err error
+		if machines, err = readFiles(ctx, spec.Files); err != nil {
+			return nil, nil, err
 		}
 	case local:
 		m, w, err := e.localMachine(spec, t)
@@ -125,6 +105,60 @@ func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.Server
 		return nil, nil, err
 	}
 	return machines, append(warnings, w...), nil
+}
+
+// Describe describes the server's machines from spec alone, reading no
+// machine: the --server-machine files, with the --server-* flags over them,
+// or a machine of the flags. It is for what fairbench cannot see (`fairbench
+// import` of old logs): no machine and no warning when spec says nothing.
+func Describe(ctx context.Context, spec Spec) ([]sysinfo.ServerMachine, []string, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if spec.PID != 0 {
+		return nil, nil, fieldErr("pid", "applies only to a server fairbench reaches on this machine")
+	}
+	machines, err := readFiles(ctx, spec.Files)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(machines) == 0 && !spec.Describes() {
+		if spec.Role != "" {
+			return nil, nil, fieldErr("role", "names a machine but nothing describes it: add --server-machine or --server-arch, --server-cpu-model, --server-vcpus…")
+		}
+		return nil, nil, nil
+	}
+	return applyFlags(machines, spec)
+}
+
+// readFiles reads the --server-machine files and gives each machine its role.
+func readFiles(ctx context.Context, refs []FileRef) ([]sysinfo.ServerMachine, error) {
+	var machines []sysinfo.ServerMachine
+	for _, ref := range refs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m, err := ReadFile(ref.File)
+		if err != nil {
+			return nil, err
+		}
+		if ref.Role != "" {
+			m.Role = ref.Role
+		}
+		if m.Role == "" {
+			if len(refs) > 1 {
+				return nil, fieldErr("files", "%s: with several machines give each its role: ROLE=FILE (tidb=%s)", ref.File, ref.File)
+			}
+			m.Role = sysinfo.RoleServer
+		}
+		for _, prev := range machines {
+			if prev.Role == m.Role {
+				return nil, fieldErr("files", "%s and %s both have the role %s: give each machine its own role (ROLE=FILE)", prev.File, ref.File, m.Role)
+			}
+		}
+		machines = append(machines, m)
+	}
+	return machines, nil
 }
 
 // IsLocal reports whether t's server runs on this machine: embedded SQLite,

@@ -158,3 +158,32 @@ func TestResolveRealServer(t *testing.T) {
 		t.Fatalf("machine %+v", m)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	file := writeMachine(t, t.TempDir(), "db.json", here)
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		want []sysinfo.ServerMachine
+		err  string
+	}{
+		{"nothing", Spec{}, nil, ""},
+		{"flags", Spec{Arch: "arm64", VCPUs: 24, GHz: 2.6}, []sysinfo.ServerMachine{{Machine: sysinfo.Machine{Arch: "arm64", LogicalCPUs: 24, GivenGHz: 2.6}, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFlags}}, ""},
+		{"file", Spec{Files: []FileRef{{Role: "tidb", File: file}}}, []sysinfo.ServerMachine{{Machine: here, Role: "tidb", Source: sysinfo.ServerSourceFile, File: file}}, ""},
+		{"pid", Spec{PID: 1}, nil, "--server-pid: applies only"},
+		{"role alone", Spec{Role: "tidb"}, nil, "--server-role: names a machine but nothing describes it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _, err := Describe(context.Background(), tc.spec)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
