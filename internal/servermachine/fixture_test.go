@@ -46,7 +46,8 @@ func fixture() fstest.MapFS {
 			tcpLine(0, "127.0.0.1", 3306, "0A", 2001) +
 			tcpLine(1, "0.0.0.0", 5432, "0A", 2002) +
 			tcpLine(2, "10.0.0.5", 6000, "0A", 2004) +
-			tcpLine(3, "127.0.0.1", 3306, "01", 2005)), // an established connection, not a listener
+			tcpLine(3, "127.0.0.1", 3306, "01", 2005) +
+			tcpLine(4, "0.0.0.0", 13306, "0A", 2006)), // an established connection, not a listener
 		"proc/net/tcp6": text("  sl  local_address remote_address st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
 			tcpLine(0, "::1", 5432, "0A", 2003)),
 
@@ -64,6 +65,10 @@ func fixture() fstest.MapFS {
 		"proc/200/fd/5":   link("socket:[2002]"),
 		"proc/200/fd/6":   link("socket:[2003]"),
 		"proc/200/fd/7":   link("socket:[1002]"),
+
+		"proc/400/comm":   text("docker-proxy\n"),
+		"proc/400/status": text("Cpus_allowed_list:\t0-3\n"),
+		"proc/400/fd/3":   link("socket:[2006]"),
 
 		"proc/300/comm":   text("fairbench\n"),
 		"proc/300/status": text("Name:\tfairbench\nCpus_allowed_list:\t0-1\n"),

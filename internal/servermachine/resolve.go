@@ -213,6 +213,10 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 	default:
 		p, findErr = FindTCPListener(e.FS, serverPort(c))
 	}
+	if findErr == nil && forwarders[p.Comm] {
+		findErr = fmt.Errorf("%s (pid %d) forwards the server's port into a container or VM: the server's own process is not visible here; its CPUs are unknown (name it with --server-pid if it runs on this machine)", p.Comm, p.PID)
+		p = Process{}
+	}
 	if findErr != nil {
 		m.Note = findErr.Error()
 		return m, []string{m.Note + "; the CPUs the server may use are taken to be all of this machine's"}, nil
@@ -226,6 +230,10 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 	m.CPUList = list
 	return m, nil, nil
 }
+
+// forwarders are processes that listen for a server in a container or VM
+// and forward its connections: holding the port, they are not the server.
+var forwarders = map[string]bool{"docker-proxy": true, "rootlessport": true, "slirp4netns": true, "pasta": true, "pasta.avx2": true, "gvproxy": true, "vpnkit": true, "qemu-system-x86": true, "qemu-system-aar": true}
 
 // socketPath is the Unix socket file of c: PostgreSQL's socket may be given
 // as its directory, whose file is .s.PGSQL.PORT.

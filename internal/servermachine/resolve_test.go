@@ -75,6 +75,11 @@ func TestResolve(t *testing.T) {
 			m.Note = "no process of this machine holds TCP port 7777 (a server in another network namespace or container?); name it with --server-pid"
 			return m
 		}()}, []string{"TCP port 7777 (a server in another network namespace or container?); name it with --server-pid; the CPUs the server may use are taken to be all of this machine's"}, ""},
+		{"a forwarded port", Spec{}, mysqlTCP("127.0.0.1", 13306), []sysinfo.ServerMachine{func() sysinfo.ServerMachine {
+			m := local(0, "", "")
+			m.Note = "docker-proxy (pid 400) forwards the server's port into a container or VM: the server's own process is not visible here; its CPUs are unknown (name it with --server-pid if it runs on this machine)"
+			return m
+		}()}, []string{"docker-proxy (pid 400) forwards"}, ""},
 		{"remote, undescribed", Spec{}, mysqlTCP("db1.example.com", 3306), nil,
 			[]string{"the database server's machine is not known (remote server db1.example.com without --server-agent, --server-machine or --server-* flags): compare, cost and report will not scale by it"}, ""},
 		{"remote among loopback hosts", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1", "10.0.0.9"}}}, nil, []string{"remote server 10.0.0.9"}, ""},
