@@ -261,7 +261,7 @@ func applyFlags(machines []sysinfo.ServerMachine, spec Spec) ([]sysinfo.ServerMa
 	if !spec.Describes() {
 		if spec.Role != "" && len(machines) > 0 && machines[0].Source == sysinfo.ServerSourceFile {
 			if len(machines) > 1 || machines[0].Role != spec.Role {
-				return nil, nil, fieldErr("role", "names the machine the --server-* flags describe, but none is given; the files' roles come from ROLE=FILE")
+				return nil, nil, fieldErr("role", "%s names the machine the --server-* flags describe, but no --server-arch, --server-cpu-model, --server-vcpus… is given; give a file's role as ROLE=FILE", spec.Role)
 			}
 		}
 		return machines, nil, nil

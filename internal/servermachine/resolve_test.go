@@ -99,6 +99,7 @@ func TestResolve(t *testing.T) {
 		{"cluster: one role twice", Spec{Files: []FileRef{{Role: "tikv", File: armFile}, {File: kvFile}}}, mysqlTCP("tidb", 4000), nil, nil, "both have the role tikv"},
 		{"a file and --server-pid", Spec{Files: []FileRef{{File: armFile}}, PID: 100}, mysqlTCP("127.0.0.1", 3306), nil, nil, "--server-pid: the server's machine comes from --server-machine"},
 		{"missing file", Spec{Files: []FileRef{{File: filepath.Join(dir, "none.json")}}}, mysqlTCP("db1", 3306), nil, nil, "--server-machine: open"},
+		{"role without flags, with a file", Spec{Files: []FileRef{{File: armFile}}, Role: "tidb"}, mysqlTCP("db1", 3306), nil, nil, "--server-role: tidb names the machine the --server-* flags describe, but no --server-arch"},
 		{"role alone, remote", Spec{Role: "tidb"}, mysqlTCP("db1", 3306), nil, nil, "--server-role: names a machine but nothing describes it"},
 		{"bad vcpus", Spec{VCPUs: 70000}, mysqlTCP("db1", 3306), nil, nil, "--server-vcpus: 70000"},
 		{"MHz for GHz", Spec{GHz: 2600}, mysqlTCP("db1", 3306), nil, nil, "give GHz, not MHz (2.6)"},
