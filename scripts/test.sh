@@ -109,6 +109,9 @@ FUZZ_TARGETS=(
 	"FuzzParseGoTPC ./internal/importer"
 	"FuzzParseCommand ./internal/importer"
 	"FuzzMetadataDocuments ./internal/placement"
+	"FuzzParseMachine ./internal/servermachine"
+	"FuzzParseFileRefs ./internal/servermachine"
+	"FuzzParseCPUList ./internal/servermachine"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

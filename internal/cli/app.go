@@ -159,6 +159,7 @@ named), and writes results that record the machine and server they came from.
 		a.costCommand(),
 		a.importCommand(),
 		a.listCommand(),
+		a.sysinfoCommand(),
 		a.versionCommand(),
 	)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,6 +68,10 @@ type Options struct {
 	// frequency as GivenGHz, memory); the logs never say. A machine given here
 	// is recorded with Source sysinfo.SourceImport.
 	Machine sysinfo.Machine
+	// ServerMachines are the machines the database server ran on (the
+	// --server-* flags and --server-machine files of import), recorded as
+	// each result's server_machines (schema 1.4).
+	ServerMachines []sysinfo.ServerMachine
 	// Server is the database server (flavor, version) when known.
 	Server sysinfo.Server
 	// Target is where the load went (driver, host…) when known.
@@ -390,6 +395,7 @@ func (rn *run) finish(name string, i int, opts Options) (*result.Result, error) 
 	}
 	res.CommandLine = rn.cmd
 	res.Machine, res.Server, res.Target = opts.Machine, opts.Server, opts.Target
+	res.ServerMachines = slices.Clone(opts.ServerMachines)
 	if !reflect.ValueOf(res.Machine).IsZero() && res.Machine.Source == "" {
 		res.Machine.Source = sysinfo.SourceImport // the user's word, not a fingerprint
 	}

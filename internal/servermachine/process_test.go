@@ -1,0 +1,121 @@
+package servermachine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestFindProcess(t *testing.T) {
+	fsys := fixture()
+	for _, tc := range []struct {
+		name     string
+		socket   string
+		port     int
+		wantPID  int
+		wantComm string
+	}{
+		{"mysql socket", "/run/mysqld/mysqld.sock", 0, 100, "mariadbd"},
+		{"socket through a symbolic link", "/var/run/mysqld/mysqld.sock", 0, 100, "mariadbd"},
+		{"postgres socket", "/run/postgresql/.s.PGSQL.5432", 0, 200, "postgres"},
+		{"loopback listener", "", 3306, 100, "mariadbd"},
+		{"wildcard and ::1 listener", "", 5432, 200, "postgres"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p Process
+			var err error
+			if tc.socket != "" {
+				p, err = FindUnixSocketProcess(fsys, tc.socket)
+			} else {
+				p, err = FindTCPListener(fsys, tc.port)
+			}
+			if err != nil || p.PID != tc.wantPID || p.Comm != tc.wantComm {
+				t.Fatalf("got %+v, %v; want pid %d %s", p, err, tc.wantPID, tc.wantComm)
+			}
+		})
+	}
+}
+
+func TestFindProcessNotFound(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fsys   fs.FS
+		socket string
+		port   int
+		want   []string
+		denied bool
+	}{
+		{"no such socket", fixture(), "/tmp/none.sock", 0, []string{"no process of this machine holds /tmp/none.sock", "--server-pid"}, false},
+		{"listener on another address only", fixture(), "", 6000, []string{"no process of this machine holds TCP port 6000"}, false},
+		{"fds of another user", deniedFS{fixture(), []string{"100"}}, "/run/mysqld/mysqld.sock", 0,
+			[]string{"holding /run/mysqld/mysqld.sock could not be identified", "permission denied reading /proc/*/fd", "as the server's user or as root", "--server-pid"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.socket != "" {
+				_, err = FindUnixSocketProcess(tc.fsys, tc.socket)
+			} else {
+				_, err = FindTCPListener(tc.fsys, tc.port)
+			}
+			var nf *NotFoundError
+			if !errors.As(err, &nf) || nf.Denied != tc.denied {
+				t.Fatalf("error %v, want a NotFoundError with Denied %v", err, tc.denied)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestFindRealServers finds the shared MariaDB and PostgreSQL of the
+// development machine by their sockets and ports.
+func TestFindRealServers(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("reading other users' /proc/*/fd needs root")
+	}
+	root := os.DirFS("/")
+	for _, tc := range []struct {
+		name, socket string
+		port         int
+		comm         []string
+	}{
+		{"mariadb socket", "/run/mysqld/mysqld.sock", 0, []string{"mariadbd", "mysqld"}},
+		{"mariadb port", "", 3306, []string{"mariadbd", "mysqld"}},
+		{"postgres socket", "/var/run/postgresql/.s.PGSQL.5432", 0, []string{"postgres"}},
+		{"postgres port", "", 5432, []string{"postgres"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.socket != "" {
+				if _, err := os.Stat(tc.socket); err != nil {
+					t.Skipf("no server here: %v", err)
+				}
+			}
+			var p Process
+			var err error
+			if tc.socket != "" {
+				p, err = FindUnixSocketProcess(root, tc.socket)
+			} else {
+				p, err = FindTCPListener(root, tc.port)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok := false
+			for _, c := range tc.comm {
+				ok = ok || p.Comm == c
+			}
+			if p.PID <= 0 || !ok {
+				t.Fatalf("found %+v, want one of %v", p, tc.comm)
+			}
+			if _, err := ProcessCPUList(root, p.PID); err != nil {
+				t.Errorf("ProcessCPUList(%d): %v", p.PID, err)
+			}
+			t.Logf("%s: pid %d %s", tc.name, p.PID, p.Comm)
+		})
+	}
+}
