@@ -184,6 +184,8 @@ func distinguishing(systems []*System, group []int, i int) string {
 			pos = j
 		}
 	}
+	// A value of its own is preferred to "—" or "varies".
+	fallback := ""
 	for _, r := range FindDifferences(sub).Rows {
 		v := r.Values[pos]
 		unique := true
@@ -194,7 +196,13 @@ func distinguishing(systems []*System, group []int, i int) string {
 			continue
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(r.What, diffVariable), diffSetting)
-		return fmt.Sprintf("%s=%s", name, v)
+		what := fmt.Sprintf("%s=%s", name, v)
+		if v != Absent && v != Varies {
+			return what
+		}
+		if fallback == "" {
+			fallback = what
+		}
 	}
-	return ""
+	return fallback
 }
