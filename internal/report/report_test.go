@@ -42,7 +42,7 @@ func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64, wor
 				res := &result.Result{
 					Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 					Workload: wl, Threads: threads, Status: result.StatusComplete, Machine: m,
-					Target: result.Target{Driver: "mysql", Socket: "/run/mysqld/mysqld.sock"},
+					Target:  result.Target{Driver: "mysql", Socket: "/run/mysqld/mysqld.sock"},
 					Options: map[string]string{"rand-type": "uniform", "threads": strconv.Itoa(threads)},
 					Start:   time.Date(2026, 11, 22, 4, 0, n, 0, time.UTC),
 					Totals: result.Phase{Seconds: 10, TPS: tps, QPS: tps * 20,
