@@ -91,7 +91,11 @@ func MachineUnderTest(res *result.Result) UnderTest {
 		from = fromLoopback
 	}
 	if from == "" {
-		return UnderTest{Why: unknownWhy(res.Target)}
+		why := unknownWhy(res.Target)
+		if importedResult(res) {
+			why = "the database server's machine is unknown (the log was imported without describing it: import it again with --arch, --cpu-model, --machine-vcpus, --machine-ghz)"
+		}
+		return UnderTest{Why: why}
 	}
 	legacy := importedResult(res)
 	u := UnderTest{Known: true, From: from, Machines: []sysinfo.ServerMachine{{Machine: res.Machine, Role: sysinfo.RoleServer}}}

@@ -100,31 +100,35 @@ func TestMachineUnderTestRule(t *testing.T) {
 	imported := n1Machine
 	imported.Source = sysinfo.SourceImport
 	for _, tt := range []struct {
-		name   string
-		target result.Target
-		client sysinfo.Machine
-		from   string // "" = unknown
+		name    string
+		target  result.Target
+		client  sysinfo.Machine
+		options map[string]string
+		from    string // "" = unknown
+		why     string // the reason contains it
 	}{
-		{"loopback", result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}}, n1Machine, fromLoopback},
-		{"localhost", result.Target{Driver: "pgsql", Hosts: []string{"localhost"}}, n1Machine, fromLoopback},
-		{"ipv6 loopback", result.Target{Driver: "pgsql", Hosts: []string{"::1"}}, n1Machine, fromLoopback},
-		{"socket", result.Target{Driver: "mysql", Hosts: []string{"10.0.0.7"}, Socket: "/run/mysqld/mysqld.sock"}, n1Machine, fromSocket},
-		{"sqlite", result.Target{Driver: "sqlite", Path: "x.db"}, n1Machine, fromSQLite},
-		{"imported", result.Target{}, imported, fromImport},
-		{"remote", result.Target{Driver: "mysql", Hosts: []string{"db.example"}}, n1Machine, ""},
-		{"one remote of two", result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1", "10.0.0.8"}}, n1Machine, ""},
-		{"no host", result.Target{Driver: "mysql"}, n1Machine, ""},
+		{"loopback", result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}}, n1Machine, nil, fromLoopback, ""},
+		{"localhost", result.Target{Driver: "pgsql", Hosts: []string{"localhost"}}, n1Machine, nil, fromLoopback, ""},
+		{"ipv6 loopback", result.Target{Driver: "pgsql", Hosts: []string{"::1"}}, n1Machine, nil, fromLoopback, ""},
+		{"socket", result.Target{Driver: "mysql", Hosts: []string{"10.0.0.7"}, Socket: "/run/mysqld/mysqld.sock"}, n1Machine, nil, fromSocket, ""},
+		{"sqlite", result.Target{Driver: "sqlite", Path: "x.db"}, n1Machine, nil, fromSQLite, ""},
+		{"imported", result.Target{}, imported, nil, fromImport, ""},
+		{"imported before 1.3", result.Target{}, n1Machine, map[string]string{"imported-format": "sysbench"}, fromImport, ""},
+		{"imported without a machine", result.Target{}, sysinfo.Machine{}, map[string]string{"imported-format": "sysbench"}, "", "import it again with --arch"},
+		{"remote", result.Target{Driver: "mysql", Hosts: []string{"db.example"}}, n1Machine, nil, "", "ran against db.example"},
+		{"one remote of two", result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1", "10.0.0.8"}}, n1Machine, nil, "", "ran against 127.0.0.1, 10.0.0.8"},
+		{"no host", result.Target{Driver: "mysql"}, n1Machine, nil, "", "records no target host"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			u := MachineUnderTest(&result.Result{Target: tt.target, Machine: tt.client})
+			u := MachineUnderTest(&result.Result{Target: tt.target, Machine: tt.client, Options: tt.options})
 			if u.From != tt.from || u.Known != (tt.from != "") {
 				t.Fatalf("from %q known %v, want %q", u.From, u.Known, tt.from)
 			}
 			if u.Known && (u.GHz != 2.5 || u.VCPUs != 4 || u.Label != "arm64 Neoverse-N1 ×4") {
 				t.Errorf("%+v: want the client machine's 2.5 GHz, 4 vCPUs", u)
 			}
-			if !u.Known && (u.Why == "" || u.GHz != 0 || u.VCPUs != 0) {
-				t.Errorf("%+v: want no figures and a reason", u)
+			if !u.Known && (!strings.Contains(u.Why, tt.why) || u.GHz != 0 || u.VCPUs != 0) {
+				t.Errorf("%+v: want no figures and a reason with %q", u, tt.why)
 			}
 		})
 	}
@@ -224,5 +228,24 @@ func TestDisambiguateByServer(t *testing.T) {
 	DisambiguateLabels([]*System{a, b})
 	if a.Label != "MariaDB 10.11 (innodb_flush_log_at_trx_commit=1)" || b.Label != "MariaDB 10.11 (innodb_flush_log_at_trx_commit=2)" {
 		t.Errorf("labels %q, %q", a.Label, b.Label)
+	}
+}
+
+// TestCombineSettingsVary: operands pooled under one label whose settings
+// differ show "varies" in what differs.
+func TestCombineSettingsVary(t *testing.T) {
+	run := func(flush string, tps float64) fakeRun {
+		return fakeRun{machine: n1Machine, server: mariadb, threads: 1, tps: tps, variables: map[string]string{"innodb_flush_log_at_trx_commit": flush, "sync_binlog": "1"}}
+	}
+	day1, day2 := mustSystem(t, "a", run("1", 1000)), mustSystem(t, "a", run("2", 1010))
+	a, err := Combine("a", []*System{day1, day2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustSystem(t, "b", run("1", 900))
+	d := FindDifferences([]*System{a, b})
+	want := []DiffRow{{What: "variable innodb_flush_log_at_trx_commit", Values: []string{Varies, "1"}}}
+	if !slices.EqualFunc(d.Rows, want, func(x, y DiffRow) bool { return x.What == y.What && slices.Equal(x.Values, y.Values) }) {
+		t.Errorf("differences %+v, want %+v", d.Rows, want)
 	}
 }
