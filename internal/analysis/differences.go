@@ -21,6 +21,8 @@ const Absent = "—"
 const (
 	diffMachine = "server machine"
 	diffFrom    = "server machine from"
+	diffType    = "server instance type"
+	diffRegion  = "server region"
 	diffVCPUs   = "server vCPUs"
 	diffGHz     = "server GHz"
 	diffFlavor  = "server"
@@ -81,6 +83,12 @@ func runSettings(res *result.Result) map[string]string {
 	if u.Known {
 		out[diffMachine], out[diffFrom] = orUnknown(u.Label), u.From
 	}
+	if len(u.InstanceTypes) > 0 {
+		out[diffType] = strings.Join(u.InstanceTypes, " + ")
+	}
+	if u.Region != "" {
+		out[diffRegion] = u.Region
+	}
 	if u.VCPUs > 0 {
 		out[diffVCPUs] = strconv.Itoa(u.VCPUs)
 	}
@@ -116,7 +124,7 @@ func runSettings(res *result.Result) map[string]string {
 
 // diffOrder ranks the fixed rows first, in their order; the variables and
 // settings follow by name.
-var diffOrder = map[string]int{diffMachine: 1, diffFrom: 2, diffVCPUs: 3, diffGHz: 4, diffFlavor: 5, diffVersion: 6, diffProfile: 7}
+var diffOrder = map[string]int{diffMachine: 1, diffFrom: 2, diffType: 3, diffRegion: 4, diffVCPUs: 5, diffGHz: 6, diffFlavor: 7, diffVersion: 8, diffProfile: 9}
 
 // FindDifferences returns what differs between systems (Differences).
 func FindDifferences(systems []*System) Differences {

@@ -283,9 +283,9 @@ func loopbackTarget(t result.Target) bool {
 func unknownWhy(t result.Target) string {
 	where := "records no target host"
 	if len(t.Hosts) > 0 {
-		where = "ran against " + strings.Join(t.Hosts, ", ")
+		where = "ran against " + strings.Join(t.Hosts, ", ") + ","
 	}
-	return "the database server's machine is unknown (the result " + where + " and no server_machines)"
+	return "the database server's machine is unknown (the result " + where + " and records no server_machines)"
 }
 
 // unknownFix is what a user does about an unknown server machine.

@@ -75,7 +75,7 @@ func TestUnknownServerMachine(t *testing.T) {
 	if c.Scaled || c.PerCompute || !math.IsNaN(c.Rows[0].Cells[1].FScaled) {
 		t.Fatalf("scaled %v per compute %v: want neither", c.Scaled, c.PerCompute)
 	}
-	note := "far: the database server's machine is unknown (the result ran against 10.0.0.7 and no server_machines)"
+	note := "far: the database server's machine is unknown (the result ran against 10.0.0.7, and records no server_machines)"
 	fix := "--ghz LABEL=GHz --vcpus LABEL=N, or record the server's machine with run --server-agent or --server-machine"
 	if !slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, note) && strings.Contains(n, fix) }) {
 		t.Errorf("notes %q lack %q … %q", c.Notes, note, fix)

@@ -54,6 +54,7 @@ func TestCompareAndCostJudgeTheServerMachine(t *testing.T) {
 	for _, want := range []string{
 		"What differs between the systems",
 		"variable innodb_flush_log_at_trx_commit | 1",
+		"server instance type                    | m6g.2xlarge             | m5.2xlarge",
 		"arm: server machine db-arm (arm64 Neoverse-N1 ×8) from server_machines (agent), MariaDB 10.11.6-MariaDB, 2.5 GHz (cpufreq max), 8 vCPU,",
 		"x86: server machine amd64 ×8 from server_machines (flags), MariaDB 10.11.6-MariaDB, 3.1 GHz (--server-ghz), 8 vCPU,",
 		"x86 fscaled", "Per compute power",
@@ -69,7 +70,7 @@ func TestCompareAndCostJudgeTheServerMachine(t *testing.T) {
 	r = runCLI(ctx, nil, "compare", "arm="+arm, "old="+old)
 	for _, want := range []string{
 		"old: server machine unknown, client client (amd64 Intel Xeon Gold 6266C ×24)",
-		"old: the database server's machine is unknown (the result ran against 10.1.2.3 and no server_machines)",
+		"old: the database server's machine is unknown (the result ran against 10.1.2.3, and records no server_machines)",
 		"--ghz LABEL=GHz --vcpus LABEL=N, or record the server's machine with run --server-agent or --server-machine",
 	} {
 		if r.code != ExitOK || !strings.Contains(r.stdout, want) {
