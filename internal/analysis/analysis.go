@@ -123,18 +123,28 @@ type System struct {
 	// the first result (all results of a system come from one machine).
 	Machine sysinfo.Machine `json:"machine"`
 	Server  sysinfo.Server  `json:"server"`
+	// UnderTest is the machine under test (MachineUnderTest of the first
+	// result): the database server's machine, which the frequency, vCPUs
+	// and label come from.
+	UnderTest UnderTest `json:"under_test"`
+	// ServerSettings are what the results record of the server machine,
+	// server and settings, by the row names of Differences; Varies for a
+	// value that differs between the system's results.
+	ServerSettings map[string]string `json:"server_settings,omitempty"`
 
-	// GHz is the CPU frequency used for frequency scaling and compute power
-	// (0 = unknown); GHzSource says where it came from: "import
-	// --machine-ghz" (given when the log was imported), "cpu model" (the
-	// nominal frequency in the model name, "@ 3.00GHz"; "cpu model given to
-	// import --cpu-model" for an imported log), "cpufreq max", "cpuinfo MHz",
-	// "cpufreq current" or "override" (compare's, cost's or report's --ghz).
+	// GHz is the machine under test's CPU frequency used for frequency
+	// scaling and compute power (0 = unknown); GHzSource says where it came
+	// from: the place (UnderTest.From, "server_machines (agent)", "machine
+	// (loopback target)"…) and how it was read ("import --machine-ghz",
+	// "--server-ghz", "cpu model" — the nominal frequency in the model name,
+	// "@ 3.00GHz" —, "cpufreq max", "cpuinfo MHz", "cpufreq current"), as
+	// "server_machines (agent): cpufreq max", or "--ghz" (compare's, cost's or
+	// report's --ghz).
 	GHz       float64 `json:"ghz"`
 	GHzSource string  `json:"ghz_source,omitempty"`
-	// VCPUs is the number of logical CPUs (0 = unknown); VCPUsSource is
-	// "machine" (read by fairbench), "import --machine-vcpus" or "override"
-	// (--vcpus).
+	// VCPUs is the number of logical CPUs of the machine under test, summed
+	// over its machines (0 = unknown); VCPUsSource is where it came from
+	// (UnderTest.VCPUsSource) or "--vcpus".
 	VCPUs       int    `json:"vcpus"`
 	VCPUsSource string `json:"vcpus_source,omitempty"`
 

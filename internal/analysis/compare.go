@@ -63,6 +63,9 @@ type Comparison struct {
 	// PerCompute is true when per-vCPU and per-GHz·vCPU figures apply: every
 	// system's frequency and vCPUs are known and the metric is a throughput.
 	PerCompute bool
+	// Differences is what differs between the systems (server machines,
+	// server, settings): a comparison opens with it.
+	Differences Differences
 	// Rows are sorted by workload, rand type, profile, data set and threads.
 	Rows []Row
 	// Notes say what a reader should know (mixed rows, missing cells).
@@ -225,6 +228,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	sortKeys(keys)
 
 	c.Scaled, c.PerCompute = c.normalisations()
+	c.Differences = FindDifferences(systems)
 	incomplete := 0
 	for _, k := range keys {
 		row := Row{Key: k, Cells: make([]Cell, len(systems)), Mixed: match.mixed[k.Workload]}
@@ -276,21 +280,59 @@ func (c *Comparison) noteSignificance() {
 }
 
 // normalisations decides whether frequency scaling and per-compute figures
-// apply, and notes why not when they do not.
+// apply, and notes why not when they do not: a server machine that is
+// unknown (the results name a remote target and no server_machines) is not
+// scaled by the client machine's figures. It notes frequencies read in
+// different ways too (cpufreq max of one, the model name's of another).
 func (c *Comparison) normalisations() (scaled, perCompute bool) {
 	base := c.Systems[c.Baseline]
 	allGHz, allVCPUs, differ := true, true, false
+	var unknown, noGHz []string
+	hows := map[string][]string{}
 	for _, s := range c.Systems {
 		allGHz = allGHz && s.GHz > 0
 		allVCPUs = allVCPUs && s.VCPUs > 0
 		differ = differ || s.GHz != base.GHz
+		switch {
+		case !s.UnderTest.Known && (s.GHz <= 0 || s.VCPUs <= 0):
+			unknown = append(unknown, fmt.Sprintf("%s: %s", s.Label, s.UnderTest.Why))
+		case s.GHz <= 0:
+			noGHz = append(noGHz, s.Label)
+		}
+		if s.GHz > 0 {
+			how := s.GHzSource
+			if s.GHzSource != ghzFromOverride {
+				how = s.UnderTest.GHzHow
+			}
+			hows[how] = append(hows[how], s.Label)
+		}
 	}
-	if !allGHz {
-		c.Notes = append(c.Notes, "the CPU frequency of some system is unknown: no frequency scaling; give it with --ghz label=GHz")
+	if len(unknown) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: no frequency scaling or per-vCPU figures by a machine that is not known to be the server's; %s",
+			strings.Join(unknown, "; "), unknownFix))
+	}
+	if len(noGHz) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("the CPU frequency of %s is unknown: no frequency scaling; give it with --ghz label=GHz", strings.Join(noGHz, ", ")))
+	}
+	if len(hows) > 1 && allGHz {
+		var parts []string
+		for _, how := range sortedKeys(hows) {
+			parts = append(parts, fmt.Sprintf("%s for %s", how, strings.Join(hows[how], ", ")))
+		}
+		c.Notes = append(c.Notes, fmt.Sprintf("the frequencies were found in different ways (%s): a nominal, a maximum and a given frequency may not be alike; give --ghz for every system to scale by figures of one kind", strings.Join(parts, "; ")))
 	}
 	scaled = allGHz && differ
 	perCompute = allGHz && allVCPUs && !c.Metric.LowerIsBetter
 	return scaled, perCompute
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cell computes one system's figures for one key, except those relative to the

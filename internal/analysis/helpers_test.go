@@ -52,6 +52,14 @@ type fakeRun struct {
 	// outage, when set, is the seconds the server was away during the run,
 	// 10 s into its measured phase.
 	outage float64
+	// target is where the load went (default: 127.0.0.1:3306, so that the
+	// client machine is the machine under test); serverMachines are the
+	// result's server_machines, variables the server's variables and
+	// managed the managed server's settings.
+	target         *result.Target
+	serverMachines []sysinfo.ServerMachine
+	variables      map[string]string
+	managed        map[string]string
 }
 
 // build makes a result of r, with defaults for what r leaves empty.
@@ -73,7 +81,7 @@ func (r fakeRun) build() *result.Result {
 		Tool:     result.Tool{Name: "fairbench", Version: "test"},
 		Workload: r.workload,
 		Options:  map[string]string{"rand-type": r.randType, "threads": itoa(r.threads)},
-		Target:   result.Target{Driver: "mysql", PSMode: "prepared"},
+		Target:   result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}, Ports: []int{3306}, PSMode: "prepared"},
 		Machine:  r.machine,
 		Server:   r.server,
 		Status:   r.status,
@@ -92,6 +100,16 @@ func (r fakeRun) build() *result.Result {
 		res.Options[k] = v
 	}
 	res.CommandLine = r.commandLine
+	if r.target != nil {
+		res.Target = *r.target
+	}
+	res.ServerMachines = r.serverMachines
+	if r.variables != nil {
+		res.Server.Variables = r.variables
+	}
+	if r.managed != nil {
+		res.ManagedServer = &result.ManagedServer{Flavor: "mariadb", Profile: "custom", Settings: r.managed}
+	}
 	if r.outage > 0 {
 		res.Outages = []result.Outage{{Start: testTime.Add(10 * time.Second), Seconds: r.outage, Threads: 1}}
 	}

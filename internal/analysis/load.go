@@ -269,12 +269,12 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		return nil, err
 	}
 	first := runs[0]
-	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server}
+	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server, UnderTest: MachineUnderTest(first.res)}
 	nextRound := map[Key]int{}
 	for _, r := range runs {
-		if machineID(r.res.Machine) != machineID(first.res.Machine) {
+		if ut := MachineUnderTest(r.res); judgedID(ut, r.res.Machine) != judgedID(sys.UnderTest, sys.Machine) {
 			return nil, fmt.Errorf("the results come from two machines, %s in %s and %s in %s: compare them as separate operands",
-				describeMachine(first.res.Machine), sourceName(first), describeMachine(r.res.Machine), sourceName(r))
+				describeJudged(sys.UnderTest, sys.Machine), sourceName(first), describeJudged(ut, r.res.Machine), sourceName(r))
 		}
 		if serverID(r.res.Server) != serverID(first.res.Server) {
 			return nil, fmt.Errorf("the results come from two servers, %s in %s and %s in %s: compare them as separate operands",
@@ -296,10 +296,15 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 	if err := sameGivenGHz(runs); err != nil {
 		return nil, err
 	}
-	sys.GHz, sys.GHzSource = machineGHz(sys.Machine, importedResult(first.res))
-	sys.VCPUs, sys.VCPUsSource = machineVCPUs(sys.Machine, importedResult(first.res))
+	sys.GHz, sys.GHzSource = sys.UnderTest.GHz, sys.UnderTest.GHzSource
+	sys.VCPUs, sys.VCPUsSource = sys.UnderTest.VCPUs, sys.UnderTest.VCPUsSource
+	sys.Notes = append(sys.Notes, sys.UnderTest.Notes...)
+	sys.ServerSettings = settingsOf(runs)
 	if sys.Label == "" {
-		sys.Label = machineLabel(sys.Machine)
+		sys.Label = sys.UnderTest.Label
+		if !sys.UnderTest.Known {
+			sys.Label = serverLabel(sys.Server)
+		}
 		sys.LabelDerived = true
 	}
 	return sys, nil
@@ -459,8 +464,8 @@ const (
 	ghzFromMaxMHz        = "cpufreq max"
 	ghzFromMHz           = "cpuinfo MHz"
 	ghzFromCurMHz        = "cpufreq current"
-	ghzFromOverride      = "override"
-	vcpusFromOverride    = "override"
+	ghzFromOverride      = "--ghz"
+	vcpusFromOverride    = "--vcpus"
 	vcpusFromMachine     = "machine"
 	vcpusFromFlag        = "import --machine-vcpus"
 )
@@ -508,16 +513,16 @@ func Combine(label string, parts []*System) (*System, error) {
 		return nil, fmt.Errorf("%s: no results to combine", label)
 	}
 	first := parts[0]
-	out := &System{Label: label, Name: first.Name, Machine: first.Machine, Server: first.Server,
+	out := &System{Label: label, Name: first.Name, Machine: first.Machine, Server: first.Server, UnderTest: first.UnderTest,
 		GHz: first.GHz, GHzSource: first.GHzSource, VCPUs: first.VCPUs, VCPUsSource: first.VCPUsSource}
 	var sources []string
 	seenFile := map[string]bool{}
 	rounds := map[Key]map[int]bool{}
 	next := map[Key]int{}
 	for _, p := range parts {
-		if machineID(p.Machine) != machineID(first.Machine) {
+		if judgedID(p.UnderTest, p.Machine) != judgedID(first.UnderTest, first.Machine) {
 			return nil, fmt.Errorf("%s=%s and %s=%s come from two machines, %s and %s: give them different labels to compare them",
-				label, first.Source, label, p.Source, describeMachine(first.Machine), describeMachine(p.Machine))
+				label, first.Source, label, p.Source, describeJudged(first.UnderTest, first.Machine), describeJudged(p.UnderTest, p.Machine))
 		}
 		if serverID(p.Server) != serverID(first.Server) {
 			return nil, fmt.Errorf("%s=%s and %s=%s come from two servers, %s and %s: give them different labels to compare them",
@@ -551,6 +556,7 @@ func Combine(label string, parts []*System) (*System, error) {
 			next[smp.Key] = max(next[smp.Key], smp.Round)
 			out.Samples = append(out.Samples, smp)
 		}
+		out.ServerSettings = mergeSettings(out.ServerSettings, p.ServerSettings, len(sources) == 1)
 		out.Skipped += p.Skipped
 		for st, n := range p.SkippedByStatus {
 			if out.SkippedByStatus == nil {
@@ -618,10 +624,12 @@ func importedResult(res *result.Result) bool {
 }
 
 // DisambiguateLabels makes the labels of systems distinct before they are
-// compared: a derived label shared with another system is replaced by the
-// system's file or directory name, and labels still shared get "#2", "#3"…
-// appended. Given labels are kept when they are already distinct (operands
-// given the same label are one system: see Combine).
+// compared: a derived label shared with another system gets what tells the
+// system apart appended ("MariaDB 10.11 (innodb_flush_log_at_trx_commit=2)",
+// the first of its Differences with the others that no other has), else is
+// replaced by the system's file or directory name, and labels still shared
+// get "#2", "#3"… appended. Given labels are kept when they are already
+// distinct (operands given the same label are one system: see Combine).
 func DisambiguateLabels(systems []*System) {
 	count := func() map[string]int {
 		n := map[string]int{}
@@ -630,13 +638,25 @@ func DisambiguateLabels(systems []*System) {
 		}
 		return n
 	}
-	n := count()
-	for _, s := range systems {
-		if n[s.Label] > 1 && s.LabelDerived && s.Name != "" {
-			s.Label = s.Name
+	groups := map[string][]int{}
+	for i, s := range systems {
+		groups[s.Label] = append(groups[s.Label], i)
+	}
+	newLabels := make([]string, len(systems))
+	for i, s := range systems {
+		newLabels[i] = s.Label
+		if g := groups[s.Label]; len(g) > 1 && s.LabelDerived {
+			if what := distinguishing(systems, g, i); what != "" {
+				newLabels[i] = s.Label + " (" + what + ")"
+			} else if s.Name != "" {
+				newLabels[i] = s.Name
+			}
 		}
 	}
-	n = count()
+	for i, s := range systems {
+		s.Label = newLabels[i]
+	}
+	n := count()
 	seen := map[string]int{}
 	for _, s := range systems {
 		if n[s.Label] > 1 {
@@ -646,6 +666,30 @@ func DisambiguateLabels(systems []*System) {
 			}
 		}
 	}
+}
+
+// mergeSettings pools the settings of two parts of one system: a value they
+// disagree on, or that one does not record, is Varies. first says a is
+// empty because b is the first part.
+func mergeSettings(a, b map[string]string, first bool) map[string]string {
+	if first {
+		out := make(map[string]string, len(b))
+		for k, v := range b {
+			out[k] = v
+		}
+		return out
+	}
+	for k, v := range b {
+		if old, ok := a[k]; !ok || old != v {
+			a[k] = Varies
+		}
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			a[k] = Varies
+		}
+	}
+	return a
 }
 
 // ParseGHz parses frequency overrides such as "arm=2.6,x86=3.0": a

@@ -79,7 +79,7 @@ func TestLoadSuiteDirectory(t *testing.T) {
 	if sys.Label != "arm64 Neoverse-N1 ×4" || !sys.LabelDerived || sys.Name != "graviton2" || sys.Source != dir {
 		t.Errorf("label %q (derived %v), name %q, source %q", sys.Label, sys.LabelDerived, sys.Name, sys.Source)
 	}
-	if sys.GHz != 2.5 || sys.GHzSource != "cpufreq max" || sys.VCPUs != 4 || sys.ComputePower() != 10 {
+	if sys.GHz != 2.5 || sys.GHzSource != "machine (loopback target): cpufreq max" || sys.VCPUs != 4 || sys.ComputePower() != 10 {
 		t.Errorf("GHz %v (%s), vCPUs %d, compute power %v; want 2.5 (cpufreq max), 4, 10", sys.GHz, sys.GHzSource, sys.VCPUs, sys.ComputePower())
 	}
 	if sys.Server.Flavor != "MariaDB" || sys.Machine.Hostname != "bench1" {
@@ -135,7 +135,7 @@ func TestLoadSingleResultFile(t *testing.T) {
 		}
 		// The nominal frequency in the model name wins over cpufreq's turbo
 		// maximum, as the seeds scale by 3.0 GHz for this CPU.
-		if sys.GHz != 3 || sys.GHzSource != "cpu model" || sys.VCPUs != 24 {
+		if sys.GHz != 3 || sys.GHzSource != "machine (loopback target): cpu model" || sys.VCPUs != 24 {
 			t.Errorf("GHz %v (%s), vCPUs %d; want 3 (cpu model), 24", sys.GHz, sys.GHzSource, sys.VCPUs)
 		}
 	}
@@ -427,10 +427,10 @@ func TestApplyOverridesAndLabels(t *testing.T) {
 	if err := ApplyGHz(systems, map[string]float64{"GRAVITON2": 2.6, "x86": 3}); err != nil {
 		t.Fatal(err)
 	}
-	if a.GHz != 2.6 || a.GHzSource != "override" || c.GHz != 3 || b.GHz != 2.5 {
+	if a.GHz != 2.6 || a.GHzSource != "--ghz" || c.GHz != 3 || b.GHz != 2.5 {
 		t.Errorf("GHz %v (%s), %v, %v", a.GHz, a.GHzSource, b.GHz, c.GHz)
 	}
-	if err := ApplyVCPUs(systems, map[string]int{"run1": 24}); err != nil || c.VCPUs != 24 || c.VCPUsSource != "override" {
+	if err := ApplyVCPUs(systems, map[string]int{"run1": 24}); err != nil || c.VCPUs != 24 || c.VCPUsSource != "--vcpus" {
 		t.Errorf("ApplyVCPUs by file name: %v, vCPUs %d (%s)", err, c.VCPUs, c.VCPUsSource)
 	}
 	err := ApplyGHz(systems, map[string]float64{"arm": 2.6})

@@ -29,6 +29,7 @@ type section struct {
 // document is a comparison laid out for text and Markdown.
 type document struct {
 	title   string
+	differs *table // what differs between the systems; nil with one system
 	systems []string
 	notes   []string
 	legend  []string
@@ -43,6 +44,10 @@ func layout(c *Comparison) document {
 		better = "lower is better"
 	}
 	d := document{title: fmt.Sprintf("%s (%s), %s of rounds, baseline %s", c.Metric.Unit, better, c.Center, base.Label)}
+	if len(c.Systems) > 1 {
+		t := c.Differences.table()
+		d.differs = &t
+	}
 	for _, s := range c.Systems {
 		d.systems = append(d.systems, s.Label+": "+describeSystem(s))
 	}
@@ -220,22 +225,40 @@ func threadsCell(r Row) string {
 	return s
 }
 
-// describeSystem is the one-line description of a system.
+// describeSystem is the one-line description of a system: its machine under
+// test (and where that came from), server, frequency, vCPUs.
 func describeSystem(s *System) string {
 	var parts []string
-	if d := describeMachine(s.Machine); d != "an unknown machine" {
-		parts = append(parts, d)
+	u := s.UnderTest
+	switch {
+	case u.Known:
+		parts = append(parts, "server machine "+u.describe()+" from "+u.From)
+	default:
+		parts = append(parts, "server machine unknown")
+		if d := describeMachine(s.Machine); d != "an unknown machine" {
+			parts = append(parts, "client "+d)
+		}
 	}
 	if s.Server.Flavor != "" || s.Server.Version != "" {
 		parts = append(parts, serverID(s.Server))
 	}
+	// A source within the machine already named is said without its place.
+	within := func(v, unit, source string) string {
+		if u.Known {
+			source = strings.TrimPrefix(strings.TrimPrefix(source, u.From), ": ")
+		}
+		if source == "" {
+			return v + " " + unit
+		}
+		return v + " " + unit + " (" + source + ")"
+	}
 	if s.GHz > 0 {
-		parts = append(parts, fmt.Sprintf("%s GHz (%s)", fmtGHz(s.GHz), s.GHzSource))
+		parts = append(parts, within(fmtGHz(s.GHz), "GHz", s.GHzSource))
 	} else {
 		parts = append(parts, "GHz unknown")
 	}
 	if s.VCPUs > 0 {
-		parts = append(parts, fmt.Sprintf("%d vCPU", s.VCPUs))
+		parts = append(parts, within(strconv.Itoa(s.VCPUs), "vCPU", s.VCPUsSource))
 	}
 	if cp := s.ComputePower(); cp > 0 {
 		parts = append(parts, "compute power "+strconv.FormatFloat(cp, 'g', 6, 64)+" GHz·vCPU")
@@ -247,11 +270,27 @@ func describeSystem(s *System) string {
 	return strings.Join(parts, ", ")
 }
 
+// differsCaption introduces the table of differences; noDifference replaces
+// it when nothing recorded differs.
+const (
+	differsCaption = "What differs between the systems (— not recorded; varies: differs between a system's own results):"
+	noDifference   = "What differs between the systems: nothing recorded (server machine, server and settings are the same)."
+)
+
 // WriteText renders c as aligned plain-text tables.
 func WriteText(w io.Writer, c *Comparison) error {
 	d := layout(c)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Comparison of %s\n\nSystems:\n", d.title)
+	fmt.Fprintf(&b, "Comparison of %s\n", d.title)
+	if d.differs != nil {
+		if len(d.differs.rows) == 0 {
+			b.WriteString("\n" + noDifference + "\n")
+		} else {
+			b.WriteString("\n" + differsCaption + "\n")
+			writeAligned(&b, *d.differs)
+		}
+	}
+	b.WriteString("\nSystems:\n")
 	for _, s := range d.systems {
 		fmt.Fprintf(&b, "  %s\n", s)
 	}
@@ -324,6 +363,15 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 	d := layout(c)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Comparison of %s\n\n", mdEscape(d.title))
+	if d.differs != nil {
+		if len(d.differs.rows) == 0 {
+			b.WriteString(mdEscape(noDifference) + "\n\n")
+		} else {
+			b.WriteString(mdEscape(differsCaption) + "\n\n")
+			writePipeTable(&b, *d.differs)
+			b.WriteString("\n")
+		}
+	}
 	for _, s := range d.systems {
 		fmt.Fprintf(&b, "- %s\n", mdEscape(s))
 	}

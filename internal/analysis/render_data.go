@@ -69,41 +69,46 @@ func csvNum(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// JSONSchema is the version of WriteJSON's document layout.
-const JSONSchema = "1.0"
+// JSONSchema is the version of WriteJSON's document layout (1.1: differences, under_test).
+const JSONSchema = "1.1"
 
 // JSONDocument is what WriteJSON writes: the comparison with every number.
 // Figures that do not apply (NaN in Go) are null.
 type JSONDocument struct {
-	Schema     string       `json:"schema"`
-	Metric     Metric       `json:"metric"`
-	Center     Center       `json:"center"`
-	Alpha      float64      `json:"alpha"`
-	Confidence float64      `json:"confidence"`
-	Baseline   string       `json:"baseline"`
-	Scaled     bool         `json:"scaled"`
-	PerCompute bool         `json:"per_compute"`
-	Systems    []JSONSystem `json:"systems"`
-	Rows       []JSONRow    `json:"rows"`
-	Notes      []string     `json:"notes,omitempty"`
+	Schema     string  `json:"schema"`
+	Metric     Metric  `json:"metric"`
+	Center     Center  `json:"center"`
+	Alpha      float64 `json:"alpha"`
+	Confidence float64 `json:"confidence"`
+	Baseline   string  `json:"baseline"`
+	Scaled     bool    `json:"scaled"`
+	PerCompute bool    `json:"per_compute"`
+	// Differences is what differs between the systems (server machines,
+	// server, settings); its rows are empty when nothing recorded differs.
+	Differences Differences  `json:"differences"`
+	Systems     []JSONSystem `json:"systems"`
+	Rows        []JSONRow    `json:"rows"`
+	Notes       []string     `json:"notes,omitempty"`
 }
 
 // JSONSystem describes one operand.
 type JSONSystem struct {
-	Label           string          `json:"label"`
-	Name            string          `json:"name,omitempty"`
-	Source          string          `json:"source,omitempty"`
-	Machine         sysinfo.Machine `json:"machine"`
-	Server          sysinfo.Server  `json:"server"`
-	GHz             *float64        `json:"ghz"`
-	GHzSource       string          `json:"ghz_source,omitempty"`
-	VCPUs           *int            `json:"vcpus"`
-	VCPUsSource     string          `json:"vcpus_source,omitempty"`
-	ComputePower    *float64        `json:"compute_power"`
-	Runs            int             `json:"runs"`
-	Skipped         int             `json:"skipped"`
-	SkippedByStatus map[string]int  `json:"skipped_by_status,omitempty"`
-	Notes           []string        `json:"notes,omitempty"`
+	Label   string          `json:"label"`
+	Name    string          `json:"name,omitempty"`
+	Source  string          `json:"source,omitempty"`
+	Machine sysinfo.Machine `json:"machine"`
+	// UnderTest is the machine under test the figures judge (the server's).
+	UnderTest       UnderTest      `json:"under_test"`
+	Server          sysinfo.Server `json:"server"`
+	GHz             *float64       `json:"ghz"`
+	GHzSource       string         `json:"ghz_source,omitempty"`
+	VCPUs           *int           `json:"vcpus"`
+	VCPUsSource     string         `json:"vcpus_source,omitempty"`
+	ComputePower    *float64       `json:"compute_power"`
+	Runs            int            `json:"runs"`
+	Skipped         int            `json:"skipped"`
+	SkippedByStatus map[string]int `json:"skipped_by_status,omitempty"`
+	Notes           []string       `json:"notes,omitempty"`
 }
 
 // JSONRow is one key with one entry per system, in Systems order.
@@ -157,10 +162,11 @@ func (c *Comparison) JSON() JSONDocument {
 	d := JSONDocument{
 		Schema: JSONSchema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
 		Baseline: c.BaselineSystem().Label, Scaled: c.Scaled, PerCompute: c.PerCompute, Notes: c.Notes,
+		Differences: c.Differences,
 	}
 	for _, s := range c.Systems {
 		js := JSONSystem{
-			Label: s.Label, Name: s.Name, Source: s.Source, Machine: s.Machine, Server: s.Server,
+			Label: s.Label, Name: s.Name, Source: s.Source, Machine: s.Machine, UnderTest: s.UnderTest, Server: s.Server,
 			GHz: jnum(s.GHz), GHzSource: s.GHzSource, VCPUsSource: s.VCPUsSource,
 			Runs: len(s.Samples), Skipped: s.Skipped, SkippedByStatus: s.SkippedByStatus, Notes: s.Notes,
 		}

@@ -41,8 +41,8 @@ type compareFlags struct {
 func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
 	fs.StringVar(&f.metric, "metric", "tps", "the figure compared: tps, qps, tpmc, or a latency percentile such as p95, p99")
 	fs.StringVar(&f.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
-	fs.StringVar(&f.ghz, "ghz", "", "CPU frequencies overriding the fingerprints, e.g. arm=2.6,x86=3.0 (used to frequency-scale)")
-	fs.StringVar(&f.vcpus, "vcpus", "", "vCPU counts overriding the fingerprints, e.g. arm=24,x86=24")
+	fs.StringVar(&f.ghz, "ghz", "", "CPU frequencies of the machines under test (the database servers'), overriding what the results record, e.g. arm=2.6,x86=3.0 (used to frequency-scale)")
+	fs.StringVar(&f.vcpus, "vcpus", "", "vCPU counts of the machines under test (the database servers'), overriding what the results record, e.g. arm=24,x86=24")
 	fs.StringVar(&f.center, "center", "mean", "the statistic that stands for a cell's rounds: mean or median")
 	fs.Float64Var(&f.alpha, "alpha", analysis.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	fs.StringVar(&f.format, "format", "text", "output format: "+formats)
@@ -203,7 +203,9 @@ func (a *App) compareCommand() *cobra.Command {
 		Use:   "compare [LABEL=]RESULTS [LABEL=]RESULTS… [flags]",
 		Short: "Compare systems from result files or suite directories: % differences, frequency scaling, significance",
 		Long: `compare puts two or more systems side by side, per workload and thread count, as the
-seeds' tables do: each system's figure, the % difference to the baseline, the
+seeds' tables do. It opens with what differs between the systems (server machines, server
+flavour and version, every server variable and managed setting whose value differs); then
+each system's figure, the % difference to the baseline, the
 frequency-scaled figures and % (--ghz), figures per vCPU and per GHz·vCPU, and with
 several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U test
 (~ marks a difference that is not significant).
@@ -211,6 +213,13 @@ several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U te
 Each operand is a result file, a suite directory or a directory of result files (read
 with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
 Operands given the same label are one system (arm=day1 arm=day2).
+
+Frequency, vCPUs and derived labels are those of the machine under test, the database
+server's: the results' server_machines (recorded by run --server-agent, --server-machine,
+--server-* flags or local detection; vCPUs summed over the machines, a frequency only when
+all have the same); for older results, the client machine when the target was a Unix
+socket, a loopback address or SQLite, or when import was told the machine; otherwise the
+server's machine is unknown and nothing is scaled unless --ghz and --vcpus give it.
 
 Figures share a row only when workload, data set, distribution (rand type), profile and
 the run options that shape what was measured (--rate, --db-ps-mode, the OLTP statement

@@ -32,7 +32,7 @@ type costFlags struct {
 
 func (f *costFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/) for the cost-performance model")
-	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label)")
+	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label, else the one the recorded instance types and region of the server machines match)")
 	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: every thread count all systems ran)")
 	fs.StringVar(&f.workload, "cost-workload", "", "the row whose throughput the cost model uses: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100); needed when every system ran several")
 	fs.StringVar(&f.perDollar, "per-dollar", "year", "cost basis of throughput per dollar: hour, month, year or period")
@@ -68,26 +68,46 @@ func (f *costFlags) threadList() ([]int, error) {
 	return out, nil
 }
 
-// sheetSystem maps a compared system's label to the price sheet's system.
-func (f *costFlags) sheetSystem(sheet *cost.Sheet, label string) (string, error) {
+// sheetSystem maps a compared system to the price sheet's system: --system
+// LABEL=SYSTEM, else the system named like the label, else the one the
+// instance types and region its results record of the machine under test
+// match (cost.Sheet.SystemFor), with warnings of what may differ.
+func (f *costFlags) sheetSystem(sheet *cost.Sheet, sys *analysis.System) (string, []string, error) {
+	label := sys.Label
 	for _, m := range f.systems {
 		l, s, ok := strings.Cut(m, "=")
 		if !ok {
-			return "", fmt.Errorf("--system %q: write LABEL=SYSTEM, e.g. arm=aws-arm", m)
+			return "", nil, fmt.Errorf("--system %q: write LABEL=SYSTEM, e.g. arm=aws-arm", m)
 		}
 		if strings.EqualFold(l, label) {
 			if _, err := sheet.System(s); err != nil {
-				return "", fmt.Errorf("--system %s: %w", m, err)
+				return "", nil, fmt.Errorf("--system %s: %w", m, err)
 			}
-			return s, nil
+			return s, nil, nil
 		}
 	}
 	for _, name := range sheet.SystemNames() {
 		if strings.EqualFold(name, label) {
-			return name, nil
+			return name, nil, nil
 		}
 	}
-	return "", fmt.Errorf("which system of %s did %s run on? give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, label, strings.Join(sheet.SystemNames(), ", "))
+	var recorded []cost.Recorded
+	for _, m := range sys.UnderTest.Machines {
+		if m.InstanceType != "" {
+			recorded = append(recorded, cost.Recorded{Role: m.Role, InstanceType: m.InstanceType, Region: m.Region, VCPUs: m.LogicalCPUs})
+		}
+	}
+	if len(recorded) == 0 {
+		return "", nil, fmt.Errorf("which system of %s did %s run on? its results record no instance type of the server's machine: give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, label, strings.Join(sheet.SystemNames(), ", "))
+	}
+	if len(recorded) < len(sys.UnderTest.Machines) {
+		return "", nil, fmt.Errorf("which system of %s did %s run on? its results record the instance type of only %d of its %d server machines: give --system %s=SYSTEM (the sheet's systems: %s)", sheet.File, label, len(recorded), len(sys.UnderTest.Machines), label, strings.Join(sheet.SystemNames(), ", "))
+	}
+	m, err := sheet.SystemFor(label, recorded)
+	if err != nil {
+		return "", nil, err
+	}
+	return m.System, m.Warnings, nil
 }
 
 // priced is what the cost model prices: the systems' figures by thread count
@@ -240,12 +260,13 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 		}
 	}
 	var inputs []cost.Input
-	var names []string
+	var names, warnings []string
 	for i, s := range systems {
-		name, err := f.sheetSystem(sheet, s.Label)
+		name, warn, err := f.sheetSystem(sheet, s)
 		if err != nil {
 			return nil, err
 		}
+		warnings = append(warnings, warn...)
 		inputs = append(inputs, cost.Input{System: name, Throughput: cost.Figure{ByThreads: by[i], Threads: threads}})
 		names = append(names, name)
 	}
@@ -263,6 +284,7 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 		return nil, err
 	}
 	rep.Evaluations = append(rep.Evaluations, ev)
+	rep.Warnings = warnings
 	return &pricing{sheet: sheet, inputs: inputs, opts: opts, report: rep, eval: ev}, nil
 }
 

@@ -202,7 +202,7 @@ func TestImportGHzAndDistributionEndToEnd(t *testing.T) {
 		t.Errorf("compare labels the flag's frequency as another's, or uses the model's:\n%s", cmp.stdout)
 	}
 	js := runCLI(ctx, nil, "compare", "--format", "json", "x86="+x86, "arm="+arm)
-	if !strings.Contains(js.stdout, `"vcpus_source": "import --machine-vcpus"`) {
+	if !strings.Contains(js.stdout, `"vcpus_source": "machine (import): import --machine-vcpus"`) {
 		t.Errorf("compare JSON does not say the vCPUs came from the import's flag:\n%s", js.stdout)
 	}
 

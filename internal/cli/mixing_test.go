@@ -41,6 +41,8 @@ func writeRunsAt(t *testing.T, parent, name string, m sysinfo.Machine, per float
 			res := &result.Result{
 				Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 				Threads: threads, Status: result.StatusComplete, Machine: m,
+				// A local server: the client machine is the machine under test.
+				Target:  result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}, Ports: []int{3306}},
 				Server:  sysinfo.Server{Flavor: "MySQL", Version: "8.0.19"},
 				Options: map[string]string{"threads": strconv.Itoa(threads)},
 				Start:   time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),

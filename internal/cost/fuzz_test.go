@@ -25,7 +25,9 @@ func FuzzSheet(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	for _, s := range []string{"", "[]", "currency: USD\n", "instances: [{name: a, hourly: -1}]\n", "round_monthly_to: 1e400\n"} {
+	for _, s := range []string{"", "[]", "currency: USD\n", "instances: [{name: a, hourly: -1}]\n", "round_monthly_to: 1e400\n",
+		"source: s\ninstances: [{name: a, type: m6g.2xlarge, region: us-east-1, arch: arm64, vcpu: 8, price_per_hour: 0.308}, {name: b, type: m6g.2xlarge, arch: arm64, price_per_hour: 0.3}]\nsystems: [{name: s, items: [{instance: a}]}]\n",
+		"source: s\ninstances: [{name: a, type: '', region: [x], arch: arm64, price_per_hour: 1}]\nsystems: [{name: s, items: [{instance: a}]}]\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -39,6 +41,26 @@ func FuzzSheet(f *testing.F) {
 		var names []string
 		for _, sys := range s.Systems {
 			names = append(names, sys.Name)
+		}
+		// Every instance's type and region, as a result would record them,
+		// finds a system to price or a refusal that says to give --system.
+		for _, in := range s.Instances {
+			typ := in.Type
+			if typ == "" {
+				typ = in.Name
+			}
+			m, err := s.SystemFor("x", []Recorded{{InstanceType: typ, Region: in.Region, VCPUs: 2}})
+			if err != nil {
+				if !strings.Contains(err.Error(), "--system") {
+					t.Errorf("refusal %q does not say to give --system", err)
+				}
+				continue
+			}
+			if _, err := s.System(m.System); err != nil {
+				t.Errorf("matched system %q is not in the sheet: %v", m.System, err)
+			}
+			names = append(names, m.System)
+			break
 		}
 		r, err := NewReport(s, names...)
 		if err != nil {

@@ -34,6 +34,7 @@ type rawSheet struct {
 type rawInstance struct {
 	Name      string   `yaml:"name"`
 	Provider  string   `yaml:"provider"`
+	Type      string   `yaml:"type"`
 	Region    string   `yaml:"region"`
 	Arch      string   `yaml:"arch"`
 	VCPU      int      `yaml:"vcpu"`

@@ -51,6 +51,13 @@ func (r *Report) tables() []*table {
 	for _, ec := range r.EqualCosts {
 		out = append(out, equalCostTable(ec))
 	}
+	if len(r.Warnings) > 0 {
+		t := &table{id: "warnings", title: "Warnings", cols: []column{{head: "warning"}}, noHeader: true}
+		for _, w := range r.Warnings {
+			t.add(txt("warning: " + w))
+		}
+		out = append(out, t)
+	}
 	return out
 }
 

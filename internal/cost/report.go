@@ -33,6 +33,9 @@ type Report struct {
 	Costs       []*SystemCost `json:"costs,omitempty"`
 	Evaluations []*Evaluation `json:"evaluations,omitempty"`
 	EqualCosts  []*EqualCost  `json:"equal_costs,omitempty"`
+	// Warnings say where what was priced may not be what ran (a recorded
+	// vCPU count that differs from the sheet's); every writer shows them.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // NewReport starts a report on the sheet with the costs of the named

@@ -47,8 +47,12 @@ func (p Price) String() string {
 
 // Instance is a machine type at a provider, priced per hour, month or year.
 type Instance struct {
-	Name      string  `json:"name"`
-	Provider  string  `json:"provider,omitempty"`
+	Name     string `json:"name"`
+	Provider string `json:"provider,omitempty"`
+	// Type is the provider's instance type ("m6g.2xlarge") and Region its
+	// region ("us-east-1"): cost matches them with the instance type and
+	// region a result records of its server machines. Both optional.
+	Type      string  `json:"type,omitempty"`
 	Region    string  `json:"region,omitempty"`
 	Arch      string  `json:"arch"`           // ArchARM64 or ArchX8664
 	VCPU      int     `json:"vcpu,omitempty"` // 0 when the sheet does not say

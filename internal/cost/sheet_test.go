@@ -88,7 +88,7 @@ func TestSheetErrors(t *testing.T) {
 		name, old, new, want string
 	}{
 		{"unknown key", "    vcpu: 8\n    ghz: 2.5", "    vcpu: 8\n    ghz: 2.5\n    vcpus: 8",
-			`t.yaml:9: unknown key "vcpus" in instances[0] (did you mean "vcpu"?); the keys here are arch, cpu_model, ghz, memory_gib, name, notes, price_per_hour, price_per_month, price_per_year, provider, region, turbo_ghz, vcpu`},
+			`t.yaml:9: unknown key "vcpus" in instances[0] (did you mean "vcpu"?); the keys here are arch, cpu_model, ghz, memory_gib, name, notes, price_per_hour, price_per_month, price_per_year, provider, region, turbo_ghz, type, vcpu`},
 		{"unknown top-level key", "period: 3y", "period: 3y\nperiods: 5y",
 			`t.yaml:4: unknown key "periods" at the top level (did you mean "period"?); the keys here are currency, date, fees, hours_per_month, instances, notes, period, round_monthly_to, source, systems, url, volumes`},
 		{"two prices on one instance", "    price_per_hour: 0.25", "    price_per_hour: 0.25\n    price_per_year: 2000",

@@ -144,7 +144,7 @@ func (v *validator) nonNegative(path, what string, x float64) {
 
 func (v *validator) instance(path string, r rawInstance) Instance {
 	what := fmt.Sprintf("instance %q", r.Name)
-	in := Instance{Name: r.Name, Provider: r.Provider, Region: r.Region, VCPU: r.VCPU, MemoryGiB: r.MemoryGiB,
+	in := Instance{Name: r.Name, Provider: r.Provider, Type: strings.TrimSpace(r.Type), Region: strings.TrimSpace(r.Region), VCPU: r.VCPU, MemoryGiB: r.MemoryGiB,
 		CPUModel: r.CPUModel, GHz: r.GHz, TurboGHz: r.TurboGHz, Notes: r.Notes}
 	switch strings.ToLower(strings.TrimSpace(r.Arch)) {
 	case "arm64", "aarch64", "arm":

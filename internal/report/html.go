@@ -123,11 +123,18 @@ func pct(v float64) string {
 	return fmt.Sprintf("%+.0f%%", v)
 }
 
+// machine describes a system's machine under test (the database server's,
+// analysis.MachineUnderTest) with where each figure came from.
 func machine(s *analysis.System) string {
-	m := s.Machine
-	parts := []string{m.Arch}
-	if m.CPUModel != "" {
-		parts = append(parts, m.CPUModel)
+	u := s.UnderTest
+	var parts []string
+	if u.Known {
+		if u.Label != "" {
+			parts = append(parts, u.Label)
+		}
+		parts = append(parts, "from "+u.From)
+	} else {
+		parts = append(parts, "unknown (the results record no server machine)")
 	}
 	if s.VCPUs > 0 {
 		parts = append(parts, withSource(fmt.Sprintf("%d vCPU", s.VCPUs), s.VCPUsSource))
@@ -138,8 +145,8 @@ func machine(s *analysis.System) string {
 	return strings.Join(parts, ", ")
 }
 
-// withSource writes a figure with where it came from: "2.60 GHz (import
-// --machine-ghz)".
+// withSource writes a figure with where it came from: "2.60 GHz
+// (server_machines (agent): cpufreq max)".
 func withSource(figure, source string) string {
 	if source == "" {
 		return figure
@@ -163,7 +170,7 @@ th:first-child, td:first-child { text-align: left; }
 .chart { margin: 0; flex: 1 1 30rem; max-width: 34rem; }
 .chart svg { width: 100%; height: auto; }
 .note { color: #666; font-size: .9rem; }
-#systems td, #systems th { text-align: left; }
+#systems td, #systems th, #differences td, #differences th { text-align: left; }
 .ns { color: #888; }
 pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 </style>
@@ -171,8 +178,12 @@ pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 <body>
 <h1>{{.Title}}</h1>
 <p class="note">{{.Comparison.Metric.Unit}}{{if .Comparison.Metric.LowerIsBetter}} (lower is better){{else}} (higher is better){{end}}, {{.Comparison.Center}} of rounds; baseline {{.Comparison.BaselineSystem.Label}}. Differences marked ~ are not significant (two-sided Mann-Whitney U, α={{.Comparison.Alpha}}).</p>
-<table id="systems">
-<tr><th>system</th><th>machine</th><th>server</th><th>runs</th></tr>
+{{with .Comparison.Differences}}{{if and .Rows (gt (len .Systems) 1)}}<table id="differences">
+<tr><th>what differs</th>{{range .Systems}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.What}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{end}}<table id="systems">
+<tr><th>system</th><th>server machine</th><th>server</th><th>runs</th></tr>
 {{range .Systems}}<tr><td>{{.Label}}</td><td>{{machine .}}</td><td>{{server .}}</td><td>{{len .Samples}}</td></tr>
 {{end}}</table>
 {{range .Comparison.Notes}}<p class="note">{{.}}</p>

@@ -42,6 +42,7 @@ func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64, wor
 				res := &result.Result{
 					Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 					Workload: wl, Threads: threads, Status: result.StatusComplete, Machine: m,
+					Target:  result.Target{Driver: "mysql", Socket: "/run/mysqld/mysqld.sock"},
 					Options: map[string]string{"rand-type": "uniform", "threads": strconv.Itoa(threads)},
 					Start:   time.Date(2026, 11, 22, 4, 0, n, 0, time.UTC),
 					Totals: result.Phase{Seconds: 10, TPS: tps, QPS: tps * 20,
@@ -195,6 +196,28 @@ func TestHTMLReportInChromium(t *testing.T) {
 		t.Errorf("screenshot %s: %v", shot, err)
 	}
 	t.Logf("screenshot: %s", shot)
+}
+
+// TestHTMLJudgesTheServerMachine: the systems table names the machine under
+// test and where it came from (a socket target: the client machine), and
+// what differs between the systems comes first.
+func TestHTMLJudgesTheServerMachine(t *testing.T) {
+	var html bytes.Buffer
+	if err := buildReport(t).WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	page := html.String()
+	for _, want := range []string{
+		`<table id="differences">`, "<td>server machine</td><td>arm64 Neoverse-N1 ×8</td><td>x86_64 Xeon Gold 6266C ×8</td>",
+		"<th>server machine</th>", "arm64 Neoverse-N1 ×8, from machine (socket target), 8 vCPU (machine (socket target)), 2.60 GHz (machine (socket target): cpuinfo MHz)",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if strings.Index(page, `id="differences"`) > strings.Index(page, `id="systems"`) {
+		t.Errorf("what differs is not first")
+	}
 }
 
 func TestWriteScalingGolden(t *testing.T) {
