@@ -57,7 +57,8 @@ func Parse(list string) (Set, error) {
 	if list == "" {
 		return Set{}, nil
 	}
-	var ids []int
+	// A bitmap, not a list of ids: "0-65535,0-65535,…" stays cheap.
+	var bits []bool
 	for _, part := range strings.Split(list, ",") {
 		p := strings.TrimSpace(part)
 		if p == "" {
@@ -77,11 +78,20 @@ func Parse(list string) (Set, error) {
 				return Set{}, fmt.Errorf("CPU list %q: range %q runs backwards (write %d-%d)", list, p, b, a)
 			}
 		}
+		if b >= len(bits) {
+			bits = append(bits, make([]bool, b+1-len(bits))...)
+		}
 		for id := a; id <= b; id++ {
+			bits[id] = true
+		}
+	}
+	var ids []int
+	for id, on := range bits {
+		if on {
 			ids = append(ids, id)
 		}
 	}
-	return Of(ids...), nil
+	return Set{ids: ids}, nil
 }
 
 // MustParse is Parse for lists known to be good (tests, constants); it panics on an error.
