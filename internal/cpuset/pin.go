@@ -1,6 +1,7 @@
 package cpuset
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -124,10 +125,11 @@ func (s Set) mask() (unix.CPUSet, error) {
 // binary in its pinned-exec mode, which sets the mask and execs prog, so the
 // pid is prog's and every thread it ever starts inherits the mask. cred,
 // when not nil, is the user and group prog runs as (the switch happens after
-// pinning; the helper itself starts as the caller). Set Dir, Stdout,
+// pinning; the helper itself starts as the caller). ctx kills the process
+// as for exec.CommandContext. Set Dir, Stdout,
 // SysProcAttr and so on as for any command — but not SysProcAttr.Credential:
 // pass cred instead. Env is the caller's environment plus the mode's variables.
-func Command(set Set, cred *syscall.Credential, prog string, args ...string) (*exec.Cmd, error) {
+func Command(ctx context.Context, set Set, cred *syscall.Credential, prog string, args ...string) (*exec.Cmd, error) {
 	if _, err := set.mask(); err != nil {
 		return nil, err
 	}
@@ -135,7 +137,7 @@ func Command(set Set, cred *syscall.Credential, prog string, args ...string) (*e
 	if err != nil {
 		return nil, fmt.Errorf("find this program to start %s pinned to CPUs %s: %w", prog, set, err)
 	}
-	cmd := exec.Command(self, append([]string{prog}, args...)...)
+	cmd := exec.CommandContext(ctx, self, append([]string{prog}, args...)...)
 	cmd.Env = append(os.Environ(), PinEnv+"="+set.String())
 	if cred != nil {
 		cmd.Env = append(cmd.Env, pinCredEnv+"="+strconv.Itoa(int(cred.Uid))+":"+strconv.Itoa(int(cred.Gid)))

@@ -1,6 +1,7 @@
 package cpuset
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,7 +18,7 @@ func TestCommandPins(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []Set{Of(usable.CPUs()[0]), usable} {
-		cmd, err := Command(set, nil, "/bin/sh", "-c", `grep Cpus_allowed_list /proc/self/status; echo "pin=${`+PinEnv+`-unset}"`)
+		cmd, err := Command(context.Background(), set, nil, "/bin/sh", "-c", `grep Cpus_allowed_list /proc/self/status; echo "pin=${`+PinEnv+`-unset}"`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func TestPinnedExecFailures(t *testing.T) {
 			t.Errorf("pin %q %s: %v, %q; want exit 127 naming %q", tt.list, tt.prog, err, out, tt.want)
 		}
 	}
-	if _, err := Command(Set{}, nil, "/bin/true"); err == nil {
+	if _, err := Command(context.Background(), Set{}, nil, "/bin/true"); err == nil {
 		t.Error("Command with no CPUs: no error")
 	}
 }
