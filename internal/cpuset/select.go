@@ -2,6 +2,7 @@ package cpuset
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -141,4 +142,29 @@ func Select(t Topology, n int, smt SMT, placement Placement) (Set, error) {
 		}
 	}
 	return Of(order[:n]...), nil
+}
+
+// Count is how many units Select's n counts on t: logical CPUs for smt all,
+// cores for one-per-core.
+func (t Topology) Count(smt SMT) int {
+	if smt == SMTOnePerCore {
+		return len(t.Cores())
+	}
+	return len(t.CPUs)
+}
+
+// Fraction turns a share of the machine (0 < f ≤ 1, as in "the server gets
+// 0.8 of the machine") into Select's n: f × Count(smt), rounded to the
+// nearest whole CPU or core (halves up). A share that rounds to none is an
+// error, so a plan written for a large machine says so on a small one.
+func (t Topology) Fraction(f float64, smt SMT) (int, error) {
+	if !(f > 0 && f <= 1) {
+		return 0, fmt.Errorf("share %v of the machine: give a fraction above 0 and at most 1", f)
+	}
+	total := t.Count(smt)
+	n := int(math.Floor(f*float64(total) + 0.5))
+	if n < 1 {
+		return 0, fmt.Errorf("share %v of %d is less than one: this machine is too small for it (%s)", f, total, t)
+	}
+	return n, nil
 }

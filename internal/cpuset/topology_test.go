@@ -223,3 +223,51 @@ func TestSMTModes(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestFraction(t *testing.T) {
+	intel, arm := readMachine(t, intel2S.tree()), readMachine(t, arm80.tree())
+	vm := readMachine(t, os.DirFS("testdata/two-cpu-vm"))
+	tests := []struct {
+		topo Topology
+		f    float64
+		smt  SMT
+		want int
+		err  string
+	}{
+		{intel, 0.8, SMTAll, 51, ""},        // 51.2 of 64 CPUs
+		{intel, 0.8, SMTOnePerCore, 26, ""}, // 25.6 of 32 cores
+		{intel, 1, SMTAll, 64, ""},
+		{arm, 0.875, SMTAll, 70, ""},
+		{vm, 0.5, SMTAll, 1, ""},
+		{vm, 0.75, SMTAll, 2, ""}, // 1.5 rounds up
+		{vm, 0.2, SMTAll, 0, "less than one"},
+		{vm, 0, SMTAll, 0, "above 0 and at most 1"},
+		{vm, 1.5, SMTAll, 0, "above 0 and at most 1"},
+	}
+	for _, tt := range tests {
+		n, err := tt.topo.Fraction(tt.f, tt.smt)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Fraction(%v, %s) = %d, %v; want %q", tt.f, tt.smt, n, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || n != tt.want {
+			t.Errorf("Fraction(%v, %s) = %d, %v; want %d", tt.f, tt.smt, n, err, tt.want)
+		}
+	}
+	// Seed 001's split on a 28-thread machine: 22 server + 6 client.
+	ht28 := readMachine(t, machine{cpus: 28, where: func(i int) (int, int, int, int) { return 0, i % 14, i / 14, 0 }}.tree())
+	n, err := ht28.Fraction(0.8, SMTAll)
+	if err != nil || n != 22 {
+		t.Fatalf("0.8 of 28 = %d, %v", n, err)
+	}
+	server, err := Select(ht28, n, SMTAll, Packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := ht28.All().Minus(server)
+	if server.String() != "0-10,14-24" || client.String() != "11-13,25-27" || server.Overlaps(client) {
+		t.Errorf("split: server %s, client %s", server, client)
+	}
+}
