@@ -32,7 +32,7 @@ func TestPinnedExecMode(t *testing.T) {
 	cmd = exec.Command(bin, "/bin/echo", "PROGRAM-RAN")
 	cmd.Env = append(os.Environ(), cpuset.PinEnv+"=zero")
 	out, err = cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 127 || !strings.Contains(string(out), `fairbench: pinned start: CPU list "zero"`) || strings.Contains(string(out), "PROGRAM-RAN") {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 127 || !strings.Contains(string(out), `fairbench: pinned start (FAIRBENCH_PIN_EXEC is set): CPU list "zero"`) || strings.Contains(string(out), "PROGRAM-RAN") {
 		t.Errorf("bad list: %v, %q", err, out)
 	}
 }

@@ -47,7 +47,7 @@ func ExecIfAsked() {
 	}
 	cred := os.Getenv(pinCredEnv)
 	if err := pinnedExec(list, cred, os.Args[1:]); err != nil {
-		fmt.Fprintf(os.Stderr, "fairbench: pinned start: %v\n", err)
+		fmt.Fprintf(os.Stderr, "fairbench: pinned start (%s is set): %v\n", PinEnv, err)
 		os.Exit(127)
 	}
 }
@@ -133,11 +133,16 @@ func Command(ctx context.Context, set Set, cred *syscall.Credential, prog string
 	if _, err := set.mask(); err != nil {
 		return nil, err
 	}
+	// The helper execs prog as given, without a $PATH search.
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		return nil, fmt.Errorf("start %s pinned to CPUs %s: %w", prog, set, err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find this program to start %s pinned to CPUs %s: %w", prog, set, err)
 	}
-	cmd := exec.CommandContext(ctx, self, append([]string{prog}, args...)...)
+	cmd := exec.CommandContext(ctx, self, append([]string{path}, args...)...)
 	cmd.Env = append(os.Environ(), PinEnv+"="+set.String())
 	if cred != nil {
 		cmd.Env = append(cmd.Env, pinCredEnv+"="+strconv.Itoa(int(cred.Uid))+":"+strconv.Itoa(int(cred.Gid)))

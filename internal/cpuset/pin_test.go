@@ -18,7 +18,7 @@ func TestCommandPins(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []Set{Of(usable.CPUs()[0]), usable} {
-		cmd, err := Command(context.Background(), set, nil, "/bin/sh", "-c", `grep Cpus_allowed_list /proc/self/status; echo "pin=${`+PinEnv+`-unset}"`)
+		cmd, err := Command(context.Background(), set, nil, "sh", "-c", `grep Cpus_allowed_list /proc/self/status; echo "pin=${`+PinEnv+`-unset}"`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,6 +54,9 @@ func TestPinnedExecFailures(t *testing.T) {
 	}
 	if _, err := Command(context.Background(), Set{}, nil, "/bin/true"); err == nil {
 		t.Error("Command with no CPUs: no error")
+	}
+	if _, err := Command(context.Background(), Of(0), nil, "no-such-program-here"); err == nil || !strings.Contains(err.Error(), "no-such-program-here") {
+		t.Errorf("Command of a missing program: %v", err)
 	}
 }
 
