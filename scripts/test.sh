@@ -111,7 +111,7 @@ FUZZ_TARGETS=(
 	"FuzzMetadataDocuments ./internal/placement"
 	"FuzzParseMachine ./internal/servermachine"
 	"FuzzParseFileRefs ./internal/servermachine"
-	"FuzzParseCPUList ./internal/servermachine"
+	"FuzzParse ./internal/cpuset"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

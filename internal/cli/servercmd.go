@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/localserver"
 )
 
@@ -26,6 +28,7 @@ type serverCmdFlags struct {
 	port     int
 	dataSize string
 	set      []string
+	cpus     string
 	dryRun   bool
 }
 
@@ -48,6 +51,7 @@ log and state. The server listens on 127.0.0.1 only and trusts local users.
 
   fairbench server start --flavor=mariadb --profile=cpu-bound --data-size=2GiB
   fairbench server start --flavor=postgres --profile=io-bound --data-size=8GiB --dry-run
+  fairbench server start --flavor=mariadb --cpus=0-21   # every server thread on CPUs 0-21
   fairbench server status --flavor=mariadb
   fairbench server stop --flavor=mariadb`),
 		Args: cobra.NoArgs,
@@ -86,6 +90,7 @@ func (a *App) serverStartCommand() *cobra.Command {
 	fs.IntVar(&f.port, "port", 0, "TCP port on 127.0.0.1 (0: a free one, the previous one on a restart when still free)")
 	fs.StringVar(&f.dataSize, "data-size", "1GiB", "size of the data set the profile is sized for (e.g. 2GiB, 500MB, 64M)")
 	fs.StringArrayVar(&f.set, "set", nil, "a server setting by the server's own name, key=value (repeatable); overrides the profile's")
+	fs.StringVar(&f.cpus, "cpus", "", "pin every thread of the server to these CPUs (a kernel CPU list such as 0-3,8); default: not pinned")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the generated configuration without starting anything")
 	return cmd
 }
@@ -119,7 +124,16 @@ func (f *serverCmdFlags) startOptions() (localserver.Options, error) {
 		}
 		settings[strings.TrimSpace(k)] = v
 	}
-	opts = localserver.Options{Flavor: flavor, Profile: profile, Dir: f.dir, Port: f.port, DataBytes: data, Settings: settings}
+	var cpus cpuset.Set
+	if f.cpus != "" {
+		if cpus, err = cpuset.Parse(f.cpus); err != nil {
+			return opts, usageErrorf("--cpus: %v", err)
+		}
+		if err := cpuset.CheckUsable(os.DirFS("/"), os.Getpid(), cpus, "--cpus"); err != nil {
+			return opts, withCode(ExitUsage, err)
+		}
+	}
+	opts = localserver.Options{Flavor: flavor, Profile: profile, Dir: f.dir, Port: f.port, DataBytes: data, Settings: settings, CPUs: cpus}
 	if opts.Dir == "" {
 		opts.Dir = defaultServerDir(flavor)
 	}
@@ -143,6 +157,9 @@ func (a *App) serverDryRun(opts localserver.Options) error {
 	dir, _ := filepath.Abs(opts.Dir)
 	fmt.Fprintf(a.Stdout, "Dry run: the %s server in %s would start with this configuration (nothing was started or written):\n\n", ms.Flavor, dir)
 	fmt.Fprint(a.Stdout, ms.Config)
+	if ms.CPUList != "" {
+		fmt.Fprintf(a.Stdout, "\nEvery thread of the server would run on CPUs %s.\n", ms.CPUList)
+	}
 	return nil
 }
 
@@ -160,8 +177,12 @@ func (a *App) serverStart(cmd *cobra.Command, opts localserver.Options) error {
 	for _, n := range srv.Notes {
 		fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", n)
 	}
-	fmt.Fprintf(w, "Started the %s server in %s (pid %d, port %d on 127.0.0.1, profile %s): %s\n",
-		srv.Flavor, srv.Dir, srv.PID, srv.Port, srv.Profile, srv.Version)
+	pinned := ""
+	if !srv.CPUs.IsEmpty() {
+		pinned = ", pinned to CPUs " + srv.CPUs.String()
+	}
+	fmt.Fprintf(w, "Started the %s server in %s (pid %d, port %d on 127.0.0.1, profile %s%s): %s\n",
+		srv.Flavor, srv.Dir, srv.PID, srv.Port, srv.Profile, pinned, srv.Version)
 	printConnect(w, srv)
 	fmt.Fprintf(w, "Stop it with: fairbench server stop --dir=%s\n", srv.Dir)
 	return nil
@@ -284,6 +305,11 @@ func printStatus(w io.Writer, st localserver.State) {
 	}
 	row("profile", "%s", profile)
 	row("port", "%d on 127.0.0.1", st.Port)
+	if !st.CPUs.IsEmpty() {
+		row("cpus", "%s (every thread pinned)", st.CPUs)
+	} else {
+		row("cpus", "not pinned")
+	}
 	row("socket", "%s", st.Socket)
 	row("config", "%s", st.ConfigFile)
 	row("log", "%s", st.LogFile)

@@ -23,7 +23,7 @@ func runServerCLI(t *testing.T, args ...string) cliRun {
 func TestServerStartDryRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "my")
 	r := runServerCLI(t, "start", "--flavor=mariadb", "--profile=cpu-bound", "--data-size=2GiB", "--dir="+dir,
-		"--port=4406", "--set", "innodb_io_capacity=4000", "--set=innodb-flush-neighbors=0", "--dry-run")
+		"--port=4406", "--set", "innodb_io_capacity=4000", "--set=innodb-flush-neighbors=0", "--cpus=0", "--dry-run")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -36,6 +36,7 @@ func TestServerStartDryRun(t *testing.T) {
 		"innodb_buffer_pool_size = 2560M",
 		"innodb_log_file_size = 640M",
 		"# user settings (--set)\ninnodb_flush_neighbors = 0\ninnodb_io_capacity = 4000\n",
+		"Every thread of the server would run on CPUs 0.",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("dry run output lacks %q:\n%s", want, r.stdout)
@@ -72,6 +73,10 @@ func TestServerBadInput(t *testing.T) {
 		{"set a private setting", []string{"start", "--flavor=postgres", "--set=port=5432", "--dry-run"}, ExitUsage, "setting port is fairbench's to set (the server must stay private): use --port instead"},
 		{"cpu-bound too large", []string{"start", "--flavor=mariadb", "--data-size=100TiB", "--dry-run"}, ExitUsage, "lower the data set to at most"},
 		{"bad port", []string{"start", "--flavor=mariadb", "--port=70000", "--dry-run"}, ExitUsage, "--port 70000: give a port from 1 to 65535"},
+		{"garbage cpus", []string{"start", "--flavor=mariadb", "--cpus=0-x", "--dry-run"}, ExitUsage, `--cpus: CPU list "0-x": "0-x" is not a CPU id or a range`},
+		{"backwards cpus", []string{"start", "--flavor=mariadb", "--cpus=3-1", "--dry-run"}, ExitUsage, `range "3-1" runs backwards`},
+		{"empty cpus", []string{"start", "--flavor=mariadb", "--cpus=,", "--dry-run"}, ExitUsage, `--cpus: CPU list ",": empty entry`},
+		{"cpus not online", []string{"start", "--flavor=mariadb", "--cpus=65535", "--dry-run"}, ExitUsage, "--cpus 65535: CPU 65535 not usable here: this process may use CPUs "},
 		{"unknown flag", []string{"start", "--flavour=mariadb"}, ExitUsage, "unknown flag: --flavour"},
 		{"unknown subcommand", []string{"restart"}, ExitUsage, `unknown command "restart"`},
 		{"status of no server", []string{"status", "--dir=" + empty}, ExitUsage, "no fairbench server in " + empty},
@@ -103,7 +108,7 @@ func TestServerStartRefusesMissingMySQL(t *testing.T) {
 
 func TestServerStartStatusStop(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mariadb")
-	r := runServerCLI(t, "start", "--flavor=mariadb", "--dir="+dir, "--data-size=64MiB", "--set=innodb_io_capacity=3000")
+	r := runServerCLI(t, "start", "--flavor=mariadb", "--dir="+dir, "--data-size=64MiB", "--set=innodb_io_capacity=3000", "--cpus=0")
 	t.Cleanup(func() { localserver.Stop(context.Background(), dir) })
 	if r.code != ExitOK {
 		t.Fatalf("start: exit %d\n%s", r.code, r.stderr)
@@ -114,6 +119,7 @@ func TestServerStartStatusStop(t *testing.T) {
 		"Connect fairbench with:\n  --mysql-socket=" + filepath.Join(dir, "mysqld.sock") + " --mysql-user=root --mysql-db=sbtest\n",
 		"or over TCP:\n  --mysql-host=127.0.0.1 --mysql-port=",
 		"Stop it with: fairbench server stop --dir=" + dir,
+		"profile cpu-bound, pinned to CPUs 0):",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("start output lacks %q:\n%s", want, r.stdout)
@@ -121,7 +127,7 @@ func TestServerStartStatusStop(t *testing.T) {
 	}
 	r = runServerCLI(t, "status", "--dir="+dir)
 	for _, want := range []string{"The mariadb server in " + dir + " is running (pid ", "profile   cpu-bound, sized for 64 MiB of data",
-		"settings  innodb_buffer_pool_size = 128M", "innodb_io_capacity = 3000", "--mysql-socket="} {
+		"settings  innodb_buffer_pool_size = 128M", "innodb_io_capacity = 3000", "--mysql-socket=", "cpus      0 (every thread pinned)"} {
 		if r.code != ExitOK || !strings.Contains(r.stdout, want) {
 			t.Errorf("status (exit %d) lacks %q:\n%s%s", r.code, want, r.stdout, r.stderr)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
@@ -92,7 +93,8 @@ clients.yaml (three coordinated clients).`,
 // suiteRun is `fairbench suite run`.
 func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error {
 	ctx := cmd.Context()
-	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: runtime.NumCPU()}
+	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: runtime.NumCPU(),
+		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
 	plan, err := suite.ReadPlan(planFile)
 	if err != nil {
 		return withCode(ExitUsage, err)

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -111,6 +112,11 @@ type Options struct {
 	// mariadb-install-db, mysqld, postgres, initdb, pg_ctl); empty means the
 	// usual Debian locations and $PATH.
 	BinDir string
+	// CPUs pins every thread of the server to these CPUs (it is started
+	// through cpuset.Command, so all its threads inherit the mask); empty
+	// leaves it unpinned, with fairbench's own affinity. Start refuses CPUs
+	// outside the online ones this process may use.
+	CPUs cpuset.Set
 }
 
 // Server is a running server that Start started.
@@ -135,6 +141,8 @@ type Server struct {
 	Managed result.ManagedServer
 	// Notes say where the profile could not be followed (a capped buffer pool).
 	Notes []string
+	// CPUs is the set the server is pinned to (Managed.CPUList); empty when unpinned.
+	CPUs cpuset.Set
 }
 
 // DriverConfig returns the driver configuration that reaches the server over

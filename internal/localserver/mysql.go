@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/procutil"
 )
 
@@ -40,6 +41,12 @@ func startMySQL(ctx context.Context, in installation, l layout, p *plan, srv *Se
 	}
 	defer out.Close()
 	cmd := exec.Command(in.daemon, mysqlDaemonArgs(cnf)...)
+	if !srv.CPUs.IsEmpty() {
+		// The daemon runs on after fairbench: no context.
+		if cmd, err = cpuset.Command(context.Background(), srv.CPUs, nil, in.daemon, mysqlDaemonArgs(cnf)...); err != nil {
+			return err
+		}
+	}
 	cmd.Dir = l.dir
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own session: Ctrl-C in fairbench's terminal does not reach it, and

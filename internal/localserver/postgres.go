@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/procutil"
 )
 
@@ -79,8 +80,21 @@ func startPostgres(ctx context.Context, in installation, l layout, p *plan, srv 
 	if deadline, ok := ctx.Deadline(); ok {
 		wait = time.Until(deadline)
 	}
-	startErr := procutil.Run(run(in.pgCtl, "-D", l.data(), "-l", logFile, "-w", "-s",
-		"-t", strconv.Itoa(max(int(wait.Seconds()), 1)), "start"))
+	ctlArgs := []string{"-D", l.data(), "-l", logFile, "-w", "-s", "-t", strconv.Itoa(max(int(wait.Seconds()), 1)), "start"}
+	ctl := run(in.pgCtl, ctlArgs...)
+	if !srv.CPUs.IsEmpty() {
+		// pg_ctl forks the postmaster, which forks every backend: pinning
+		// pg_ctl pins them all. The pinned helper starts as this user and
+		// switches to the owner after pinning.
+		pinned, err := cpuset.Command(ctx, srv.CPUs, owner, in.pgCtl, ctlArgs...)
+		if err != nil {
+			return err
+		}
+		pinned.Dir, pinned.Env = ctl.Dir, append(pinned.Env, "LC_ALL=C")
+		pinned.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		ctl = pinned
+	}
+	startErr := procutil.Run(ctl)
 	pid := readPIDFile(filepath.Join(l.data(), "postmaster.pid"))
 	if !processRunning(pid, l.dir) {
 		pid = 0

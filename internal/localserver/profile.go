@@ -129,7 +129,8 @@ func generate(opts Options) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{flavor: flavor, profile: profile, dir: dir, port: opts.Port}
-	p.managed = result.ManagedServer{Flavor: string(flavor), Profile: string(profile), Settings: map[string]string{}}
+	p.managed = result.ManagedServer{Flavor: string(flavor), Profile: string(profile), Settings: map[string]string{},
+		CPUList: opts.CPUs.String()}
 
 	var profileSettings map[string]string
 	var reasons []string

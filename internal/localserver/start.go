@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/procutil"
@@ -28,6 +29,11 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	// Validate everything the user gave before touching the disk.
 	if _, err := generate(opts); err != nil {
 		return nil, err
+	}
+	if !opts.CPUs.IsEmpty() {
+		if err := cpuset.CheckUsable(os.DirFS("/"), os.Getpid(), opts.CPUs, "server CPUs"); err != nil {
+			return nil, err
+		}
 	}
 	flavor, _ := ParseFlavor(string(opts.Flavor))
 	in, err := findInstallation(ctx, flavor, opts.BinDir)
@@ -54,6 +60,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	srv := &Server{
 		Flavor: flavor, Profile: p.profile, Dir: dir, Port: opts.Port, Socket: l.socket(flavor, opts.Port),
 		Version: in.version, ConfigFile: l.config(flavor), LogFile: l.log(flavor), Managed: p.managed, Notes: p.notes,
+		CPUs: opts.CPUs,
 	}
 	if len(srv.Socket) > maxSocketPath {
 		return nil, fmt.Errorf("the server's socket %s would be %d bytes long, more than the %d a Unix socket allows: use a shorter --dir",

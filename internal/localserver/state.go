@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/procutil"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -120,10 +121,12 @@ func runningPID(l layout, st *stateFile) int {
 
 // server rebuilds the Server that st describes.
 func (st *stateFile) server(l layout) Server {
+	// A list this state file holds was written by Start from a parsed set.
+	cpus, _ := cpuset.Parse(st.Managed.CPUList)
 	return Server{
 		Flavor: st.Flavor, Profile: st.Profile, Dir: l.dir, Port: st.Port, Socket: st.Socket,
 		PID: st.PID, Version: st.Version, ConfigFile: l.config(st.Flavor), LogFile: l.log(st.Flavor),
-		Managed: st.Managed, Notes: st.Notes,
+		Managed: st.Managed, Notes: st.Notes, CPUs: cpus,
 	}
 }
 

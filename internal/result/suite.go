@@ -31,6 +31,9 @@ type ManagedServer struct {
 	Settings map[string]string `json:"settings"`
 	// Config is the configuration file as written (my.cnf or postgresql.conf lines).
 	Config string `json:"config"`
+	// CPUList is the CPUs fairbench pinned every thread of the server to, in
+	// the kernel's list syntax ("0-3,8"); empty when it was not pinned.
+	CPUList string `json:"cpu_list,omitempty"`
 }
 
 // TargetOf describes where a driver configuration sends its load, without

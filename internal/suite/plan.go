@@ -11,6 +11,7 @@ package suite
 import (
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -72,6 +73,19 @@ type ServerSpec struct {
 	Port     int               `yaml:"port"`     // 0 picks a free port
 	Profiles []string          `yaml:"profiles"` // cpu-bound, io-bound, custom; one after another
 	Settings map[string]string `yaml:"settings"` // server settings on top of the profile's
+	// CPUs pins every thread of the server to a CPU list ("0-21"); empty: unpinned.
+	CPUs string `yaml:"cpus"`
+
+	cpus cpuset.Set // CPUs, parsed by validation
+}
+
+// CPUSet is the CPU set the server is pinned to (server.cpus, validated);
+// empty when unpinned.
+func (s *ServerSpec) CPUSet() cpuset.Set {
+	if s == nil {
+		return cpuset.Set{}
+	}
+	return s.cpus
 }
 
 // Data is one data set: the sysbench tables or the TPC-C warehouses, and any

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/suitedir"
@@ -202,6 +203,9 @@ func TestPlanErrors(t *testing.T) {
 		{"server and target", "server: {flavor: mariadb}\ntarget: {host: db1}\n" + ok, []string{"plan.yaml:2:", "remove target.host"}},
 		{"bad flavor", "server: {flavor: oracle}\n" + ok, []string{"plan.yaml:1:", "server.flavor"}},
 		{"bad profile", "server:\n  flavor: mariadb\n  profiles: [cpu-bound, ram-bound]\n" + ok, []string{"plan.yaml:3:", "server.profiles[1]"}},
+		{"bad server cpus", "server:\n  flavor: mariadb\n  cpus: 0-x\n" + ok, []string{"plan.yaml:3:", "server.cpus", `"0-x" is not a CPU id or a range`}},
+		{"empty server cpus", "server:\n  flavor: mariadb\n  cpus: ''\n" + ok, []string{"plan.yaml:3:", "server.cpus: no CPUs given"}},
+		{"huge server cpu", "server:\n  flavor: mariadb\n  cpus: 70000\n" + ok, []string{"plan.yaml:3:", "too large"}},
 		{"bad prepare", ok + "steps:\n  prepare: maybe\n", []string{"plan.yaml:5:", `unknown prepare "maybe"`, "reuse"}},
 		{"bad on_failure", ok + "steps:\n  on_failure: retry\n", []string{"plan.yaml:5:", "continue or stop"}},
 		{"two actions in one", ok + "steps:\n  between_cells:\n    - {sql: SELECT 1, drop_caches: true}\n", []string{"plan.yaml:6:", "exactly one action"}},
@@ -350,4 +354,57 @@ func serverMaxConnections(t *testing.T, cfg driver.Config) int {
 		t.Fatalf("max_connections %q", rows[0][0])
 	}
 	return n
+}
+
+// TestServerCPUs: server.cpus is parsed, checked against the CPUs this
+// process may use, and shown by the dry run.
+func TestServerCPUs(t *testing.T) {
+	const ok = "data: {tables: 1, table_size: 1000}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n"
+	env := Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 2,
+		UsableCPUs: func() (cpuset.Set, error) { return cpuset.MustParse("0-1"), nil }}
+	tests := []struct{ cpus, want, err string }{
+		{"1", "1", ""},
+		{"0", "0", ""},
+		{"'1,0'", "0-1", ""},
+		{"2-3", "", "plan.yaml:3: server.cpus: CPU list 2-3: CPU 2-3 not usable here: this process may use CPUs 0-1"},
+		{"1-2", "", "CPU 2 not usable here"},
+	}
+	for _, tt := range tests {
+		p, err := ParsePlan("plan.yaml", []byte("server:\n  flavor: mariadb\n  cpus: "+tt.cpus+"\n"+ok))
+		if err == nil {
+			err = p.Validate(env)
+		}
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("cpus %s: %v, want %q", tt.cpus, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("cpus %s: %v", tt.cpus, err)
+		case p.Server.CPUSet().String() != tt.want:
+			t.Errorf("cpus %s: CPUSet %q, want %q", tt.cpus, p.Server.CPUSet(), tt.want)
+		}
+	}
+	p, err := ParsePlan("plan.yaml", []byte("server: {flavor: mariadb, cpus: 1}\n"+ok))
+	if err == nil {
+		err = p.Validate(env)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := DryRun(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Server mariadb, profile cpu-bound (sized for ") || !strings.Contains(out.String(), ", every thread on CPUs 1):") {
+		t.Errorf("dry run does not show the CPUs:\n%s", out.String())
+	}
+	// A plan without cpus leaves the server unpinned.
+	p, err = ParsePlan("plan.yaml", []byte("server: {flavor: mariadb}\n"+ok))
+	if err == nil {
+		err = p.Validate(env)
+	}
+	if err != nil || !p.Server.CPUSet().IsEmpty() {
+		t.Errorf("no cpus: %q, %v", p.Server.CPUSet(), err)
+	}
 }

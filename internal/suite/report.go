@@ -34,7 +34,11 @@ func DryRun(w io.Writer, p *Plan) error {
 				fmt.Fprintf(w, "\nServer %s, profile %s: cannot run on this machine: %v\n", p.Server.Flavor, prof, err)
 				continue
 			}
-			fmt.Fprintf(w, "\nServer %s, profile %s (sized for %s):\n%s", p.Server.Flavor, prof, humanBytes(gen.DataBytes), gen.Config)
+			pinned := ""
+			if gen.CPUList != "" {
+				pinned = ", every thread on CPUs " + gen.CPUList
+			}
+			fmt.Fprintf(w, "\nServer %s, profile %s (sized for %s%s):\n%s", p.Server.Flavor, prof, humanBytes(gen.DataBytes), pinned, gen.Config)
 		}
 	}
 	fmt.Fprintln(w)
@@ -70,7 +74,8 @@ func (p *Plan) generateServer(profile string) (*result.ManagedServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	gen, err := localserver.Generate(localserver.Options{Flavor: flavor, Profile: prof, Dir: p.Server.Dir, DataBytes: p.dataBytes(), Settings: p.Server.Settings})
+	gen, err := localserver.Generate(localserver.Options{Flavor: flavor, Profile: prof, Dir: p.Server.Dir, DataBytes: p.dataBytes(), Settings: p.Server.Settings,
+		CPUs: p.Server.CPUSet()})
 	if err != nil {
 		return nil, p.errAt("server", "profile %s: %v", profile, err)
 	}

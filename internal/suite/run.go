@@ -462,7 +462,7 @@ func (s *session) startServer(ctx context.Context, g group) (*localserver.Server
 		var err error
 		srv, err = localserver.Start(ctx, localserver.Options{
 			Flavor: flavor, Profile: profile, Dir: p.Server.Dir, Port: p.Server.Port,
-			DataBytes: bytes, Settings: p.Server.Settings,
+			DataBytes: bytes, Settings: p.Server.Settings, CPUs: p.Server.CPUSet(),
 		})
 		if err != nil {
 			return "", err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
@@ -26,6 +27,10 @@ type Env struct {
 	Getenv func(string) string
 	// CPUs is this machine's logical CPU count (threads: auto); 0 means runtime.NumCPU().
 	CPUs int
+	// UsableCPUs returns the CPUs this process may pin a server to
+	// (cpuset.Usable); server.cpus outside them is refused. nil: not checked
+	// here (the server's start still checks).
+	UsableCPUs func() (cpuset.Set, error)
 }
 
 // Defaults of optional plan fields.
@@ -153,7 +158,7 @@ func cmpOr(s, def string) string {
 	return s
 }
 
-func (p *Plan) validateServer(Env) error {
+func (p *Plan) validateServer(env Env) error {
 	s := p.Server
 	if s == nil {
 		return nil
@@ -178,6 +183,34 @@ func (p *Plan) validateServer(Env) error {
 	if s.Dir == "" {
 		s.Dir = filepath.Join("fairbench-data", "suite-"+s.Flavor)
 	}
+	return p.validateServerCPUs(env)
+}
+
+// validateServerCPUs parses server.cpus and checks it against the CPUs this
+// process may use.
+func (p *Plan) validateServerCPUs(env Env) error {
+	s := p.Server
+	s.cpus = cpuset.Set{}
+	if s.CPUs == "" && !p.given("server.cpus") {
+		return nil
+	}
+	set, err := cpuset.Parse(s.CPUs)
+	if err != nil {
+		return p.errAt("server.cpus", "%v", err)
+	}
+	if set.IsEmpty() {
+		return p.errAt("server.cpus", "no CPUs given: write a CPU list such as 0-3,8, or leave cpus out for an unpinned server")
+	}
+	if env.UsableCPUs != nil {
+		usable, err := env.UsableCPUs()
+		if err != nil {
+			return p.errAt("server.cpus", "cannot tell which CPUs this process may use: %v", err)
+		}
+		if bad := set.Minus(usable); !bad.IsEmpty() {
+			return p.errAt("server.cpus", "CPU list %s: CPU %s not usable here: this process may use CPUs %s (the online CPUs its affinity and cgroup cpuset allow)", set, bad, usable)
+		}
+	}
+	s.cpus = set
 	return nil
 }
 

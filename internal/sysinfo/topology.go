@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/cpuset"
 )
 
 const cpuDir = "sys/devices/system/cpu"
@@ -66,24 +68,14 @@ func countCPUs(m *Machine, fsys fs.FS, info cpuInfo) {
 	}
 }
 
-// countList counts the CPUs of a kernel CPU list such as "0-3,8-11".
+// countList counts the CPUs of a kernel CPU list such as "0-3,8-11"; 0 when
+// the list does not parse.
 func countList(list string) int {
-	n := 0
-	for _, part := range strings.Split(strings.TrimSpace(list), ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			continue
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				continue
-			}
-		}
-		n += b - a + 1
+	s, err := cpuset.Parse(list)
+	if err != nil {
+		return 0
 	}
-	return n
+	return s.Len()
 }
 
 // readFrequencies fills MHz and BogoMIPS from cpuinfo and MaxMHz, MinMHz and CurMHz
