@@ -108,6 +108,8 @@ FUZZ_TARGETS=(
 	"FuzzParseSysbench ./internal/importer"
 	"FuzzParseGoTPC ./internal/importer"
 	"FuzzParseCommand ./internal/importer"
+	"FuzzParseAgentList ./internal/agent"
+	"FuzzParseCPUList ./internal/hostcounters"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do
