@@ -61,6 +61,7 @@ type Server struct {
 	token   []byte
 	pid     int
 	fsys    fs.FS
+	reader  *hostcounters.Reader
 	machine []byte // the fingerprint's JSON
 
 	pool sync.Pool // *bytes.Buffer for the counters' JSON
@@ -118,6 +119,7 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 	if s.machine, err = json.Marshal(m); err != nil {
 		return nil, fmt.Errorf("agent: encoding the fingerprint: %w", err)
 	}
+	s.reader = hostcounters.NewReader(s.fsys, s.pid)
 	s.pool.New = func() any { return new(bytes.Buffer) }
 	return s, nil
 }
@@ -172,7 +174,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(s.machine)
 		return
 	}
-	snap, err := hostcounters.Read(s.fsys, s.pid)
+	snap, err := s.reader.Read()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

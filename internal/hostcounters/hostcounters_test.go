@@ -72,6 +72,7 @@ func fixture(stat string) fstest.MapFS {
 		"proc/self/auxv":                  {Data: auxv(250)},
 		"proc/42/stat":                    {Data: []byte("42 (my (odd) server) S 1 42 42 0 -1 4194560 100 0 0 0 300 200 0 0 20 0 30 0 5555 1000000 500 18446744073709551615")},
 		"proc/42/status":                  {Data: []byte("Name:\tmy (odd) server\nPPid:\t1\nVmRSS:\t  2048 kB\nCpus_allowed_list:\t0-7\n")},
+		"proc/42/statm":                   {Data: []byte("10000 512 100 10 0 300 0\n")},
 		"proc/42/io":                      {Data: []byte("rchar: 1\nwchar: 2\nread_bytes: 4096\nwrite_bytes: 8192\n")},
 		"sys/devices/virtual/net/lo":      {Mode: os.ModeDir},
 		"sys/devices/virtual/net/docker0": {Mode: os.ModeDir},
@@ -106,7 +107,7 @@ func TestReadFixture(t *testing.T) {
 		t.Errorf("memory = %d, %d", s.MemTotalBytes, s.MemAvailableBytes)
 	}
 	p := s.Process
-	if p == nil || p.Name != "my (odd) server" || p.UserTicks != 300 || p.SystemTicks != 200 || p.StartTicks != 5555 || p.RSSBytes != 2048*1024 ||
+	if p == nil || p.Name != "my (odd) server" || p.UserTicks != 300 || p.SystemTicks != 200 || p.StartTicks != 5555 || p.RSSBytes != 512*4096 ||
 		p.ReadBytes == nil || *p.ReadBytes != 4096 || *p.WriteBytes != 8192 {
 		t.Errorf("process = %+v", p)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
 )
 
@@ -19,7 +20,8 @@ type ProcessStats struct {
 	// its threads) in clock ticks.
 	UserTicks   uint64 `json:"user_ticks"`
 	SystemTicks uint64 `json:"system_ticks"`
-	// RSSBytes is VmRSS of /proc/PID/status.
+	// RSSBytes is the resident set (VmRSS): resident pages of /proc/PID/statm
+	// × the page size.
 	RSSBytes int64 `json:"rss_bytes,omitempty"`
 	// ReadBytes and WriteBytes are read_bytes and write_bytes of
 	// /proc/PID/io: storage IO the process caused. Nil when io could not be
@@ -29,8 +31,9 @@ type ProcessStats struct {
 	IOError    string  `json:"io_error,omitempty"`
 }
 
-// readProcess reads /proc/PID/stat, status and io.
-func readProcess(fsys fs.FS, pid int) (ProcessStats, error) {
+// readProcess reads /proc/PID/stat, statm and io (statm rather than status:
+// the kernel writes it at a fraction of the cost).
+func readProcess(fsys fs.FS, pid int, pageSize int64) (ProcessStats, error) {
 	dir := "proc/" + strconv.Itoa(pid)
 	b, err := fs.ReadFile(fsys, dir+"/stat")
 	if err != nil {
@@ -41,8 +44,12 @@ func readProcess(fsys fs.FS, pid int) (ProcessStats, error) {
 		return ProcessStats{}, fmt.Errorf("process %d: %w", pid, err)
 	}
 	p.PID = pid
-	if b, err := fs.ReadFile(fsys, dir+"/status"); err == nil {
-		p.RSSBytes = statusKB(b, "VmRSS") * 1024
+	if b, err := fs.ReadFile(fsys, dir+"/statm"); err == nil {
+		_, rest := nextField(b)
+		f, _ := nextField(rest)
+		if pages, err := strconv.ParseInt(string(bytes.TrimSpace(f)), 10, 64); err == nil {
+			p.RSSBytes = pages * pageSize
+		}
 	}
 	b, err = fs.ReadFile(fsys, dir+"/io")
 	if err != nil {
@@ -109,14 +116,6 @@ func parsePIDStat(b []byte) (ProcessStats, error) {
 	return p, nil
 }
 
-// statusKB returns the "kB" value of key in /proc/PID/status (0 when absent).
-func statusKB(b []byte, key string) int64 {
-	v := statusValue(b, key)
-	f, _ := nextField([]byte(v))
-	n, _ := strconv.ParseInt(string(f), 10, 64)
-	return n
-}
-
 // statusValue returns the value of key in /proc/PID/status, trimmed.
 func statusValue(b []byte, key string) string {
 	for len(b) > 0 {
@@ -130,17 +129,22 @@ func statusValue(b []byte, key string) string {
 	return ""
 }
 
-// atClkTck is the auxiliary vector entry holding USER_HZ.
-const atClkTck = 17
+// The auxiliary vector entries holding the page size and USER_HZ.
+const (
+	atPageSz = 6
+	atClkTck = 17
+)
 
-// clockTicks reads USER_HZ from the AT_CLKTCK entry of proc/self/auxv (pairs
+// auxvValues reads USER_HZ (AT_CLKTCK) and the page size (AT_PAGESZ; else
+// os.Getpagesize()) from proc/self/auxv (pairs
 // of native-endian words: this program's word size first, then the other).
 // USER_HZ is the kernel's, the same for every process. Go cannot call
 // sysconf(_SC_CLK_TCK) without cgo; this is where the C library reads it.
-func clockTicks(fsys fs.FS) (int, bool) {
+func auxvValues(fsys fs.FS) (ticks int, pageSize int64, ok bool) {
+	pageSize = int64(os.Getpagesize())
 	b, err := fs.ReadFile(fsys, "proc/self/auxv")
 	if err != nil {
-		return 0, false
+		return 0, pageSize, false
 	}
 	for _, word := range []int{strconv.IntSize / 8, 12 - strconv.IntSize/8} { // native first
 		if len(b)%(2*word) != 0 {
@@ -153,13 +157,19 @@ func clockTicks(fsys fs.FS) (int, bool) {
 			} else {
 				k, v = uint64(binary.NativeEndian.Uint32(b[i:])), uint64(binary.NativeEndian.Uint32(b[i+4:]))
 			}
-			if k == atClkTck && v > 0 && v < 1e6 {
-				return int(v), true
+			switch {
+			case k == atClkTck && v > 0 && v < 1e6:
+				ticks, ok = int(v), true
+			case k == atPageSz && v > 0 && v < 1<<30:
+				pageSize = int64(v)
 			}
 			if k == 0 {
 				break
 			}
 		}
+		if ok {
+			break
+		}
 	}
-	return 0, false
+	return ticks, pageSize, ok
 }

@@ -59,7 +59,37 @@ type Snapshot struct {
 // is listed in /sys/block; without /sys/block partitions are recognised by
 // name (sda1, nvme0n1p1, mmcblk0p1).
 func Read(fsys fs.FS, pid int) (Snapshot, error) {
-	s := Snapshot{Version: SnapshotVersion, MonotonicNs: monotonicNs()}
+	return NewReader(fsys, pid).Read()
+}
+
+// Reader reads snapshots of one machine (and process) again and again,
+// reading what never changes (the clock tick, the page size) once. It is
+// safe for use by several goroutines at once.
+type Reader struct {
+	fsys       fs.FS
+	pid        int
+	clockTicks int
+	pageSize   int64
+	tickNote   string
+}
+
+// NewReader returns a Reader of fsys, a file system rooted at "/", and with
+// pid > 0 of that process.
+func NewReader(fsys fs.FS, pid int) *Reader {
+	r := &Reader{fsys: fsys, pid: pid}
+	var ok bool
+	r.clockTicks, r.pageSize, ok = auxvValues(fsys)
+	if !ok {
+		r.clockTicks = 100
+		r.tickNote = "the clock tick (USER_HZ) could not be read from /proc/self/auxv: CPU times assume 100 per second"
+	}
+	return r
+}
+
+// Read reads a snapshot; see the package function Read.
+func (r *Reader) Read() (Snapshot, error) {
+	fsys, pid := r.fsys, r.pid
+	s := Snapshot{Version: SnapshotVersion, MonotonicNs: monotonicNs(), ClockTicks: r.clockTicks}
 	b, err := fs.ReadFile(fsys, "proc/stat")
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("machine counters: %w", err)
@@ -67,10 +97,8 @@ func Read(fsys fs.FS, pid int) (Snapshot, error) {
 	if s.CPU, s.CPUs, err = ParseProcStat(b); err != nil {
 		return Snapshot{}, err
 	}
-	var ok bool
-	if s.ClockTicks, ok = clockTicks(fsys); !ok {
-		s.ClockTicks = 100
-		s.Notes = append(s.Notes, "the clock tick (USER_HZ) could not be read from /proc/self/auxv: CPU times assume 100 per second")
+	if r.tickNote != "" {
+		s.Notes = append(s.Notes, r.tickNote)
 	}
 	if b, err := fs.ReadFile(fsys, "proc/diskstats"); err != nil {
 		s.Notes = append(s.Notes, "disk counters: "+err.Error())
@@ -88,7 +116,7 @@ func Read(fsys fs.FS, pid int) (Snapshot, error) {
 		s.MemTotalBytes, s.MemAvailableBytes = parseMeminfo(b)
 	}
 	if pid > 0 {
-		p, err := readProcess(fsys, pid)
+		p, err := readProcess(fsys, pid, r.pageSize)
 		if err != nil {
 			s.Notes = append(s.Notes, err.Error())
 		} else {
