@@ -112,6 +112,7 @@ FUZZ_TARGETS=(
 	"FuzzParseMachine ./internal/servermachine"
 	"FuzzParseFileRefs ./internal/servermachine"
 	"FuzzParse ./internal/cpuset"
+	"FuzzParseAgentList ./internal/agent"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

@@ -158,6 +158,7 @@ named), and writes results that record the machine and server they came from.
 		a.reportCommand(),
 		a.costCommand(),
 		a.importCommand(),
+		a.agentCommand(),
 		a.listCommand(),
 		a.sysinfoCommand(),
 		a.versionCommand(),

@@ -39,6 +39,7 @@ var fuzzCommands = [][]string{
 	{"list"},
 	{"run"},
 	{},
+	{"agent", "--listen", "127.0.0.1:0"},
 }
 
 // fuzzFixtures are the files the fuzzed commands find in their working

@@ -3,6 +3,8 @@ package observe
 import (
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/hostcounters"
 )
 
 const procStatBefore = `cpu  1000 100 500 8000 200 50 50 100 0 0
@@ -24,11 +26,11 @@ intr 223456 0 0
 `
 
 func TestParseProcStat(t *testing.T) {
-	c, err := parseProcStat(procStatBefore)
+	c, err := parseProcStat([]byte(procStatBefore))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := cpuTimes{user: 1000, nice: 100, system: 500, idle: 8000, iowait: 200, irq: 50, softirq: 50, steal: 100, cpus: 2}
+	want := cpuTimes{CPUTimes: hostcounters.CPUTimes{ID: -1, User: 1000, Nice: 100, System: 500, Idle: 8000, IOWait: 200, IRQ: 50, SoftIRQ: 50, Steal: 100}, cpus: 2}
 	if c != want {
 		t.Errorf("parseProcStat = %+v, want %+v", c, want)
 	}
@@ -39,11 +41,11 @@ func TestParseProcStat(t *testing.T) {
 
 func TestParseProcStatOldKernel(t *testing.T) {
 	// Linux 2.4 printed four columns.
-	c, err := parseProcStat("cpu 10 20 30 40\ncpu0 10 20 30 40\n")
+	c, err := parseProcStat([]byte("cpu 10 20 30 40\ncpu0 10 20 30 40\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.user != 10 || c.idle != 40 || c.iowait != 0 || c.cpus != 1 {
+	if c.User != 10 || c.Idle != 40 || c.IOWait != 0 || c.cpus != 1 {
 		t.Errorf("parseProcStat = %+v", c)
 	}
 }
@@ -55,7 +57,7 @@ func TestParseProcStatErrors(t *testing.T) {
 		{"not a number", "cpu 1 x 3 4 5\n", `column 2 is "x"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseProcStat(tc.text)
+			_, err := parseProcStat([]byte(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want one containing %q", err, tc.want)
 			}
@@ -64,8 +66,8 @@ func TestParseProcStatErrors(t *testing.T) {
 }
 
 func TestCPUUse(t *testing.T) {
-	a, _ := parseProcStat(procStatBefore)
-	b, _ := parseProcStat(procStatAfter)
+	a, _ := parseProcStat([]byte(procStatBefore))
+	b, _ := parseProcStat([]byte(procStatAfter))
 	m, err := cpuUse(a, b)
 	if err != nil {
 		t.Fatal(err)
