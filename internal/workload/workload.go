@@ -79,6 +79,13 @@ type Waiter interface {
 	Waited() time.Duration
 }
 
+// MaxWaiter is implemented by workers whose Event may sleep on purpose
+// (Waiter): MaxWait bounds one such sleep, so that the runner's stall
+// detector does not take it for a server that stopped answering.
+type MaxWaiter interface {
+	MaxWait() time.Duration
+}
+
 // Kinded is implemented by workloads whose events are of several kinds; the
 // runner then keeps counts and latencies per kind, named by Kinds().
 type Kinded interface {
