@@ -425,7 +425,7 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 	start := time.Now()
 	log, stop := inv.showProgress(ctx, w, func() string { return prog.Line("loaded", progress.Rows) })
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
-		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
+		Driver: s.drv, Dialect: s.dialect, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})
 	stop()
 	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included
