@@ -55,7 +55,7 @@ FB=$(cd "$(dirname "$FB")" && pwd)/$(basename "$FB")
 
 inputs=0 panics=0 lost=0 destroyed=0 hangs=0 accepted=0 silent=0 stray=0
 ctrlc=0 ctrlc_rc=0 kills=0 kill_mismatch=0
-restart_complete=0 restart_failed=0 stay_failed=0
+restart_complete=0 restart_failed=0 stay_failed=0 before_run=0
 
 SRV=$WORK/mariadb
 server_pid() { # the pid of the private mariadbd (its state file), when it runs
@@ -349,9 +349,12 @@ done
 wait 2>/dev/null
 
 # ------------------------------------------------------------------- Ctrl-C
-# check_interrupted RC FILE WHAT: a run's result after SIGINT
+# check_result_after_signal RC FILE WHAT [OUTPUT]: a run's result after
+# SIGINT. A command interrupted before its run began (connecting, reading the
+# data set, preparing the embedded database) says "nothing was run" on OUTPUT
+# and writes no result: nothing was lost.
 check_result_after_signal() {
-	local rc=$1 file=$2 what=$3 st
+	local rc=$1 file=$2 what=$3 output=${4:-} st
 	if [ "$rc" = 0 ]; then
 		return # finished before the signal arrived
 	fi
@@ -360,6 +363,10 @@ check_result_after_signal() {
 		note "EXIT $rc (want 130) after Ctrl-C: $what"
 	fi
 	[ -n "$file" ] || return
+	if ! [ -e "$file" ] && [ "$rc" = 130 ] && [ -n "$output" ] && grep -q 'nothing was run' "$output"; then
+		before_run=$((before_run + 1))
+		return
+	fi
 	if ! [ -e "$file" ]; then
 		lost=$((lost + 1))
 		note "LOST: no result file after Ctrl-C: $what"
@@ -403,7 +410,7 @@ for i in $(seq 1 "$CTRLC"); do
 	ctrlc=$((ctrlc + 1))
 	[ "$rc" = 0 ] && finished_first=$((finished_first + 1))
 	has_panic "$WORK/int.out" && { panics=$((panics + 1)); note "PANIC after Ctrl-C at ${delay}s: $what"; }
-	check_result_after_signal "$rc" "$res" "$what at ${delay}s"
+	check_result_after_signal "$rc" "$res" "$what at ${delay}s" "$WORK/int.out"
 	if [ "$kind" = 4 ]; then
 		for f in "$WORK/suite.$i"/*.json "$WORK/suite.$i"/*/*.json; do
 			[ -e "$f" ] || continue
@@ -411,7 +418,7 @@ for i in $(seq 1 "$CTRLC"); do
 		done
 	fi
 done
-log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal), $ctrlc_rc with another exit code than 130"
+log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal, $before_run before the run began: no result, 'nothing was run'), $ctrlc_rc with another exit code than 130"
 
 # ------------------------------------------------------ kill -9 of the server
 # kill_trial RESTART: a run loses its server at 2 s; with RESTART the server is
