@@ -15,6 +15,10 @@
 #   KILL_STAY=3         kill -9s of the server that stays down until --time ends
 #   BAD_LIMIT=0         try only the first N bad inputs (0: all, about 170)
 #   RUN_TIME=6          --time of the runs that get a signal or lose their server
+#   KILL_TIME=$RUN_TIME --time of the kill -9 runs; a restart within 5 % of it
+#                       (3 s at 60) leaves the run complete, a longer one fails
+#                       it (result.OutageLimit), and the trial expects either
+#                       from the outage the result records
 #   TIMEOUT=30          seconds a bad input may take before it counts as a hang
 #   KEEP=0              1 keeps the work directory (default: removed at the end)
 #   SEED=$RANDOM        seed of the random delays (printed, to repeat a trial)
@@ -31,6 +35,7 @@ KILL_RESTART=${KILL_RESTART:-10}
 KILL_STAY=${KILL_STAY:-3}
 BAD_LIMIT=${BAD_LIMIT:-0}
 RUN_TIME=${RUN_TIME:-6}
+KILL_TIME=${KILL_TIME:-$RUN_TIME}
 TIMEOUT=${TIMEOUT:-30}
 KEEP=${KEEP:-0}
 SEED=${SEED:-$RANDOM}
@@ -50,6 +55,7 @@ FB=$(cd "$(dirname "$FB")" && pwd)/$(basename "$FB")
 
 inputs=0 panics=0 lost=0 destroyed=0 hangs=0 accepted=0 silent=0 stray=0
 ctrlc=0 ctrlc_rc=0 kills=0 kill_mismatch=0
+restart_complete=0 restart_failed=0 stay_failed=0 before_run=0
 
 SRV=$WORK/mariadb
 server_pid() { # the pid of the private mariadbd (its state file), when it runs
@@ -74,6 +80,28 @@ start_server() {
 	SOCK=$(grep -o -- '--mysql-socket=[^ ]*' "$WORK/server.out" | head -n1 | cut -d= -f2-)
 	MYUSER=$(grep -o -- '--mysql-user=[^ ]*' "$WORK/server.out" | head -n1 | cut -d= -f2-)
 	[ -n "$SOCK" ]
+}
+
+# outage_share FILE: the share of the measured phase during which the result's
+# outages had threads without a connection (spans clipped to the phase,
+# overlaps counted once, as result.OutageSeconds), or INVALID.
+outage_share() {
+	python3 - "$1" <<'EOF' 2>/dev/null || echo INVALID
+import json, sys
+from datetime import datetime, timedelta
+r = json.load(open(sys.argv[1]))
+t = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))
+start, end = t(r["start"]), t(r["end"])
+spans = sorted((max(t(o["start"]), start), min(t(o["start"]) + timedelta(seconds=o["seconds"]), end)) for o in r.get("outages", []))
+down, last = 0.0, start
+for a, b in spans:
+    a = max(a, last)
+    if b > a:
+        down += (b - a).total_seconds()
+        last = b
+phase = (end - start).total_seconds()
+print("%.4f" % (down / phase if phase > 0 else 0))
+EOF
 }
 
 # stack trace or panic in a command's output
@@ -321,9 +349,12 @@ done
 wait 2>/dev/null
 
 # ------------------------------------------------------------------- Ctrl-C
-# check_interrupted RC FILE WHAT: a run's result after SIGINT
+# check_result_after_signal RC FILE WHAT [OUTPUT]: a run's result after
+# SIGINT. A command interrupted before its run began (connecting, reading the
+# data set, preparing the embedded database) says "nothing was run" on OUTPUT
+# and writes no result: nothing was lost.
 check_result_after_signal() {
-	local rc=$1 file=$2 what=$3 st
+	local rc=$1 file=$2 what=$3 output=${4:-} st
 	if [ "$rc" = 0 ]; then
 		return # finished before the signal arrived
 	fi
@@ -332,6 +363,10 @@ check_result_after_signal() {
 		note "EXIT $rc (want 130) after Ctrl-C: $what"
 	fi
 	[ -n "$file" ] || return
+	if ! [ -e "$file" ] && [ "$rc" = 130 ] && [ -n "$output" ] && grep -q 'nothing was run' "$output"; then
+		before_run=$((before_run + 1))
+		return
+	fi
 	if ! [ -e "$file" ]; then
 		lost=$((lost + 1))
 		note "LOST: no result file after Ctrl-C: $what"
@@ -375,7 +410,7 @@ for i in $(seq 1 "$CTRLC"); do
 	ctrlc=$((ctrlc + 1))
 	[ "$rc" = 0 ] && finished_first=$((finished_first + 1))
 	has_panic "$WORK/int.out" && { panics=$((panics + 1)); note "PANIC after Ctrl-C at ${delay}s: $what"; }
-	check_result_after_signal "$rc" "$res" "$what at ${delay}s"
+	check_result_after_signal "$rc" "$res" "$what at ${delay}s" "$WORK/int.out"
 	if [ "$kind" = 4 ]; then
 		for f in "$WORK/suite.$i"/*.json "$WORK/suite.$i"/*/*.json; do
 			[ -e "$f" ] || continue
@@ -383,14 +418,14 @@ for i in $(seq 1 "$CTRLC"); do
 		done
 	fi
 done
-log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal), $ctrlc_rc with another exit code than 130"
+log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal, $before_run before the run began: no result, 'nothing was run'), $ctrlc_rc with another exit code than 130"
 
 # ------------------------------------------------------ kill -9 of the server
 # kill_trial RESTART: a run loses its server at 2 s; with RESTART the server is
 # started again 1 s later.
 kill_trial() {
-	local restart=$1 res=$WORK/kill.$kills.json pid spid rc st rec
-	"$FB" run oltp_point_select "${MY[@]}" --tables=2 --table-size=20000 --threads=4 --time="$RUN_TIME" -o "$res" >"$WORK/kill.out" 2>&1 &
+	local restart=$1 res=$WORK/kill.$kills.json pid spid rc st rec share
+	"$FB" run oltp_point_select "${MY[@]}" --tables=2 --table-size=20000 --threads=4 --time="$KILL_TIME" -o "$res" >"$WORK/kill.out" 2>&1 &
 	pid=$!
 	sleep 2
 	spid=$(server_pid)
@@ -414,12 +449,24 @@ kill_trial() {
 	fi
 	st=$(json_field "$res" 'r["status"]')
 	rec=$(json_field "$res" 'r["totals"]["counts"].get("reconnects", 0)')
-	if [ "$st" = INVALID ]; then
+	share=$(outage_share "$res")
+	case "$restart/$st" in
+	1/complete) restart_complete=$((restart_complete + 1)) ;;
+	1/failed) restart_failed=$((restart_failed + 1)) ;;
+	0/failed) stay_failed=$((stay_failed + 1)) ;;
+	esac
+	echo "    restart=$restart: status $st, exit $rc, reconnects $rec, outage share $share" >>"$WORK/kills.log"
+	if [ "$st" = INVALID ] || [ "$share" = INVALID ]; then
 		lost=$((lost + 1))
 		note "LOST: the result after kill -9 of the server is not valid JSON"
-	elif [ "$restart" = 1 ] && { [ "$st" != complete ] || [ "$rc" != 0 ] || [ "$rec" = 0 ]; }; then
+	elif [ "$restart" = 1 ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 0.05 else 1)' "$share" &&
+		{ [ "$st" != complete ] || [ "$rc" != 0 ] || [ "$rec" = 0 ]; }; then
 		kill_mismatch=$((kill_mismatch + 1))
-		note "MISMATCH: server killed and restarted: status $st, exit $rc, reconnects $rec (want complete, 0, >0)"
+		note "MISMATCH: server killed and restarted, outage $share of the phase (<= 5 %): status $st, exit $rc, reconnects $rec (want complete, 0, >0)"
+	elif [ "$restart" = 1 ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' "$share" &&
+		{ [ "$st" != failed ] || [ "$rc" != 1 ]; }; then
+		kill_mismatch=$((kill_mismatch + 1))
+		note "MISMATCH: server killed and restarted, outage $share of the phase (> 5 %): status $st, exit $rc, reconnects $rec (want failed, 1)"
 	elif [ "$restart" = 0 ] && { [ "$st" = complete ] || [ "$rc" = 0 ]; }; then
 		kill_mismatch=$((kill_mismatch + 1))
 		note "MISMATCH: server killed and not restarted: status $st, exit $rc (want not complete, non-zero)"
@@ -430,7 +477,7 @@ kill_trial() {
 log "$KILL_RESTART kill -9s of the server with a restart, $KILL_STAY without"
 for _ in $(seq 1 "$KILL_RESTART"); do kill_trial 1; done
 for _ in $(seq 1 "$KILL_STAY"); do kill_trial 0; done
-log "  $kills kill -9s, $kill_mismatch mismatches"
+log "  $kills kill -9s, $kill_mismatch mismatches; with a restart: $restart_complete complete (outage <= 5 %), $restart_failed failed (outage > 5 %); without: $stay_failed failed"
 
 # ------------------------------------------------------------------ summary
 echo
@@ -439,6 +486,6 @@ if [ -s "$WORK/mismatches" ]; then
 	cat "$WORK/mismatches"
 fi
 echo
-echo "details: $hangs hangs, $accepted bad inputs accepted, $silent without a message, $stray left files, $ctrlc Ctrl-Cs ($ctrlc_rc exit codes not 130), $kills server kills ($kill_mismatch mismatches)"
+echo "details: $hangs hangs, $accepted bad inputs accepted, $silent without a message, $stray left files, $ctrlc Ctrl-Cs ($ctrlc_rc exit codes not 130), $kills server kills ($kill_mismatch mismatches; restarted: $restart_complete complete, $restart_failed failed; not restarted: $stay_failed failed)"
 echo "summary: inputs tried $inputs / panics $panics / lost results $lost / destroyed files $destroyed"
 [ "$panics" = 0 ] && [ "$lost" = 0 ] && [ "$destroyed" = 0 ]

@@ -141,6 +141,8 @@ func TestBadInput(t *testing.T) {
 			[]string{`--rand-type "normal"`}, nil},
 		{"bad percentile", []string{"run", "oltp_point_select", "--percentile=101", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--percentile"}, nil},
+		{"empty percentile", []string{"run", "oltp_point_select", "--percentile=50,,99", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
+			[]string{"--percentile=50,,99", "element 2 of 3 is empty"}, nil},
 		{"reconnect timeout not a duration", []string{"run", "oltp_point_select", "--reconnect-timeout=soon", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{`"soon" is not a duration`, "--reconnect-timeout"}, nil},
 		{"zero reconnect timeout", []string{"run", "oltp_point_select", "--reconnect-timeout=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,

@@ -164,3 +164,62 @@ func TestRunServerKilledAndRestarted(t *testing.T) {
 		t.Errorf("warnings %q / output without the outage warning:\n%s", res.Warnings, r.stdout)
 	}
 }
+
+// TestRunServerStoppedStalls: a private server stopped with SIGSTOP mid-run
+// keeps its connections open and answers nothing. The run used to end
+// complete with few events; now the stall is recorded and fails the run
+// (exit 1, result written), and the calls blocked on the stopped server are
+// abandoned at --time, so the run ends soon after it.
+func TestRunServerStoppedStalls(t *testing.T) {
+	srv := privateMariaDB(t, filepath.Join(t.TempDir(), "srv"))
+	// Runs before privateMariaDB's cleanup stops the server: a stopped
+	// process cannot shut down.
+	t.Cleanup(func() { _ = syscall.Kill(srv.PID, syscall.SIGCONT) })
+	_, tcp := srv.ConnectFlags()
+	if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=1000"}, tcp)...); r.code != ExitOK {
+		t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "r.json")
+	const seconds = 8
+	done := make(chan cliRun, 1)
+	began := time.Now()
+	go func() {
+		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=1000", "--threads=2",
+			"--time=" + strconv.Itoa(seconds), "--reconnect-timeout=2", "--output=" + out}, tcp)...)
+	}()
+	time.Sleep(time.Second) // the run connects in well under this; the stop lands in the measured phase
+	if err := syscall.Kill(srv.PID, syscall.SIGSTOP); err != nil {
+		t.Fatalf("stop the private MariaDB: %v", err)
+	}
+	var r cliRun
+	select {
+	case r = <-done:
+	case <-time.After(seconds*time.Second + 2*time.Minute):
+		t.Fatalf("the run has not ended %v after it began (--time=%d): calls blocked on the stopped server were not abandoned", time.Since(began), seconds)
+	}
+	took := time.Since(began)
+	if err := syscall.Kill(srv.PID, syscall.SIGCONT); err != nil {
+		t.Errorf("continue the private MariaDB: %v", err)
+	}
+	if r.code != ExitFailed {
+		t.Fatalf("exit %d, want %d (failed)\n%s%s", r.code, ExitFailed, r.stdout, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Status != result.StatusFailed || !strings.Contains(res.Error, "were still waiting for an answer when the measured phase ended") {
+		t.Errorf("result: status %s, error %q; want failed for the stall", res.Status, res.Error)
+	}
+	if res.Totals.Counts.Events == 0 {
+		t.Errorf("no events kept: what ran before the stop must stay in the result")
+	}
+	if len(res.Outages) != 1 || !res.Outages[0].Stall || res.Outages[0].Unrecovered != 2 {
+		t.Fatalf("outages %+v, want one stall with both threads waiting at the end", res.Outages)
+	}
+	if !strings.Contains(r.stdout, "WARNING: the server stopped answering") {
+		t.Errorf("the human summary does not warn of the stall:\n%s", r.stdout)
+	}
+	// Generous: connecting, the run and writing the result within 15 s of --time.
+	if late := took - seconds*time.Second; late > 15*time.Second {
+		t.Errorf("the run ended %v after --time (it took %v in all)", late, took)
+	}
+	t.Logf("the run took %v for --time=%d", took, seconds)
+}

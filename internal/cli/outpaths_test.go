@@ -208,3 +208,39 @@ run: {time: 1}
 		t.Errorf("the refused suite directory changed: %v", listTree(t, other))
 	}
 }
+
+// TestPrepareOutputDirCreatesNothingElse: a successful prepare tpcc
+// --output-dir writes its files into the directory and nothing else — it
+// used to open the default SQLite database too, creating fairbench-data/ in
+// the working directory — for each driver's dialect, without a connection
+// (the MySQL and PostgreSQL targets named here do not exist).
+func TestPrepareOutputDirCreatesNothingElse(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		target []string
+		schema string // a part of schema.sql in the target's dialect
+	}{
+		{"sqlite default", nil, "tpcc schema for sqlite"},
+		{"mysql", []string{"--db-driver=mysql", "--mysql-host=203.0.113.1", "--mysql-port=1"}, "tpcc schema for mysql"},
+		{"pgsql", []string{"--db-driver=pgsql", "--pgsql-host=203.0.113.1", "--pgsql-port=1"}, "tpcc schema for postgres"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "csv")
+			t.Chdir(t.TempDir())
+			r := runCLI(context.Background(), nil, append([]string{"prepare", "tpcc", "--warehouses=1", "--output-dir=" + out}, tc.target...)...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if got := listTree(t, "."); len(got) != 0 {
+				t.Errorf("prepare --output-dir left %v in the working directory", got)
+			}
+			b, err := os.ReadFile(filepath.Join(out, "schema.sql"))
+			if err != nil || !strings.Contains(string(b), tc.schema) {
+				t.Errorf("schema.sql (%v) lacks %q:\n%.300s", err, tc.schema, b)
+			}
+			if _, err := os.Stat(filepath.Join(out, "item.csv")); err != nil {
+				t.Errorf("no item.csv: %v", err)
+			}
+		})
+	}
+}

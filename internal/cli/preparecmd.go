@@ -15,12 +15,21 @@ func (inv *invocation) prepare(cmd *cobra.Command) error {
 	if _, err := inv.rnd.factory(time.Now); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	w := inv.app.Stdout
+	if ex, ok := inv.wl.(workload.Exporter); ok && ex.Exports() {
+		// Files instead of a load: no connection, nothing created but them.
+		s, err := inv.exportSession()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "fairbench %s: writing %s as files for %s (no connection made)\n\n", inv.app.Version, inv.spec.Name, s.cfg.Kind)
+		return inv.load(cmd.Context(), s, w, inv.prep.threads, inv.prep.replace)
+	}
 	s, err := inv.openSession(cmd.Context())
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	w := inv.app.Stdout
 	fmt.Fprintf(w, "fairbench %s: preparing %s on %s (%s %s)\n\n", inv.app.Version, inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
 	return inv.load(cmd.Context(), s, w, inv.prep.threads, inv.prep.replace)
 }

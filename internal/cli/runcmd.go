@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/pprof"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,24 +31,13 @@ import (
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// parsePercentiles reads the --percentile list.
+// parsePercentiles reads the --percentile list (runner.ParsePercentileList,
+// which plans' run.percentiles go through too).
 func parsePercentiles(s string) ([]float64, error) {
-	var out []float64
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		p, err := strconv.ParseFloat(part, 64)
-		if err != nil || !(p > 0 && p <= 100) {
-			return nil, fmt.Errorf("--percentile %q: give percentiles in (0,100], e.g. 50,95,99.9", part)
-		}
-		out = append(out, p)
+	out, err := runner.ParsePercentileList(s)
+	if err != nil {
+		return nil, fmt.Errorf("--percentile=%s: %w", s, err)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--percentile is empty: give at least one, e.g. 95")
-	}
-	sort.Float64s(out)
 	return out, nil
 }
 
@@ -437,7 +425,7 @@ func (inv *invocation) load(ctx context.Context, s *session, w io.Writer, thread
 	start := time.Now()
 	log, stop := inv.showProgress(ctx, w, func() string { return prog.Line("loaded", progress.Rows) })
 	err = inv.wl.Prepare(ctx, workload.PrepareEnv{
-		Driver: s.drv, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
+		Driver: s.drv, Dialect: s.dialect, Threads: threads, Rand: rng, Replace: replace, Log: log, Progress: prog,
 	})
 	stop()
 	done, elapsed := prog.Done(), time.Since(start) // the whole prepare, indexes and checks included

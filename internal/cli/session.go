@@ -18,9 +18,11 @@ import (
 // session is an open driver with its configuration and the server it reached.
 type session struct {
 	cfg    driver.Config
-	ignore string // the --*-ignore-errors value of the chosen driver
-	drv    driver.Driver
-	server sysinfo.Server
+	ignore string        // the --*-ignore-errors value of the chosen driver
+	drv    driver.Driver // nil for a prepare that exports files (exportSession)
+	// dialect is drv's, or the target's when there is no driver.
+	dialect driver.Dialect
+	server  sysinfo.Server
 	// tls is what the server said of the first connection's encryption (nil
 	// for SQLite).
 	tls *sysinfo.TLS
@@ -41,7 +43,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
-	s := &session{cfg: cfg, ignore: ignore, drv: drv}
+	s := &session{cfg: cfg, ignore: ignore, drv: drv, dialect: drv.Dialect()}
 	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	// Said only when the server is slow to answer, so that a wait for an
@@ -62,6 +64,26 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	s.server = sysinfo.DetectServer(connectCtx, cfg.Kind, conn)
 	s.tls = sysinfo.DetectTLS(connectCtx, cfg.Kind, conn)
 	return s, nil
+}
+
+// exportSession is the session of a prepare that writes files instead of
+// loading (workload.Exporter): the target's flags are validated and its
+// dialect chosen, but no driver is opened and no connection made, so that
+// nothing (not the default SQLite database) is created outside the files'
+// directory.
+func (inv *invocation) exportSession() (*session, error) {
+	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if err := inv.app.connecting(); err != nil {
+		return nil, err
+	}
+	d, err := open.Dialect(cfg.Kind)
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	return &session{cfg: cfg, ignore: ignore, dialect: d}, nil
 }
 
 // slowConnect is how long the first connection may take before fairbench says

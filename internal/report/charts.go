@@ -37,6 +37,9 @@ type Chart struct {
 	ThreadAxis bool
 	// Shade marks x ranges (a warm-up) with a grey band.
 	Shade [][2]float64
+	// Outages marks x ranges during which a charted run's server was away
+	// or stalled (result.Outages) with a red band.
+	Outages [][2]float64
 }
 
 // Bar is one bar of a bar chart.
@@ -77,6 +80,18 @@ func (c *Chart) plot() (*plot.Plot, error) {
 		band.LineStyle.Width = 0
 		p.Add(band)
 		p.Legend.Add("warm-up", band)
+	}
+	for i, r := range c.Outages {
+		band, err := plotter.NewPolygon(plotter.XYs{{X: r[0], Y: 0}, {X: r[1], Y: 0}, {X: r[1], Y: maxY * 1.25}, {X: r[0], Y: maxY * 1.25}})
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", c.ID, err)
+		}
+		band.Color = color.RGBA{R: 250, G: 200, B: 200, A: 255}
+		band.LineStyle.Width = 0
+		p.Add(band)
+		if i == 0 {
+			p.Legend.Add("server away", band)
+		}
 	}
 	var ticks plot.ConstantTicks
 	seen := map[float64]bool{}

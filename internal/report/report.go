@@ -167,6 +167,24 @@ func lineChart(id, title, unit string, systems []*analysis.System, rows []analys
 	return c
 }
 
+// outageSpans returns the spans of res's outages (stalls included) on its
+// intervals' time axis (seconds from the start of the warm-up), clipped to
+// the run; measured is where the measured phase (res.Start) begins on that
+// axis: the end of the last warm-up interval.
+func outageSpans(res *result.Result, measured float64) [][2]float64 {
+	last := res.Intervals[len(res.Intervals)-1].At
+	var spans [][2]float64
+	for _, o := range res.Outages {
+		a := measured + o.Start.Sub(res.Start).Seconds()
+		b := a + o.Seconds
+		a, b = math.Max(a, 0), math.Min(b, last)
+		if b > a {
+			spans = append(spans, [2]float64{a, b})
+		}
+	}
+	return spans
+}
+
 // timeSeries charts the throughput over time of each system's run at the
 // largest thread count of the section, warm-up shaded; nil when no result
 // file holds intervals. Of several rounds it charts each system's first
@@ -212,6 +230,7 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 		if warmEnd > 0 && len(c.Shade) == 0 {
 			c.Shade = append(c.Shade, [2]float64{0, warmEnd})
 		}
+		c.Outages = append(c.Outages, outageSpans(res, warmEnd)...)
 		c.Series = append(c.Series, ser)
 		charted = append(charted, shown{s.Label, round, rounds})
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -361,5 +362,62 @@ func TestTimeSeriesFoldsATrailingSliver(t *testing.T) {
 	lastY, prevY := ser.Y[len(ser.Y)-1], ser.Y[len(ser.Y)-2]
 	if lastY > 1.1*prevY || lastY < 0.9*prevY {
 		t.Errorf("last point %v tps after %v: the sliver's rate moved it", lastY, prevY)
+	}
+}
+
+// TestTimeSeriesShadesOutages: the spans during which a charted run's server
+// was away (or stalled) are shaded on its throughput chart, at their place on
+// the intervals' time axis (seconds from the start of the warm-up), with a
+// legend entry.
+func TestTimeSeriesShadesOutages(t *testing.T) {
+	dir := writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000, "oltp_point_select")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		res, err := result.Read(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The fixture's warm-up is its first 2 one-second intervals.
+		res.Outages = []result.Outage{
+			{Start: res.Start.Add(3 * time.Second), Seconds: 2, Threads: 4},
+			{Start: res.Start.Add(8 * time.Second), Seconds: 100, Threads: 4, Unrecovered: 4, Stall: true}, // clipped to the last interval
+		}
+		if err := result.Write(f, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := analysis.Load(dir, "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{s}, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}, ReadResult: result.Read})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var series *Chart
+	for _, c := range r.Sections[0].Charts {
+		if strings.HasSuffix(c.ID, "-series") {
+			series = c
+		}
+	}
+	if series == nil {
+		t.Fatalf("no series chart: %+v", r.Sections[0].Charts)
+	}
+	last := series.Series[0].X[len(series.Series[0].X)-1]
+	want := [][2]float64{{5, 7}, {10, last}}
+	if !slices.Equal(series.Outages, want) {
+		t.Errorf("outage bands %v, want %v", series.Outages, want)
+	}
+	svg, err := series.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(svg, []byte("server away")) {
+		t.Errorf("the chart's SVG has no legend entry for the outage bands")
+	}
+	// A chart without outages has no such legend entry.
+	series.Outages = nil
+	if svg, _ := series.SVG(); bytes.Contains(svg, []byte("server away")) {
+		t.Errorf("a chart without outages has a legend entry for them")
 	}
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"sort"
 	"sync"
 	"time"
 
@@ -17,6 +18,9 @@ type outages struct {
 	cur   *result.Outage
 	hit   map[int]bool // threads that lost their connection during cur
 	spans []result.Outage
+	// stalled is the stall under way (watchStalls), threads the run's threads.
+	stalled *result.Outage
+	threads int
 }
 
 // lost records that thread found its connection lost at t.
@@ -50,7 +54,7 @@ func (o *outages) back(thread int, t time.Time) {
 	}
 }
 
-// finish closes an outage still open at end (the end of the measured phase),
+// finish closes an outage (and a stall) still open at end (the end of the measured phase),
 // counting the threads still without a connection, and returns every outage.
 func (o *outages) finish(end time.Time) []result.Outage {
 	o.mu.Lock()
@@ -64,5 +68,15 @@ func (o *outages) finish(end time.Time) []result.Outage {
 		c.Threads, c.Unrecovered = len(o.hit), len(o.down)
 		out = append(out, c)
 	}
+	if o.stalled != nil {
+		// Every thread still waited for an answer when the phase ended.
+		c := *o.stalled
+		if end.After(c.Start) {
+			c.Seconds = end.Sub(c.Start).Seconds()
+		}
+		c.Unrecovered = c.Threads
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
 	return out
 }

@@ -26,6 +26,7 @@ type tcpProxy struct {
 	mu     sync.Mutex
 	ln     net.Listener
 	conns  map[net.Conn]bool
+	frozen chan struct{} // while not nil, nothing is forwarded; thaw closes it
 }
 
 func newTCPProxy(t *testing.T, target string) *tcpProxy {
@@ -36,7 +37,7 @@ func newTCPProxy(t *testing.T, target string) *tcpProxy {
 	}
 	p := &tcpProxy{t: t, addr: ln.Addr().String(), target: target, conns: map[net.Conn]bool{}}
 	p.serve(ln)
-	t.Cleanup(p.cut)
+	t.Cleanup(func() { p.thaw(); p.cut() })
 	return p
 }
 
@@ -61,10 +62,53 @@ func (p *tcpProxy) serve(ln net.Listener) {
 			p.mu.Lock()
 			p.conns[c], p.conns[s] = true, true
 			p.mu.Unlock()
-			go func() { io.Copy(s, c); s.Close(); c.Close() }()
-			go func() { io.Copy(c, s); s.Close(); c.Close() }()
+			go func() { p.forward(s, c); s.Close(); c.Close() }()
+			go func() { p.forward(c, s); s.Close(); c.Close() }()
 		}
 	}()
+}
+
+// forward copies from src to dst, holding what it read while the proxy is
+// frozen.
+func (p *tcpProxy) forward(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			gate := p.frozen
+			p.mu.Unlock()
+			if gate != nil {
+				<-gate
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// freeze stops forwarding: connections stay open and nothing is answered, as
+// from a stopped (SIGSTOP) or hung server.
+func (p *tcpProxy) freeze() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frozen == nil {
+		p.frozen = make(chan struct{})
+	}
+}
+
+// thaw forwards again what was held and what comes.
+func (p *tcpProxy) thaw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frozen != nil {
+		close(p.frozen)
+		p.frozen = nil
+	}
 }
 
 // drop closes every forwarded connection; new ones are still accepted.

@@ -49,7 +49,10 @@ type Config struct {
 	// connection before the run fails (--reconnect-timeout, default 30s): a
 	// server that died must fail the run, not leave it counting nothing
 	// until --time ends. A thread still without a connection when the
-	// measured phase ends fails the run too (result.JudgeOutages).
+	// measured phase ends fails the run too (result.JudgeOutages). It is
+	// also the stall limit (watchStalls): every thread waiting inside a call
+	// with no event starting or ending for longer records a stall, judged
+	// like an outage.
 	ReconnectTimeout time.Duration
 	// IntervalHistograms keeps each interval's latency histogram in its
 	// result.Interval (Histogram), so that the intervals of coordinated clients
@@ -234,10 +237,18 @@ func (r *run) execute(parent context.Context) *Outcome {
 		}(w)
 	}
 	go func() { wg.Wait(); close(done) }()
+	r.outages.threads = len(workers)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		r.watchStalls(callCtx, workers, stallLimit(r.cfg, workers))
+	}()
 
 	rep := newReporter(r, t0)
 	rep.loop(done)
 
+	cancel() // ends the stall watcher when the workers ended before --time (--events)
+	<-watched
 	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
@@ -421,6 +432,12 @@ type worker struct {
 	done metrics.Event // the last completed event, reused to keep it off the heap
 	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
 	waiter workload.Waiter
+	// maxWait bounds such a sleep (workload.MaxWaiter), for the stall limit.
+	maxWait time.Duration
+	// busySince is when the call the thread waits in began (Unix ns), 0 when
+	// it waits for none (between events, on its --rate schedule, or while
+	// reconnecting): the stall detector reads it.
+	busySince atomic.Int64
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -435,6 +452,9 @@ func (w *worker) open(ctx context.Context, deps Deps) error {
 	}
 	w.conn, w.wl = conn, wl
 	w.waiter, _ = wl.(workload.Waiter)
+	if mw, ok := wl.(workload.MaxWaiter); ok {
+		w.maxWait = mw.MaxWait()
+	}
 	return nil
 }
 
@@ -454,6 +474,7 @@ func (w *worker) close() {
 // run fails. The time without a connection is recorded as an outage; a thread
 // that returns false has none.
 func (w *worker) reconnect(ctx context.Context, r *run) bool {
+	w.busySince.Store(0)
 	w.close()
 	lost := time.Now()
 	r.outages.lost(w.id, lost)
@@ -517,7 +538,9 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			}
 			intended = next
 		}
-		if !w.event(ctx, r, intended) {
+		ok := w.event(ctx, r, intended)
+		w.busySince.Store(0)
+		if !ok {
 			return
 		}
 		// A goroutine that only ever blocks in system calls never passes through
@@ -537,6 +560,7 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 	for {
 		var c workload.Counts
 		start := time.Now()
+		w.busySince.Store(start.UnixNano())
 		err := w.wl.Event(ctx, &c)
 		if err == nil {
 			fin := time.Now()

@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
@@ -193,6 +194,45 @@ func (l *ThreadList) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	return &lineError{n.Line, "give a list of thread counts ([1, 2, 4, 8]) or auto"}
+}
+
+// UnmarshalYAML reads a list of percentiles or one comma-separated string of
+// them through the run command's parser: an empty or null element is refused,
+// not dropped.
+func (p *Percentiles) UnmarshalYAML(n *yaml.Node) error {
+	var (
+		out []float64
+		err error
+	)
+	switch n.Kind {
+	case yaml.ScalarNode:
+		out, err = runner.ParsePercentileList(n.Value)
+	case yaml.SequenceNode:
+		elems := make([]string, len(n.Content))
+		for i, v := range n.Content {
+			if v.Kind != yaml.ScalarNode {
+				return &lineError{v.Line, "give percentiles as numbers, e.g. [50, 95, 99.9]"}
+			}
+			if v.Tag != "!!null" {
+				elems[i] = v.Value
+			}
+		}
+		if out, err = runner.ParsePercentiles(elems); err != nil {
+			// Point at the first element the list is refused at.
+			for i := range elems {
+				if _, e := runner.ParsePercentiles(elems[:i+1]); e != nil {
+					return &lineError{n.Content[i].Line, e.Error()}
+				}
+			}
+		}
+	default:
+		return &lineError{n.Line, "give percentiles as a list, e.g. [50, 95, 99.9]"}
+	}
+	if err != nil {
+		return &lineError{n.Line, err.Error()}
+	}
+	*p = out
+	return nil
 }
 
 // UnmarshalYAML reads seconds (300, 0.5) or a Go duration ("5m", "90s").

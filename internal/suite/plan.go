@@ -126,15 +126,20 @@ type ThreadList struct {
 	Counts []int
 }
 
+// Percentiles are a plan's run.percentiles: a list ([50, 95, 99.9]) or one
+// string as the run command's --percentile takes it ("50,95,99.9"), read by
+// the same parser (runner.ParsePercentiles), in increasing order.
+type Percentiles []float64
+
 // RunSpec holds the settings of every cell, with the run command's meanings.
 type RunSpec struct {
-	Time           Seconds   `yaml:"time"`            // measured seconds per cell (required)
-	WarmupTime     Seconds   `yaml:"warmup_time"`     // --warmup-time per cell
-	ReportInterval Seconds   `yaml:"report_interval"` // interval series resolution (default 1s)
-	Percentiles    []float64 `yaml:"percentiles"`     // default 50, 90, 95, 99, 99.9
-	RandSeed       uint64    `yaml:"rand_seed"`       // 0 takes one from the clock per cell
-	RandZipfianExp float64   `yaml:"rand_zipfian_exp"`
-	Rate           float64   `yaml:"rate"` // events/s over all threads; 0 = closed loop
+	Time           Seconds     `yaml:"time"`            // measured seconds per cell (required)
+	WarmupTime     Seconds     `yaml:"warmup_time"`     // --warmup-time per cell
+	ReportInterval Seconds     `yaml:"report_interval"` // interval series resolution (default 1s)
+	Percentiles    Percentiles `yaml:"percentiles"`     // default 50, 90, 95, 99, 99.9
+	RandSeed       uint64      `yaml:"rand_seed"`       // 0 takes one from the clock per cell
+	RandZipfianExp float64     `yaml:"rand_zipfian_exp"`
+	Rate           float64     `yaml:"rate"` // events/s over all threads; 0 = closed loop
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`

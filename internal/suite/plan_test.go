@@ -189,6 +189,13 @@ func TestPlanErrors(t *testing.T) {
 		// An explicit 0 that would silently become the default.
 		{"zero report interval", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1, report_interval: 0}\n", []string{"plan.yaml:3:", "run.report_interval is 0", "leave the key out for 1 s"}},
 		{"zero reconnect timeout", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  reconnect_timeout: 0\n", []string{"plan.yaml:5:", "run.reconnect_timeout is 0", "leave the key out for 30 s"}},
+		// Percentiles go through the run command's parser: an empty or null
+		// element is refused, not dropped.
+		{"null percentile", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  percentiles:\n    - 50\n    -\n    - 99\n", []string{"plan.yaml:7:", "run.percentiles[1]", "element 2 of 2 is empty"}},
+		{"empty percentile in string", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  percentiles: 50,,99\n", []string{"plan.yaml:5:", "element 2 of 3 is empty"}},
+		{"percentile out of range", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  percentiles: [50, 101]\n", []string{"plan.yaml:5:", `"101" is not a percentile`}},
+		{"percentile twice", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  percentiles: [95, 99, 99]\n", []string{"plan.yaml:5:", "percentile 99 is given twice"}},
+		{"no percentiles", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  percentiles: []\n", []string{"plan.yaml:5:", "the list is empty"}},
 		{"bad distribution", "data: {tables: 1}\nmatrix:\n  workloads: [oltp_read_write]\n  threads: [1]\n  rand_types: [uniform, zipf]\nrun: {time: 1}\n", []string{"plan.yaml:5:", `unknown distribution "zipf"`, "zipfian"}},
 		{"tpcc with distributions", "data: {warehouses: 1}\nmatrix:\n  workloads: [tpcc]\n  threads: [1]\n  rand_types: [uniform, zipfian]\nrun: {time: 1}\n", []string{"NURand"}},
 		{"option unknown to workload", "data:\n  tables: 1\n  options: {warehouses_per_table: 3}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1}\n", []string{"plan.yaml:1:", `oltp_read_write has no option "warehouses_per_table"`}},

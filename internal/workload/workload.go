@@ -48,7 +48,11 @@ type Workload interface {
 
 // PrepareEnv is what Prepare needs besides its own options.
 type PrepareEnv struct {
-	Driver  driver.Driver
+	// Driver is the target; nil for a workload that exports files instead of
+	// loading them (Exporter), which then gets only Dialect.
+	Driver driver.Driver
+	// Dialect is the target's SQL dialect (Driver's, when there is one).
+	Dialect driver.Dialect
 	Threads int              // loaders in parallel
 	Rand    *randgen.Factory // seeded generators, one stream per loader
 	Replace bool             // drop existing tables instead of refusing
@@ -77,6 +81,21 @@ type Counts struct {
 // last event from its latency, so that response times are the database's.
 type Waiter interface {
 	Waited() time.Duration
+}
+
+// Exporter is implemented by workloads whose prepare may write files instead
+// of loading the database (tpcc --output-dir): Exports reports whether it
+// will, and prepare then opens no connection and creates nothing but the
+// files (not the default embedded database).
+type Exporter interface {
+	Exports() bool
+}
+
+// MaxWaiter is implemented by workers whose Event may sleep on purpose
+// (Waiter): MaxWait bounds one such sleep, so that the runner's stall
+// detector does not take it for a server that stopped answering.
+type MaxWaiter interface {
+	MaxWait() time.Duration
 }
 
 // Kinded is implemented by workloads whose events are of several kinds; the

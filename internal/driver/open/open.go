@@ -27,6 +27,21 @@ func Driver(cfg driver.Config) (driver.Driver, error) {
 	return nil, fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", cfg.Kind)
 }
 
+// Dialect returns the SQL dialect of kind without opening a driver (which,
+// for SQLite, creates the database's directory): for commands that only
+// write SQL, such as prepare tpcc --output-dir.
+func Dialect(kind string) (driver.Dialect, error) {
+	switch kind {
+	case driver.KindMySQL:
+		return mysql.Dialect{}, nil
+	case driver.KindPgSQL:
+		return postgres.Dialect{}, nil
+	case driver.KindSQLite:
+		return sqlite.Dialect{}, nil
+	}
+	return nil, fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", kind)
+}
+
 // ErrorCodeCheck returns the check of an --*-ignore-errors code for kind:
 // each driver knows the shape of the codes its errors carry (a MySQL number,
 // a PostgreSQL SQLSTATE, an SQLite result code name). Nil for an unknown kind.

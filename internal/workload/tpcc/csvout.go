@@ -45,7 +45,7 @@ func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Wri
 	}
 	env.Progress.SetTotal(total)
 	start := time.Now()
-	if err := writeSchema(filepath.Join(dir, "schema.sql"), env.Driver, w.opts.Parts); err != nil {
+	if err := writeSchema(filepath.Join(dir, "schema.sql"), env.Dialect, env.Driver, w.opts.Parts); err != nil {
 		return err
 	}
 	if err := writeMetaCSV(filepath.Join(dir, csvFile(tMeta, 0)), m); err != nil {
@@ -164,11 +164,13 @@ func writeMetaCSV(path string, m *loadMeta) error {
 
 // writeSchema writes the statements that create the tables and indexes for the
 // target's dialect (load the CSV files between the two parts).
-func writeSchema(path string, db driver.Driver, parts int) error {
-	if db == nil {
+func writeSchema(path string, d driver.Dialect, db driver.Driver, parts int) error {
+	if d == nil && db != nil {
+		d = db.Dialect()
+	}
+	if d == nil {
 		return nil
 	}
-	d := db.Dialect()
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- fairbench tpcc schema for %s: create the tables, load the CSV files, then create the indexes.\n", d.Name())
 	for _, t := range tableDefs(parts) {

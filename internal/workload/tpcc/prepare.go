@@ -25,18 +25,25 @@ type loadPlan struct {
 	indexed    bool // the secondary indexes were created with the tables
 }
 
+// Exports reports whether prepare writes CSV files (--output-dir) instead of
+// loading the database (workload.Exporter).
+func (w *tpcc) Exports() bool { return w.opts.OutputDir != "" }
+
 // Prepare creates the tables, loads item and the warehouses with env.Threads
 // loaders (each warehouse in three parts, one job each), creates the secondary
 // indexes and, unless --no-check, runs every consistency condition. A prepare
 // that was interrupted resumes with the warehouse parts not yet loaded. With --output-dir it writes CSV
 // files instead and touches no database.
 func (w *tpcc) Prepare(ctx context.Context, env workload.PrepareEnv) error {
-	if env.Driver == nil || env.Rand == nil {
-		return errors.New("prepare tpcc: PrepareEnv needs a Driver and a Rand factory")
-	}
 	log := workload.SyncWriter(env.Log)
 	if w.opts.OutputDir != "" {
+		if env.Rand == nil || (env.Dialect == nil && env.Driver == nil) {
+			return errors.New("prepare tpcc --output-dir: PrepareEnv needs a Dialect (or a Driver) and a Rand factory")
+		}
 		return w.writeCSV(ctx, env, log)
+	}
+	if env.Driver == nil || env.Rand == nil {
+		return errors.New("prepare tpcc: PrepareEnv needs a Driver and a Rand factory")
 	}
 	d := env.Driver.Dialect()
 	conn, err := env.Driver.Connect(ctx, 0)

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
@@ -118,6 +119,16 @@ func (w *Worker) Event(ctx context.Context, c *workload.Counts) error {
 // transaction (zero without Config.Wait), for a runner that measures response
 // times without them.
 func (w *Worker) Waited() time.Duration { return w.waited }
+
+// MaxWait bounds the keying and think time one Event sleeps (zero without
+// Config.Wait): the longest keying time plus the longest think time (10 × the
+// largest mean, where thinkTime cuts the distribution).
+func (w *Worker) MaxWait() time.Duration {
+	if !w.cfg.Wait {
+		return 0
+	}
+	return slices.Max(keyingTimes[:]) + 10*slices.Max(meanThinkTimes[:])
+}
 
 // Rollback ends the open transaction, if any, after an error.
 func (w *Worker) Rollback(ctx context.Context) error {
