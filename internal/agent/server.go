@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/hostcounters"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -89,18 +90,11 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("process %d cannot be read: is it running? (%v)", opts.PID, snap.Notes)
 		}
 		m.PID, m.Process = opts.PID, snap.Process.Name
-		cpus, note, err := hostcounters.ProcessCPUList(s.fsys, opts.PID)
-		switch {
-		case err != nil:
-			notes = append(notes, err.Error())
-		default:
-			if note != "" {
-				notes = append(notes, fmt.Sprintf("the CPUs of process %d rest on its affinity alone: %s", opts.PID, note))
-			}
-			if online := onlineCPUs(s.fsys); online == nil || !equal(online, cpus) {
-				m.CPUList = hostcounters.FormatCPUList(cpus)
-			}
+		list, err := cpuset.ProcessList(s.fsys, opts.PID)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("the CPUs process %d may use are unknown: %v", opts.PID, err))
 		}
+		m.CPUList = list
 	}
 	if opts.Labels != nil {
 		l, err := opts.Labels(ctx)
@@ -122,31 +116,6 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 	s.reader = hostcounters.NewReader(s.fsys, s.pid)
 	s.pool.New = func() any { return new(bytes.Buffer) }
 	return s, nil
-}
-
-// onlineCPUs reads /sys/devices/system/cpu/online; nil when it cannot.
-func onlineCPUs(fsys fs.FS) []int {
-	b, err := fs.ReadFile(fsys, "sys/devices/system/cpu/online")
-	if err != nil {
-		return nil
-	}
-	cpus, err := hostcounters.ParseCPUList(string(b))
-	if err != nil {
-		return nil
-	}
-	return cpus
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ServeHTTP answers GET /v1/machine and GET /v1/counters; 401 without the

@@ -159,6 +159,45 @@ func TestOnlineEffective(t *testing.T) {
 	}
 }
 
+func TestProcessList(t *testing.T) {
+	status := func(list string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("Name:\tx\nCpus_allowed_list:\t" + list + "\n")}
+	}
+	online := &fstest.MapFile{Data: []byte("0-3\n")}
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  string
+		err   string
+	}{
+		{"every online CPU is left empty", fstest.MapFS{onlinePath: online, "proc/7/status": status("0-3")}, "", ""},
+		{"affinity beyond the online CPUs is every online CPU", fstest.MapFS{onlinePath: online, "proc/7/status": status("0-63")}, "", ""},
+		{"affinity of some CPUs", fstest.MapFS{onlinePath: online, "proc/7/status": status("1,3")}, "1,3", ""},
+		{"cgroup cpuset narrows the affinity", fstest.MapFS{
+			onlinePath:      online,
+			"proc/7/status": status("0-3"),
+			"proc/7/cgroup": {Data: []byte("0::/system.slice/mariadb.service\n")},
+			"sys/fs/cgroup/system.slice/mariadb.service/cpuset.cpus.effective": {Data: []byte("2-3\n")},
+		}, "2-3", ""},
+		{"offline CPUs are left out", fstest.MapFS{onlinePath: {Data: []byte("0-1,3\n")}, "proc/7/status": status("1-3")}, "1,3", ""},
+		{"no online file: the list as read", fstest.MapFS{"proc/7/status": status("0-3")}, "0-3", ""},
+		{"no such process", fstest.MapFS{onlinePath: online}, "", "process 7"},
+	}
+	for _, tt := range tests {
+		got, err := ProcessList(tt.files, 7)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case got != tt.want:
+			t.Errorf("%s: ProcessList = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"", "0", "0-3,8,10-11", "3-1", "0,,1", "65535", "65536", "0-3:2/4", " 1 , 2-2 ", "a-b"} {
 		f.Add(s)

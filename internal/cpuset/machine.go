@@ -137,3 +137,23 @@ func ancestors(root, cg, file string) []string {
 		cg = path.Dir(cg)
 	}
 }
+
+// ProcessList is the CPU list a machine fingerprint records for process pid
+// (sysinfo's cpu_list): the online CPUs it may use (Usable) in list form, or
+// "" when that is every online CPU — an empty list stands for the whole
+// machine. When the online CPUs cannot be read it is Effective's list.
+func ProcessList(fsys fs.FS, pid int) (string, error) {
+	eff, err := Effective(fsys, pid)
+	if err != nil {
+		return "", err
+	}
+	online, err := Online(fsys)
+	if err != nil || online.IsEmpty() {
+		return eff.String(), nil
+	}
+	usable := online.Intersect(eff)
+	if usable.Equal(online) {
+		return "", nil
+	}
+	return usable.String(), nil
+}

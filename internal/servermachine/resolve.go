@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -222,7 +223,7 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 		return m, []string{m.Note + "; the CPUs the server may use are taken to be all of this machine's"}, nil
 	}
 	m.PID, m.Process = p.PID, p.Comm
-	list, err := ProcessCPUList(e.FS, p.PID)
+	list, err := cpuset.ProcessList(e.FS, p.PID)
 	if err != nil {
 		m.Note = fmt.Sprintf("the CPUs server process %d may use could not be read: %v", p.PID, err)
 		return m, []string{m.Note + "; they are taken to be all of this machine's"}, nil
