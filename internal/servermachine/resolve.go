@@ -13,6 +13,7 @@ import (
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/procfs"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -201,14 +202,14 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 	c := t.Config
 	switch {
 	case spec.PID != 0:
-		if _, err := fs.Stat(e.FS, "proc/"+strconv.Itoa(spec.PID)); err != nil {
+		if _, err := fs.Stat(e.FS, procfs.Dir(spec.PID)); err != nil {
 			return m, nil, fieldErr("pid", "no process %d runs on this machine", spec.PID)
 		}
-		p = Process{PID: spec.PID, Comm: ProcessName(e.FS, spec.PID)}
+		p = Process{PID: spec.PID, Comm: procfs.Comm(e.FS, spec.PID)}
 	case c.Kind == driver.KindSQLite:
-		p = Process{PID: e.SelfPID, Comm: ProcessName(e.FS, e.SelfPID)}
+		p = Process{PID: e.SelfPID, Comm: procfs.Comm(e.FS, e.SelfPID)}
 	case t.ManagedPID > 0:
-		p = Process{PID: t.ManagedPID, Comm: ProcessName(e.FS, t.ManagedPID)}
+		p = Process{PID: t.ManagedPID, Comm: procfs.Comm(e.FS, t.ManagedPID)}
 	case c.Socket != "":
 		p, findErr = FindUnixSocketProcess(e.FS, socketPath(c))
 	default:
