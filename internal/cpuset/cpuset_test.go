@@ -139,16 +139,7 @@ func TestOnlineEffective(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := Effective(tt.files, 7)
-		switch {
-		case tt.err != "":
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
-			}
-		case err != nil:
-			t.Errorf("%s: %v", tt.name, err)
-		case got.String() != tt.want:
-			t.Errorf("%s: Effective = %q, want %q", tt.name, got, tt.want)
-		}
+		checkList(t, tt.name+": Effective", got.String(), err, tt.want, tt.err)
 	}
 	on, err := Online(fstest.MapFS{onlinePath: {Data: []byte("0-3,6\n")}})
 	if err != nil || on.String() != "0-3,6" {
@@ -185,16 +176,23 @@ func TestProcessList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := ProcessList(tt.files, 7)
-		switch {
-		case tt.err != "":
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
-			}
-		case err != nil:
-			t.Errorf("%s: %v", tt.name, err)
-		case got != tt.want:
-			t.Errorf("%s: ProcessList = %q, want %q", tt.name, got, tt.want)
+		checkList(t, tt.name+": ProcessList", got, err, tt.want, tt.err)
+	}
+}
+
+// checkList checks a CPU list read from a fixture: the list want, or an
+// error containing wantErr when that is not empty.
+func checkList(t *testing.T, what, got string, err error, want, wantErr string) {
+	t.Helper()
+	switch {
+	case wantErr != "":
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s: err = %v, want %q", what, err, wantErr)
 		}
+	case err != nil:
+		t.Errorf("%s: %v", what, err)
+	case got != want:
+		t.Errorf("%s = %q, want %q", what, got, want)
 	}
 }
 
