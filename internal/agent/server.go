@@ -35,10 +35,19 @@ const (
 	PathCounters = "/v1/counters"
 )
 
-// Labels place the machine in a cloud; a Labels provider (Kubernetes node
-// labels, cloud instance metadata) fills them when the agent starts.
+// Labels place the machine in a cloud and a cluster; a Labels provider
+// (Kubernetes node labels, cloud instance metadata: see placement.Lookup)
+// fills them when the agent starts. Empty fields are unknown.
 type Labels struct {
 	InstanceType, Region, Zone string
+	// Node is the Kubernetes node's name.
+	Node string
+	// Arch is the node's architecture label (amd64, arm64): it fills the
+	// fingerprint's arch only where that is empty.
+	Arch string
+	// Notes say what could not be read, one sentence each; they go into
+	// the fingerprint's Note.
+	Notes []string
 }
 
 // Options configure a Server.
@@ -53,7 +62,8 @@ type Options struct {
 	// Machine fingerprints the machine; nil: sysinfo.LocalMachine.
 	Machine func() sysinfo.Machine
 	// Labels, when set, is called once at start; what it returns fills
-	// InstanceType, Region and Zone. An error goes into the fingerprint's Note.
+	// InstanceType, Region, Zone and Node (and Arch when empty). Its notes
+	// and an error go into the fingerprint's Note.
 	Labels func(context.Context) (Labels, error)
 }
 
@@ -101,7 +111,11 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 		if err != nil {
 			notes = append(notes, "instance type, region and zone: "+err.Error())
 		}
-		m.InstanceType, m.Region, m.Zone = l.InstanceType, l.Region, l.Zone
+		notes = append(notes, l.Notes...)
+		m.InstanceType, m.Region, m.Zone, m.Node = l.InstanceType, l.Region, l.Zone, l.Node
+		if m.Arch == "" {
+			m.Arch = l.Arch
+		}
 	}
 	for i, n := range notes {
 		if i > 0 || m.Note != "" {
