@@ -1,16 +1,21 @@
 package kubernetes_test
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/fairbench/fairbench/internal/cli"
+	"github.com/fairbench/fairbench/internal/syncbuf"
 )
 
 // Names agent-daemonset.yaml, client-rbac.yaml and the README share.
@@ -191,6 +196,32 @@ func TestRBACIsMinimal(t *testing.T) {
 	for name, j := range m.jobs {
 		if sa := j.Spec.Template.Spec.ServiceAccountName; sa != "" && sa != clientAccount {
 			t.Errorf("Job %s runs as ServiceAccount %s", name, sa)
+		}
+	}
+}
+
+// TestAgentCommandIsAcceptedByFairbench runs the DaemonSet's command line
+// through the real CLI in-process, with the pod's variables set, up to the
+// point where the agent would listen: a flag or value `fairbench agent` does
+// not accept exits 2 (as a control with an unknown flag shows).
+func TestAgentCommandIsAcceptedByFairbench(t *testing.T) {
+	_, c := agentContainer(t, loadManifests(t))
+	env := map[string]string{agentTokenEnv: "from-the-secret", "NODE_NAME": "node-a"}
+	args := localArgs(c.Args, containerVars(c, env), t.TempDir(), nil)
+	for _, tt := range []struct {
+		args []string
+		want int
+	}{
+		{args, cli.ExitOK},
+		{append(slices.Clone(args), "--no-such-flag"), cli.ExitUsage},
+	} {
+		var log syncbuf.Buffer
+		app := &cli.App{Stdout: &log, Stderr: &log, Version: "test", Getenv: func(k string) string { return env[k] }}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		code := app.CheckCommandLine(ctx, tt.args)
+		cancel()
+		if code != tt.want {
+			t.Errorf("fairbench %s: exit %d, want %d (%d: it got as far as listening)\n%s", strings.Join(tt.args, " "), code, tt.want, cli.ExitOK, log.String())
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/hostcounters"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -34,10 +35,19 @@ const (
 	PathCounters = "/v1/counters"
 )
 
-// Labels place the machine in a cloud; a Labels provider (Kubernetes node
-// labels, cloud instance metadata) fills them when the agent starts.
+// Labels place the machine in a cloud and a cluster; a Labels provider
+// (Kubernetes node labels, cloud instance metadata: see placement.Lookup)
+// fills them when the agent starts. Empty fields are unknown.
 type Labels struct {
 	InstanceType, Region, Zone string
+	// Node is the Kubernetes node's name.
+	Node string
+	// Arch is the node's architecture label (amd64, arm64): it fills the
+	// fingerprint's arch only where that is empty.
+	Arch string
+	// Notes say what could not be read, one sentence each; they go into
+	// the fingerprint's Note.
+	Notes []string
 }
 
 // Options configure a Server.
@@ -52,7 +62,8 @@ type Options struct {
 	// Machine fingerprints the machine; nil: sysinfo.LocalMachine.
 	Machine func() sysinfo.Machine
 	// Labels, when set, is called once at start; what it returns fills
-	// InstanceType, Region and Zone. An error goes into the fingerprint's Note.
+	// InstanceType, Region, Zone and Node (and Arch when empty). Its notes
+	// and an error go into the fingerprint's Note.
 	Labels func(context.Context) (Labels, error)
 }
 
@@ -89,25 +100,22 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("process %d cannot be read: is it running? (%v)", opts.PID, snap.Notes)
 		}
 		m.PID, m.Process = opts.PID, snap.Process.Name
-		cpus, note, err := hostcounters.ProcessCPUList(s.fsys, opts.PID)
-		switch {
-		case err != nil:
-			notes = append(notes, err.Error())
-		default:
-			if note != "" {
-				notes = append(notes, fmt.Sprintf("the CPUs of process %d rest on its affinity alone: %s", opts.PID, note))
-			}
-			if online := onlineCPUs(s.fsys); online == nil || !equal(online, cpus) {
-				m.CPUList = hostcounters.FormatCPUList(cpus)
-			}
+		list, err := cpuset.ProcessList(s.fsys, opts.PID)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("the CPUs process %d may use are unknown: %v", opts.PID, err))
 		}
+		m.CPUList = list
 	}
 	if opts.Labels != nil {
 		l, err := opts.Labels(ctx)
 		if err != nil {
 			notes = append(notes, "instance type, region and zone: "+err.Error())
 		}
-		m.InstanceType, m.Region, m.Zone = l.InstanceType, l.Region, l.Zone
+		notes = append(notes, l.Notes...)
+		m.InstanceType, m.Region, m.Zone, m.Node = l.InstanceType, l.Region, l.Zone, l.Node
+		if m.Arch == "" {
+			m.Arch = l.Arch
+		}
 	}
 	for i, n := range notes {
 		if i > 0 || m.Note != "" {
@@ -122,31 +130,6 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 	s.reader = hostcounters.NewReader(s.fsys, s.pid)
 	s.pool.New = func() any { return new(bytes.Buffer) }
 	return s, nil
-}
-
-// onlineCPUs reads /sys/devices/system/cpu/online; nil when it cannot.
-func onlineCPUs(fsys fs.FS) []int {
-	b, err := fs.ReadFile(fsys, "sys/devices/system/cpu/online")
-	if err != nil {
-		return nil
-	}
-	cpus, err := hostcounters.ParseCPUList(string(b))
-	if err != nil {
-		return nil
-	}
-	return cpus
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ServeHTTP answers GET /v1/machine and GET /v1/counters; 401 without the

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -238,26 +239,11 @@ func machineName(ms []sysinfo.ServerMachine, i int) string {
 // countCPUList counts the CPUs of a kernel CPU list ("0-21", "0,2,4-7"); 0
 // when empty or malformed.
 func countCPUList(list string) int {
-	list = strings.TrimSpace(list)
-	if list == "" {
+	s, err := cpuset.Parse(list)
+	if err != nil {
 		return 0
 	}
-	n := 0
-	for part := range strings.SplitSeq(list, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return 0
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return 0
-			}
-		}
-		n += b - a + 1
-	}
-	return n
+	return s.Len()
 }
 
 // loopbackTarget reports whether every host of t is a loopback address or

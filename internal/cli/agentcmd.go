@@ -10,13 +10,15 @@ import (
 
 	"github.com/fairbench/fairbench/internal/agent"
 	"github.com/fairbench/fairbench/internal/hostcounters"
+	"github.com/fairbench/fairbench/internal/placement"
 )
 
 // agentCommand is `fairbench agent`.
 func (a *App) agentCommand() *cobra.Command {
 	var (
-		listen, tokenEnv, process string
-		pid                       int
+		listen, tokenEnv, process    string
+		cloudMetadata, cloudEndpoint string
+		pid                          int
 	)
 	cmd := &cobra.Command{
 		Use:   "agent",
@@ -39,7 +41,13 @@ docs/agent.md.
 
 With --token-env every request needs "Authorization: Bearer TOKEN". Listening
 beyond loopback without a token is allowed, with a warning. Stop it with
-Ctrl-C or SIGTERM.`),
+Ctrl-C or SIGTERM.
+
+At start the agent places the machine: when NODE_NAME is set (the DaemonSet
+sets it from spec.nodeName) it reads that Kubernetes node's labels (instance
+type, region, zone, arch) with the pod's service account; with
+--cloud-metadata it asks the cloud's instance metadata service when the labels
+give no instance type. What could not be read is said in the fingerprint's note.`),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if listen == "" {
@@ -53,6 +61,10 @@ Ctrl-C or SIGTERM.`),
 			}
 			if pid < 0 {
 				return usageErrorf("--pid %d: want a process ID", pid)
+			}
+			provider, err := placement.ParseProvider(cloudMetadata)
+			if err != nil {
+				return usageErrorf("--cloud-metadata: %v", err)
 			}
 			var token string
 			if tokenEnv != "" {
@@ -71,7 +83,12 @@ Ctrl-C or SIGTERM.`),
 				pid = found
 			}
 			ctx := cmd.Context()
-			srv, err := agent.NewServer(ctx, agent.Options{Token: token, PID: pid})
+			labels := agent.PlacementLabels(placement.LookupConfig{
+				Cloud:    provider,
+				Metadata: placement.MetadataConfig{Endpoint: cloudEndpoint},
+				Getenv:   a.Getenv,
+			})
+			srv, err := agent.NewServer(ctx, agent.Options{Token: token, PID: pid, Labels: labels})
 			if err != nil {
 				return withCode(ExitFailed, fmt.Errorf("agent: %w", err))
 			}
@@ -95,5 +112,8 @@ Ctrl-C or SIGTERM.`),
 	f.StringVar(&tokenEnv, "token-env", "", "name of the environment variable holding the bearer token every request must carry")
 	f.IntVar(&pid, "pid", 0, "the database server's process ID: its counters and CPU list are served")
 	f.StringVar(&process, "process", "", "the database server's process name (/proc/PID/comm: mariadbd, mysqld, postgres); refused when several unrelated processes have it")
+	f.StringVar(&cloudMetadata, "cloud-metadata", string(placement.ProviderOff), "ask the cloud's instance metadata service for the instance type, region and zone: off, auto, aws, gcp or azure (Kubernetes node labels come first)")
+	f.StringVar(&cloudEndpoint, "cloud-metadata-endpoint", "", "base URL of the instance metadata service (tests; default "+placement.DefaultMetadataEndpoint+")")
+	_ = f.MarkHidden("cloud-metadata-endpoint")
 	return cmd
 }

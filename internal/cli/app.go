@@ -119,6 +119,28 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	return code
 }
 
+// CheckCommandLine runs args as Execute does but stops the command where it
+// would first reach a database, start a server or listen on a port, so that a
+// command line written elsewhere (a Kubernetes manifest, a script) can be
+// checked in-process. It returns ExitOK when the command got that far, else
+// the code it ended with (ExitUsage for a flag or value it refuses; the
+// reason is on Stderr). A command that ends before reaching outside (a dry
+// run, --help) returns its own code.
+func (a *App) CheckCommandLine(ctx context.Context, args []string) int {
+	reached := false
+	saved := a.beforeConnect
+	defer func() { a.beforeConnect = saved }()
+	a.beforeConnect = func() error {
+		reached = true
+		return withCode(ExitInterrupted, errors.New("")) // ends the command quietly
+	}
+	code := a.Execute(ctx, args)
+	if reached {
+		return ExitOK
+	}
+	return code
+}
+
 // commandPath names the command args selected, for the usage hint.
 func commandPath(root *cobra.Command, args []string) string {
 	cmd, _, err := root.Find(args)

@@ -117,6 +117,10 @@ func FuzzCommandLine(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(uint8(i%len(fuzzCommands)), s)
 	}
+	agentCmd := uint8(slices.IndexFunc(fuzzCommands, func(c []string) bool { return len(c) > 0 && c[0] == "agent" }))
+	for _, s := range []string{"--cloud-metadata auto", "--cloud-metadata=GCP --process mariadbd", "--cloud-metadata ibm", "--cloud-metadata-endpoint x --pid 1"} {
+		f.Add(agentCmd, s)
+	}
 	f.Fuzz(func(t *testing.T, which uint8, line string) {
 		args := strings.Fields(line)
 		for _, a := range args {

@@ -139,16 +139,7 @@ func TestOnlineEffective(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := Effective(tt.files, 7)
-		switch {
-		case tt.err != "":
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
-			}
-		case err != nil:
-			t.Errorf("%s: %v", tt.name, err)
-		case got.String() != tt.want:
-			t.Errorf("%s: Effective = %q, want %q", tt.name, got, tt.want)
-		}
+		checkList(t, tt.name+": Effective", got.String(), err, tt.want, tt.err)
 	}
 	on, err := Online(fstest.MapFS{onlinePath: {Data: []byte("0-3,6\n")}})
 	if err != nil || on.String() != "0-3,6" {
@@ -156,6 +147,52 @@ func TestOnlineEffective(t *testing.T) {
 	}
 	if _, err := Online(fstest.MapFS{}); err == nil {
 		t.Error("Online without the file: no error")
+	}
+}
+
+func TestProcessList(t *testing.T) {
+	status := func(list string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("Name:\tx\nCpus_allowed_list:\t" + list + "\n")}
+	}
+	online := &fstest.MapFile{Data: []byte("0-3\n")}
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  string
+		err   string
+	}{
+		{"every online CPU is left empty", fstest.MapFS{onlinePath: online, "proc/7/status": status("0-3")}, "", ""},
+		{"affinity beyond the online CPUs is every online CPU", fstest.MapFS{onlinePath: online, "proc/7/status": status("0-63")}, "", ""},
+		{"affinity of some CPUs", fstest.MapFS{onlinePath: online, "proc/7/status": status("1,3")}, "1,3", ""},
+		{"cgroup cpuset narrows the affinity", fstest.MapFS{
+			onlinePath:      online,
+			"proc/7/status": status("0-3"),
+			"proc/7/cgroup": {Data: []byte("0::/system.slice/mariadb.service\n")},
+			"sys/fs/cgroup/system.slice/mariadb.service/cpuset.cpus.effective": {Data: []byte("2-3\n")},
+		}, "2-3", ""},
+		{"offline CPUs are left out", fstest.MapFS{onlinePath: {Data: []byte("0-1,3\n")}, "proc/7/status": status("1-3")}, "1,3", ""},
+		{"no online file: the list as read", fstest.MapFS{"proc/7/status": status("0-3")}, "0-3", ""},
+		{"no such process", fstest.MapFS{onlinePath: online}, "", "process 7"},
+	}
+	for _, tt := range tests {
+		got, err := ProcessList(tt.files, 7)
+		checkList(t, tt.name+": ProcessList", got, err, tt.want, tt.err)
+	}
+}
+
+// checkList checks a CPU list read from a fixture: the list want, or an
+// error containing wantErr when that is not empty.
+func checkList(t *testing.T, what, got string, err error, want, wantErr string) {
+	t.Helper()
+	switch {
+	case wantErr != "":
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s: err = %v, want %q", what, err, wantErr)
+		}
+	case err != nil:
+		t.Errorf("%s: %v", what, err)
+	case got != want:
+		t.Errorf("%s = %q, want %q", what, got, want)
 	}
 }
 

@@ -1,14 +1,13 @@
 package cpuset
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/procfs"
 )
 
 // Paths read from the fs.FS rooted at "/".
@@ -41,12 +40,12 @@ func readList(fsys fs.FS, name string) (Set, error) {
 // that has one), or cgroup v1's cpuset.effective_cpus — where those files
 // exist. A process without a readable cgroup cpuset gets its affinity alone.
 func Effective(fsys fs.FS, pid int) (Set, error) {
-	proc := "proc/" + strconv.Itoa(pid)
+	proc := procfs.Dir(pid)
 	status, err := fs.ReadFile(fsys, proc+"/status")
 	if err != nil {
 		return Set{}, fmt.Errorf("read the CPUs process %d may use: %w", pid, err)
 	}
-	allowed, ok := statusField(status, "Cpus_allowed_list")
+	allowed, ok := procfs.StatusField(status, "Cpus_allowed_list")
 	if !ok {
 		return Set{}, fmt.Errorf("/%s/status has no Cpus_allowed_list", proc)
 	}
@@ -62,18 +61,6 @@ func Effective(fsys fs.FS, pid int) (Set, error) {
 		set = set.Intersect(*cg)
 	}
 	return set, nil
-}
-
-// statusField returns the value of "Key:\tvalue" in a /proc status file.
-func statusField(status []byte, key string) (string, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(status))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && k == key {
-			return strings.TrimSpace(v), true
-		}
-	}
-	return "", false
 }
 
 // cgroupCPUs returns the cpuset of the cgroup of the process in proc, or nil
@@ -136,4 +123,24 @@ func ancestors(root, cg, file string) []string {
 		}
 		cg = path.Dir(cg)
 	}
+}
+
+// ProcessList is the CPU list a machine fingerprint records for process pid
+// (sysinfo's cpu_list): the online CPUs it may use (Usable) in list form, or
+// "" when that is every online CPU — an empty list stands for the whole
+// machine. When the online CPUs cannot be read it is Effective's list.
+func ProcessList(fsys fs.FS, pid int) (string, error) {
+	eff, err := Effective(fsys, pid)
+	if err != nil {
+		return "", err
+	}
+	online, err := Online(fsys)
+	if err != nil || online.IsEmpty() {
+		return eff.String(), nil
+	}
+	usable := online.Intersect(eff)
+	if usable.Equal(online) {
+		return "", nil
+	}
+	return usable.String(), nil
 }

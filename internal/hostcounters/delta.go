@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -79,12 +80,15 @@ func Delta(a, b Snapshot, cpuList string) (o result.ObservedServerMachine) {
 // cpuDelta computes the CPU use over the CPUs of cpuList (all when empty) and
 // the busiest of them.
 func cpuDelta(a, b Snapshot, cpuList string, note func(string, ...any)) (*result.ObservedMachine, int, float64) {
-	var want []int
+	var want []int // nil: every CPU
 	if cpuList != "" {
-		var err error
-		if want, err = ParseCPUList(cpuList); err != nil {
+		set, err := cpuset.Parse(cpuList)
+		switch {
+		case err != nil:
 			note("%v: the CPU figures cover all CPUs", err)
-			want = nil
+		case set.IsEmpty():
+		default:
+			want = set.CPUs()
 		}
 	}
 	before := make(map[int]CPUTimes, len(a.CPUs))
@@ -116,7 +120,7 @@ func cpuDelta(a, b Snapshot, cpuList string, note func(string, ...any)) (*result
 		}
 	}
 	if len(missing) > 0 {
-		note("CPUs %s came online during the phase and are left out", FormatCPUList(missing))
+		note("CPUs %s came online during the phase and are left out", cpuset.Of(missing...))
 	}
 	if want != nil && n < len(want) {
 		note("%d of the %d CPUs of %s were counted (the others are offline or absent)", n, len(want), cpuList)

@@ -38,17 +38,7 @@ type NetStats struct {
 var notDisk = []string{"loop", "ram", "zram", "dm-", "md", "sr", "fd"}
 
 // wholeDisks returns the names in /sys/block, or nil when it cannot be read.
-func wholeDisks(fsys fs.FS) map[string]bool {
-	entries, err := fs.ReadDir(fsys, "sys/block")
-	if err != nil || len(entries) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		m[e.Name()] = true
-	}
-	return m
-}
+func wholeDisks(fsys fs.FS) map[string]bool { return dirNames(fsys, "sys/block") }
 
 // isPartitionName reports whether name looks like a partition: sda1, vdb2,
 // xvda1, hda3 (a letter device followed by digits) or nvme0n1p1, mmcblk0p1.
@@ -122,9 +112,13 @@ func parseDiskstats(text []byte, whole map[string]bool) []DiskStats {
 }
 
 // virtualNets returns the names under /sys/devices/virtual/net, or nil.
-func virtualNets(fsys fs.FS) map[string]bool {
-	entries, err := fs.ReadDir(fsys, "sys/devices/virtual/net")
-	if err != nil {
+func virtualNets(fsys fs.FS) map[string]bool { return dirNames(fsys, "sys/devices/virtual/net") }
+
+// dirNames returns the names in directory dir, or nil when it cannot be read
+// or is empty.
+func dirNames(fsys fs.FS, dir string) map[string]bool {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil || len(entries) == 0 {
 		return nil
 	}
 	m := make(map[string]bool, len(entries))

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-)
 
-// commLen is the longest name /proc/PID/comm holds (TASK_COMM_LEN − 1).
-const commLen = 15
+	"github.com/fairbench/fairbench/internal/procfs"
+)
 
 // FindProcess returns the PID of the process named name (its /proc/PID/comm;
 // a name longer than 15 bytes is compared on its first 15, as the kernel
@@ -26,30 +25,25 @@ func FindProcess(fsys fs.FS, name string) (int, error) {
 		return 0, fmt.Errorf("no process name given")
 	}
 	want := name
-	if len(want) > commLen {
-		want = want[:commLen]
+	if len(want) > procfs.CommLen {
+		want = want[:procfs.CommLen]
 	}
-	entries, err := fs.ReadDir(fsys, "proc")
+	pids, err := procfs.PIDs(fsys)
 	if err != nil {
 		return 0, fmt.Errorf("finding process %q: %w", name, err)
 	}
 	parent := map[int]int{}
-	var matches []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		b, err := fs.ReadFile(fsys, "proc/"+e.Name()+"/comm")
-		if err != nil || strings.TrimSuffix(string(b), "\n") != want {
+	var matches []int // ascending, as pids
+	for _, pid := range pids {
+		if procfs.Comm(fsys, pid) != want {
 			continue
 		}
 		matches = append(matches, pid)
-		if st, err := fs.ReadFile(fsys, "proc/"+e.Name()+"/status"); err == nil {
-			parent[pid], _ = strconv.Atoi(statusValue(st, "PPid"))
+		if st, err := fs.ReadFile(fsys, procfs.Dir(pid)+"/status"); err == nil {
+			ppid, _ := procfs.StatusField(st, "PPid")
+			parent[pid], _ = strconv.Atoi(ppid)
 		}
 	}
-	slices.Sort(matches)
 	switch len(matches) {
 	case 0:
 		return 0, fmt.Errorf("no process is named %q (as /proc/PID/comm shows it); give its --pid", name)

@@ -238,74 +238,6 @@ func a2(a Snapshot) Snapshot {
 	return a
 }
 
-func TestParseCPUList(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []int
-		err  string
-	}{
-		{"", nil, ""},
-		{"0-3,8", []int{0, 1, 2, 3, 8}, ""},
-		{" 8,0-1,1 \n", []int{0, 1, 8}, ""},
-		{"0-7:3", []int{0, 3, 6}, ""},
-		{"3-1", nil, "backwards"},
-		{"a", nil, "not a CPU number"},
-		{"-1", nil, "not a CPU number"},
-		{"0-99999999", nil, "beyond"},
-		{"1:2", nil, "needs a range"},
-		{"0-4:0", nil, "stride"},
-	} {
-		got, err := ParseCPUList(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("ParseCPUList(%q) error %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("ParseCPUList(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-	if s := FormatCPUList([]int{0, 1, 2, 3, 8, 10, 11}); s != "0-3,8,10-11" {
-		t.Errorf("FormatCPUList = %q", s)
-	}
-}
-
-func FuzzParseCPUList(f *testing.F) {
-	for _, s := range []string{"0-3,8", "0", "", "0-7:2", "1,1,1", "5-1", "0-65535"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		cpus, err := ParseCPUList(s)
-		if err != nil {
-			return
-		}
-		// The list written back parses to the same CPUs.
-		again, err := ParseCPUList(FormatCPUList(cpus))
-		if err != nil || !reflect.DeepEqual(again, cpus) {
-			t.Fatalf("%q → %v → %q → %v, %v", s, cpus, FormatCPUList(cpus), again, err)
-		}
-	})
-}
-
-func TestProcessCPUList(t *testing.T) {
-	fsys := fixture(arm64Stat(0, 0))
-	fsys["proc/42/cgroup"] = &fstest.MapFile{Data: []byte("0::/system.slice/db.service\n")}
-	fsys["sys/fs/cgroup/system.slice/cpuset.cpus.effective"] = &fstest.MapFile{Data: []byte("2-5,9\n")}
-	got, note, err := ProcessCPUList(fsys, 42)
-	if err != nil || note != "" || !reflect.DeepEqual(got, []int{2, 3, 4, 5}) {
-		t.Errorf("ProcessCPUList = %v, %q, %v; want 2-5 (0-7 narrowed by the parent cgroup's 2-5,9)", got, note, err)
-	}
-	delete(fsys, "proc/42/cgroup")
-	got, note, err = ProcessCPUList(fsys, 42)
-	if err != nil || !strings.Contains(note, "cgroup") || len(got) != 8 {
-		t.Errorf("without cgroup: %v, %q, %v", got, note, err)
-	}
-	if _, _, err := ProcessCPUList(fsys, 43); err == nil {
-		t.Error("a missing process gave no error")
-	}
-}
-
 func TestFindProcess(t *testing.T) {
 	proc := func(pid, ppid int, name string) (string, *fstest.MapFile, string, *fstest.MapFile) {
 		d := "proc/" + strconv.Itoa(pid)
@@ -347,8 +279,5 @@ func TestReadLive(t *testing.T) {
 	}
 	if s.ClockTicks <= 0 || len(s.CPUs) == 0 || s.Process == nil || s.Process.PID != os.Getpid() || s.MonotonicNs <= 0 {
 		t.Errorf("live snapshot: %+v", s)
-	}
-	if _, note, err := ProcessCPUList(os.DirFS("/"), os.Getpid()); err != nil {
-		t.Errorf("own CPU list: %v (%s)", err, note)
 	}
 }

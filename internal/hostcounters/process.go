@@ -116,19 +116,6 @@ func parsePIDStat(b []byte) (ProcessStats, error) {
 	return p, nil
 }
 
-// statusValue returns the value of key in /proc/PID/status, trimmed.
-func statusValue(b []byte, key string) string {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte{'\n'})
-		k, v, ok := bytes.Cut(line, []byte{':'})
-		if ok && string(k) == key {
-			return string(bytes.TrimSpace(v))
-		}
-	}
-	return ""
-}
-
 // The auxiliary vector entries holding the page size and USER_HZ.
 const (
 	atPageSz = 6

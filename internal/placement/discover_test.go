@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/placement/placementtest"
 )
 
 // fakeResolver answers one name with fixed addresses.
@@ -75,9 +77,9 @@ func agentJSON(node string) string {
 
 func TestDiscoverAgents(t *testing.T) {
 	db := map[string]string{"app.kubernetes.io/name": "mariadb"}
-	api := &fakeAPI{pods: map[string][]fakePod{"bench": {
-		{"mariadb-0", "node-a", db}, {"mariadb-1", "node-b", db}, {"mariadb-2", "node-d", db},
-		{"fairbench-run-0", "node-c", map[string]string{"app.kubernetes.io/name": "fairbench"}},
+	api := &placementtest.KubeAPI{Pods: map[string][]placementtest.Pod{"bench": {
+		{Name: "mariadb-0", Node: "node-a", Labels: db}, {Name: "mariadb-1", Node: "node-b", Labels: db}, {Name: "mariadb-2", Node: "node-d", Labels: db},
+		{Name: "fairbench-run-0", Node: "node-c", Labels: map[string]string{"app.kubernetes.io/name": "fairbench"}},
 	}}}
 	k := startFakeAPI(t, api)
 	port, addrs := startAgents(t, "s3cret", []string{
@@ -125,7 +127,7 @@ func TestDiscoverAgents(t *testing.T) {
 
 func TestDiscoverAgentsFailures(t *testing.T) {
 	db := map[string]string{"app": "db"}
-	api := &fakeAPI{pods: map[string][]fakePod{"bench": {{"db-0", "node-a", db}}}}
+	api := &placementtest.KubeAPI{Pods: map[string][]placementtest.Pod{"bench": {{Name: "db-0", Node: "node-a", Labels: db}}}}
 	k := startFakeAPI(t, api)
 	port, addrs := startAgents(t, "tok", []string{agentJSON("node-x")})
 	cfg := DiscoverConfig{Service: "agents", Port: port, Token: "tok", Resolver: fakeResolver{"agents", addrs},

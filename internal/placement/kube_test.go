@@ -7,118 +7,23 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/json"
 	"encoding/pem"
 	"math/big"
-	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/placement/placementtest"
 )
-
-const testToken = "test-token-123"
-
-// fakeAPI is a fake Kubernetes API server on loopback: nodes by name, pods
-// by namespace, and the paths that answer 403.
-type fakeAPI struct {
-	nodes     map[string]map[string]string // node name → labels
-	pods      map[string][]fakePod         // namespace → pods
-	forbidden map[string]bool              // URL paths answered with 403
-	mu        sync.Mutex
-	requests  []string // request URIs seen
-}
-
-// seen returns the request URIs the server has seen.
-func (f *fakeAPI) seen() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.requests)
-}
-
-type fakePod struct {
-	name, node string
-	labels     map[string]string
-}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	f.requests = append(f.requests, r.URL.RequestURI())
-	forbidden := f.forbidden[r.URL.Path]
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	if r.Header.Get("Authorization") != "Bearer "+testToken {
-		w.WriteHeader(http.StatusUnauthorized)
-		_, _ = w.Write([]byte(`{"kind":"Status","message":"Unauthorized"}`))
-		return
-	}
-	if r.Method != http.MethodGet {
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
-	}
-	if forbidden {
-		w.WriteHeader(http.StatusForbidden)
-		_, _ = w.Write([]byte(`{"kind":"Status","status":"Failure","message":"nodes \"n1\" is forbidden: User \"system:serviceaccount:bench:fairbench-agent\" cannot get resource \"nodes\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}`))
-		return
-	}
-	if name, ok := strings.CutPrefix(r.URL.Path, "/api/v1/nodes/"); ok {
-		labels, ok := f.nodes[name]
-		if !ok {
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"kind":"Status","message":"nodes \"` + name + `\" not found"}`))
-			return
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"kind": "Node", "metadata": map[string]any{"name": name, "labels": labels}})
-		return
-	}
-	if rest, ok := strings.CutPrefix(r.URL.Path, "/api/v1/namespaces/"); ok {
-		ns, tail, _ := strings.Cut(rest, "/")
-		if tail != "pods" {
-			w.WriteHeader(http.StatusNotFound)
-			return
-		}
-		key, value, _ := strings.Cut(r.URL.Query().Get("labelSelector"), "=")
-		var items []any
-		for _, p := range f.pods[ns] {
-			if p.labels[key] == value {
-				items = append(items, map[string]any{"metadata": map[string]any{"name": p.name}, "spec": map[string]any{"nodeName": p.node}})
-			}
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"kind": "PodList", "items": items})
-		return
-	}
-	w.WriteHeader(http.StatusNotFound)
-}
-
-// serviceAccountDir writes a token, the CA certificate caPEM and a namespace
-// into a temporary directory as Kubernetes mounts them.
-func serviceAccountDir(t *testing.T, caPEM []byte) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range map[string][]byte{"token": []byte(testToken + "\n"), "ca.crt": caPEM, "namespace": []byte("bench")} {
-		if err := os.WriteFile(filepath.Join(dir, name), content, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // startFakeAPI starts f on a loopback TLS server and returns a client of it
 // trusting the server's certificate.
-func startFakeAPI(t *testing.T, f *fakeAPI) *Kube {
+func startFakeAPI(t *testing.T, f *placementtest.KubeAPI) *Kube {
 	t.Helper()
-	srv := httptest.NewTLSServer(f)
-	t.Cleanup(srv.Close)
-	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
-	k, err := NewInCluster(InClusterConfig{
-		ServiceAccountDir: serviceAccountDir(t, caPEM),
-		Host:              strings.TrimPrefix(srv.URL, "https://"),
-		Timeout:           5 * time.Second,
-	})
+	host, dir := placementtest.StartKubeAPI(t, f)
+	k, err := NewInCluster(InClusterConfig{ServiceAccountDir: dir, Host: host, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +31,7 @@ func startFakeAPI(t *testing.T, f *fakeAPI) *Kube {
 }
 
 func TestNodePlacement(t *testing.T) {
-	f := &fakeAPI{nodes: map[string]map[string]string{
+	f := &placementtest.KubeAPI{Nodes: map[string]map[string]string{
 		"current": {
 			"node.kubernetes.io/instance-type": "m6g.large", "beta.kubernetes.io/instance-type": "old",
 			"kubernetes.io/arch": "arm64", "topology.kubernetes.io/region": "us-east-1",
@@ -170,7 +75,7 @@ func TestNodePlacement(t *testing.T) {
 }
 
 func TestNodePlacementForbiddenNamesTheRBAC(t *testing.T) {
-	f := &fakeAPI{nodes: map[string]map[string]string{"n1": {}}, forbidden: map[string]bool{"/api/v1/nodes/n1": true}}
+	f := &placementtest.KubeAPI{Nodes: map[string]map[string]string{"n1": {}}, Forbidden: map[string]bool{"/api/v1/nodes/n1": true}}
 	k := startFakeAPI(t, f)
 	_, err := k.NodePlacement(context.Background(), "n1")
 	if err == nil {
@@ -184,7 +89,7 @@ func TestNodePlacementForbiddenNamesTheRBAC(t *testing.T) {
 }
 
 func TestNodePlacementRefusesBadLabel(t *testing.T) {
-	f := &fakeAPI{nodes: map[string]map[string]string{"n1": {"node.kubernetes.io/instance-type": "m5\x1b[31m"}}}
+	f := &placementtest.KubeAPI{Nodes: map[string]map[string]string{"n1": {"node.kubernetes.io/instance-type": "m5\x1b[31m"}}}
 	k := startFakeAPI(t, f)
 	if p, err := k.NodePlacement(context.Background(), "n1"); err == nil {
 		t.Errorf("a label with an escape sequence accepted: %+v", p)
@@ -192,7 +97,7 @@ func TestNodePlacementRefusesBadLabel(t *testing.T) {
 }
 
 func TestWrongTokenIsUnauthorized(t *testing.T) {
-	f := &fakeAPI{nodes: map[string]map[string]string{"n1": {}}}
+	f := &placementtest.KubeAPI{Nodes: map[string]map[string]string{"n1": {}}}
 	k := startFakeAPI(t, f)
 	if err := os.WriteFile(k.tokenFile, []byte("rotated-but-wrong"), 0o600); err != nil {
 		t.Fatal(err)
@@ -224,11 +129,11 @@ func otherCA(t *testing.T) []byte {
 }
 
 func TestWrongCARefused(t *testing.T) {
-	f := &fakeAPI{nodes: map[string]map[string]string{"n1": {"kubernetes.io/arch": "amd64"}}}
+	f := &placementtest.KubeAPI{Nodes: map[string]map[string]string{"n1": {"kubernetes.io/arch": "amd64"}}}
 	srv := httptest.NewTLSServer(f)
 	defer srv.Close()
 	k, err := NewInCluster(InClusterConfig{
-		ServiceAccountDir: serviceAccountDir(t, otherCA(t)),
+		ServiceAccountDir: placementtest.ServiceAccountDir(t, otherCA(t)),
 		Host:              strings.TrimPrefix(srv.URL, "https://"),
 	})
 	if err != nil {
@@ -241,7 +146,7 @@ func TestWrongCARefused(t *testing.T) {
 	if !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("error %q does not say the certificate was refused", err)
 	}
-	if seen := f.seen(); len(seen) != 0 {
+	if seen := f.Seen(); len(seen) != 0 {
 		t.Errorf("the request reached the server anyway: %v", seen)
 	}
 }
@@ -251,8 +156,8 @@ func TestNewInClusterErrors(t *testing.T) {
 	env := func(k string) string {
 		return map[string]string{"KUBERNETES_SERVICE_HOST": "fd00::1", "KUBERNETES_SERVICE_PORT": "443"}[k]
 	}
-	good := serviceAccountDir(t, otherCA(t))
-	noCert := serviceAccountDir(t, []byte("not a certificate"))
+	good := placementtest.ServiceAccountDir(t, otherCA(t))
+	noCert := placementtest.ServiceAccountDir(t, []byte("not a certificate"))
 	tests := []struct {
 		name string
 		cfg  InClusterConfig
@@ -284,12 +189,12 @@ func TestNewInClusterErrors(t *testing.T) {
 
 func TestPodNodes(t *testing.T) {
 	db := map[string]string{"app": "mariadb"}
-	f := &fakeAPI{pods: map[string][]fakePod{
+	f := &placementtest.KubeAPI{Pods: map[string][]placementtest.Pod{
 		"bench": {
-			{"mariadb-0", "node-a", db}, {"mariadb-1", "node-b", db}, {"mariadb-2", "node-a", db},
-			{"pending", "", db}, {"client", "node-c", map[string]string{"app": "fairbench"}},
+			{Name: "mariadb-0", Node: "node-a", Labels: db}, {Name: "mariadb-1", Node: "node-b", Labels: db}, {Name: "mariadb-2", Node: "node-a", Labels: db},
+			{Name: "pending", Node: "", Labels: db}, {Name: "client", Node: "node-c", Labels: map[string]string{"app": "fairbench"}},
 		},
-		"other": {{"mariadb-0", "node-z", db}},
+		"other": {{Name: "mariadb-0", Node: "node-z", Labels: db}},
 	}}
 	k := startFakeAPI(t, f)
 	got, err := k.PodNodes(context.Background(), "bench", "app=mariadb")
@@ -299,12 +204,10 @@ func TestPodNodes(t *testing.T) {
 	if strings.Join(got, ",") != "node-a,node-b" {
 		t.Errorf("nodes %q, want node-a,node-b", got)
 	}
-	if seen := f.seen(); seen[len(seen)-1] != "/api/v1/namespaces/bench/pods?labelSelector=app%3Dmariadb" {
+	if seen := f.Seen(); seen[len(seen)-1] != "/api/v1/namespaces/bench/pods?labelSelector=app%3Dmariadb" {
 		t.Errorf("request %q", seen[len(seen)-1])
 	}
-	f.mu.Lock()
-	f.forbidden = map[string]bool{"/api/v1/namespaces/bench/pods": true}
-	f.mu.Unlock()
+	f.SetForbidden("/api/v1/namespaces/bench/pods")
 	_, err = k.PodNodes(context.Background(), "bench", "app=mariadb")
 	if err == nil || !strings.Contains(err.Error(), `"list" on "pods" in namespace bench`) {
 		t.Errorf("err = %v, want one naming list on pods in bench", err)

@@ -2,30 +2,26 @@ package placement
 
 import (
 	"context"
-	"encoding/pem"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/placement/placementtest"
 )
 
 func TestLookup(t *testing.T) {
-	api := &fakeAPI{
-		nodes: map[string]map[string]string{
+	api := &placementtest.KubeAPI{
+		Nodes: map[string]map[string]string{
 			"labelled":   {"node.kubernetes.io/instance-type": "m7i.large", "kubernetes.io/arch": "amd64", "topology.kubernetes.io/zone": "eu-west-1a"},
 			"unlabelled": {"kubernetes.io/arch": "arm64"},
 			"forbidden":  {},
 		},
-		forbidden: map[string]bool{"/api/v1/nodes/forbidden": true},
+		Forbidden: map[string]bool{"/api/v1/nodes/forbidden": true},
 	}
-	srv := httptest.NewTLSServer(api)
-	defer srv.Close()
-	inCluster := InClusterConfig{
-		ServiceAccountDir: serviceAccountDir(t, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})),
-		Host:              strings.TrimPrefix(srv.URL, "https://"),
-	}
-	cloud, cloudURL := startCloud(t, func(f *fakeCloud) http.HandlerFunc { return f.gcpHandler })
+	host, dir := placementtest.StartKubeAPI(t, api)
+	inCluster := InClusterConfig{ServiceAccountDir: dir, Host: host}
+	cloud, cloudURL := placementtest.StartCloud(t, func(f *placementtest.Cloud) http.HandlerFunc { return f.GCP })
 	meta := MetadataConfig{Endpoint: cloudURL, Timeout: 10 * time.Second}
 	gcp := Placement{InstanceType: "e2-standard-4", Region: "us-central1", Zone: "us-central1-a", Source: SourceGCP}
 
@@ -64,9 +60,9 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
-	before := len(cloud.seen())
+	before := len(cloud.Seen())
 	Lookup(context.Background(), LookupConfig{InCluster: inCluster, Metadata: meta, Getenv: func(string) string { return "" }})
-	if len(cloud.seen()) != before {
+	if len(cloud.Seen()) != before {
 		t.Error("the metadata service was asked without Cloud set")
 	}
 }

@@ -6,102 +6,19 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/placement/placementtest"
 )
 
-// fakeCloud is a fake instance metadata server of one cloud on loopback.
-type fakeCloud struct {
-	mu    sync.Mutex
-	paths []string // METHOD path of every request
-}
-
-func (f *fakeCloud) record(r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.paths = append(f.paths, r.Method+" "+r.URL.RequestURI())
-}
-
-func (f *fakeCloud) seen() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.paths)
-}
-
-// awsHandler serves IMDSv2: a token for a PUT with a TTL, fields only with it.
-func (f *fakeCloud) awsHandler(w http.ResponseWriter, r *http.Request) {
-	f.record(r)
-	if r.URL.Path == "/latest/api/token" {
-		if r.Method != http.MethodPut || r.Header.Get("X-aws-ec2-metadata-token-ttl-seconds") == "" {
-			http.Error(w, "bad token request", http.StatusBadRequest)
-			return
-		}
-		_, _ = w.Write([]byte("AQAEAtoken=="))
-		return
-	}
-	if r.Header.Get("X-aws-ec2-metadata-token") != "AQAEAtoken==" {
-		http.Error(w, "", http.StatusUnauthorized)
-		return
-	}
-	v, ok := map[string]string{
-		"/latest/meta-data/instance-type":                 "c7g.2xlarge",
-		"/latest/meta-data/placement/region":              "eu-west-1",
-		"/latest/meta-data/placement/availability-zone":   "eu-west-1b",
-		"/latest/meta-data/iam/security-credentials/role": `{"SecretAccessKey":"must never be read"}`,
-	}[r.URL.Path]
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	_, _ = w.Write([]byte(v))
-}
-
-// gcpHandler serves the Compute Engine metadata server's two fields.
-func (f *fakeCloud) gcpHandler(w http.ResponseWriter, r *http.Request) {
-	f.record(r)
-	if r.Header.Get("Metadata-Flavor") != "Google" {
-		http.Error(w, "missing Metadata-Flavor", http.StatusForbidden)
-		return
-	}
-	w.Header().Set("Metadata-Flavor", "Google")
-	v, ok := map[string]string{
-		"/computeMetadata/v1/instance/machine-type": "projects/123456/machineTypes/e2-standard-4",
-		"/computeMetadata/v1/instance/zone":         "projects/123456/zones/us-central1-a",
-	}[r.URL.Path]
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	_, _ = w.Write([]byte(v))
-}
-
-// azureHandler serves Azure's compute document.
-func (f *fakeCloud) azureHandler(w http.ResponseWriter, r *http.Request) {
-	f.record(r)
-	if r.Header.Get("Metadata") != "true" || r.URL.Path != "/metadata/instance/compute" || r.URL.Query().Get("api-version") == "" {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write([]byte(`{"location":"westeurope","name":"vm1","vmSize":"Standard_D4ps_v5","zone":"2","osProfile":{"adminUsername":"azureuser"}}`))
-}
-
-func startCloud(t *testing.T, h func(*fakeCloud) http.HandlerFunc) (*fakeCloud, string) {
-	t.Helper()
-	f := &fakeCloud{}
-	srv := httptest.NewServer(h(f))
-	t.Cleanup(srv.Close)
-	return f, srv.URL
-}
-
 func TestCloudMetadata(t *testing.T) {
-	aws := func(f *fakeCloud) http.HandlerFunc { return f.awsHandler }
-	gcp := func(f *fakeCloud) http.HandlerFunc { return f.gcpHandler }
-	azure := func(f *fakeCloud) http.HandlerFunc { return f.azureHandler }
+	aws := func(f *placementtest.Cloud) http.HandlerFunc { return f.AWS }
+	gcp := func(f *placementtest.Cloud) http.HandlerFunc { return f.GCP }
+	azure := func(f *placementtest.Cloud) http.HandlerFunc { return f.Azure }
 	tests := []struct {
 		name      string
-		server    func(*fakeCloud) http.HandlerFunc
+		server    func(*placementtest.Cloud) http.HandlerFunc
 		provider  Provider
 		want      Placement
 		wantPaths []string // exactly the requests made; nil for auto (three clouds asked)
@@ -118,7 +35,7 @@ func TestCloudMetadata(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, url := startCloud(t, tt.server)
+			f, url := placementtest.StartCloud(t, tt.server)
 			got, err := CloudMetadata(context.Background(), tt.provider, MetadataConfig{Endpoint: url, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
@@ -126,10 +43,10 @@ func TestCloudMetadata(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
-			if tt.wantPaths != nil && !slices.Equal(f.seen(), tt.wantPaths) {
-				t.Errorf("requests %q, want exactly %q", f.seen(), tt.wantPaths)
+			if tt.wantPaths != nil && !slices.Equal(f.Seen(), tt.wantPaths) {
+				t.Errorf("requests %q, want exactly %q", f.Seen(), tt.wantPaths)
 			}
-			for _, p := range f.seen() {
+			for _, p := range f.Seen() {
 				if strings.Contains(p, "credentials") || strings.Contains(p, "token?") || strings.Contains(p, "identity") {
 					t.Errorf("asked for credentials: %s", p)
 				}
@@ -141,8 +58,8 @@ func TestCloudMetadata(t *testing.T) {
 func TestCloudMetadataWrongCloud(t *testing.T) {
 	// A GCP lookup against an AWS server, and the reverse, fail rather than
 	// take a 404 page or another cloud's answer for a machine type.
-	_, awsURL := startCloud(t, func(f *fakeCloud) http.HandlerFunc { return f.awsHandler })
-	_, gcpURL := startCloud(t, func(f *fakeCloud) http.HandlerFunc { return f.gcpHandler })
+	_, awsURL := placementtest.StartCloud(t, func(f *placementtest.Cloud) http.HandlerFunc { return f.AWS })
+	_, gcpURL := placementtest.StartCloud(t, func(f *placementtest.Cloud) http.HandlerFunc { return f.GCP })
 	for _, tt := range []struct {
 		p   Provider
 		url string
@@ -170,14 +87,14 @@ func TestCloudMetadataWrongCloud(t *testing.T) {
 }
 
 func TestCloudMetadataOffMakesNoRequest(t *testing.T) {
-	f, url := startCloud(t, func(f *fakeCloud) http.HandlerFunc { return f.awsHandler })
+	f, url := placementtest.StartCloud(t, func(f *placementtest.Cloud) http.HandlerFunc { return f.AWS })
 	for _, p := range []Provider{ProviderOff, ""} {
 		got, err := CloudMetadata(context.Background(), p, MetadataConfig{Endpoint: url})
 		if err != nil || got != (Placement{}) {
 			t.Errorf("%q: got %+v, %v; want nothing", p, got, err)
 		}
 	}
-	if seen := f.seen(); len(seen) != 0 {
+	if seen := f.Seen(); len(seen) != 0 {
 		t.Errorf("off made requests: %q", seen)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -72,7 +73,7 @@ func ParseMachine(data []byte) (sysinfo.ServerMachine, error) {
 		}
 	}
 	if m.CPUList != "" {
-		if _, err := ParseCPUList(m.CPUList); err != nil {
+		if _, err := cpuset.Parse(m.CPUList); err != nil {
 			return m, fmt.Errorf("cpu_list: %w", err)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/procfs"
 )
 
 // Process is a process found holding a listening socket.
@@ -152,17 +154,13 @@ func procAddr(h string) (netip.Addr, bool) {
 // socketHolder finds the process with an fd linking to "socket:[INODE]" for
 // one of inodes.
 func socketHolder(fsys fs.FS, inodes map[string]bool, nf *NotFoundError) (Process, error) {
-	procs, err := fs.ReadDir(fsys, "proc")
+	pids, err := procfs.PIDs(fsys)
 	if err != nil {
 		nf.Err, nf.Denied = err, errors.Is(err, fs.ErrPermission)
 		return Process{}, nf
 	}
-	for _, p := range procs {
-		pid, err := strconv.Atoi(p.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		fdDir := "proc/" + p.Name() + "/fd"
+	for _, pid := range pids {
+		fdDir := procfs.Dir(pid) + "/fd"
 		fds, err := fs.ReadDir(fsys, fdDir)
 		if err != nil {
 			if errors.Is(err, fs.ErrPermission) {
@@ -180,20 +178,11 @@ func socketHolder(fsys fs.FS, inodes map[string]bool, nf *NotFoundError) (Proces
 			}
 			inode, ok := strings.CutPrefix(target, "socket:[")
 			if ok && inodes[strings.TrimSuffix(inode, "]")] {
-				return Process{PID: pid, Comm: ProcessName(fsys, pid)}, nil
+				return Process{PID: pid, Comm: procfs.Comm(fsys, pid)}, nil
 			}
 		}
 	}
 	return Process{}, nf
-}
-
-// ProcessName returns the command name of process pid (proc/PID/comm), or "".
-func ProcessName(fsys fs.FS, pid int) string {
-	b, err := fs.ReadFile(fsys, "proc/"+strconv.Itoa(pid)+"/comm")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
 }
 
 // realPath resolves the symbolic links of an absolute path in fsys, as the

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/cpuset"
 )
 
 func TestFindProcess(t *testing.T) {
@@ -112,8 +114,8 @@ func TestFindRealServers(t *testing.T) {
 			if p.PID <= 0 || !ok {
 				t.Fatalf("found %+v, want one of %v", p, tc.comm)
 			}
-			if _, err := ProcessCPUList(root, p.PID); err != nil {
-				t.Errorf("ProcessCPUList(%d): %v", p.PID, err)
+			if _, err := cpuset.ProcessList(root, p.PID); err != nil {
+				t.Errorf("cpuset.ProcessList(%d): %v", p.PID, err)
 			}
 			t.Logf("%s: pid %d %s", tc.name, p.PID, p.Comm)
 		})

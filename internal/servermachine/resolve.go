@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/procfs"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -200,14 +202,14 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 	c := t.Config
 	switch {
 	case spec.PID != 0:
-		if _, err := fs.Stat(e.FS, "proc/"+strconv.Itoa(spec.PID)); err != nil {
+		if _, err := fs.Stat(e.FS, procfs.Dir(spec.PID)); err != nil {
 			return m, nil, fieldErr("pid", "no process %d runs on this machine", spec.PID)
 		}
-		p = Process{PID: spec.PID, Comm: ProcessName(e.FS, spec.PID)}
+		p = Process{PID: spec.PID, Comm: procfs.Comm(e.FS, spec.PID)}
 	case c.Kind == driver.KindSQLite:
-		p = Process{PID: e.SelfPID, Comm: ProcessName(e.FS, e.SelfPID)}
+		p = Process{PID: e.SelfPID, Comm: procfs.Comm(e.FS, e.SelfPID)}
 	case t.ManagedPID > 0:
-		p = Process{PID: t.ManagedPID, Comm: ProcessName(e.FS, t.ManagedPID)}
+		p = Process{PID: t.ManagedPID, Comm: procfs.Comm(e.FS, t.ManagedPID)}
 	case c.Socket != "":
 		p, findErr = FindUnixSocketProcess(e.FS, socketPath(c))
 	default:
@@ -222,7 +224,7 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 		return m, []string{m.Note + "; the CPUs the server may use are taken to be all of this machine's"}, nil
 	}
 	m.PID, m.Process = p.PID, p.Comm
-	list, err := ProcessCPUList(e.FS, p.PID)
+	list, err := cpuset.ProcessList(e.FS, p.PID)
 	if err != nil {
 		m.Note = fmt.Sprintf("the CPUs server process %d may use could not be read: %v", p.PID, err)
 		return m, []string{m.Note + "; they are taken to be all of this machine's"}, nil
