@@ -108,6 +108,7 @@ FUZZ_TARGETS=(
 	"FuzzParseSysbench ./internal/importer"
 	"FuzzParseGoTPC ./internal/importer"
 	"FuzzParseCommand ./internal/importer"
+	"FuzzParse ./internal/targetspec"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

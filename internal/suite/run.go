@@ -392,7 +392,7 @@ func (s *session) cleanup(ctx context.Context, g group, tg *target) {
 // driver and fingerprints the server.
 func (s *session) connect(ctx context.Context, g group) (*target, func(), error) {
 	p := s.plan
-	cfg, ignore, err := p.driverConfig(s.env.Getenv)
+	cfg, ignore, err := p.TargetConfig(s.env.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}
