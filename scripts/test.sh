@@ -113,6 +113,7 @@ FUZZ_TARGETS=(
 	"FuzzParseFileRefs ./internal/servermachine"
 	"FuzzParse ./internal/cpuset"
 	"FuzzParseAgentList ./internal/agent"
+	"FuzzParse ./internal/targetspec"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

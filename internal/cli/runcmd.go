@@ -19,15 +19,14 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/livemetrics"
+	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
-	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/suite"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -220,23 +219,28 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 			rcfg.ReportInterval = time.Second
 		}
 	}
-	var probe *observe.Probe
-	deps := runner.Deps{
-		Driver:   s.drv,
-		Workload: inv.wl,
-		Rand:     rng,
+	spec := measure.Spec{
+		Target:       s.target,
+		Workload:     inv.wl,
+		WorkloadName: inv.spec.Name,
+		Rand:         rng,
+		Config:       rcfg,
+		Data:         data,
+		Tool:         result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
+		CommandLine:  redactArgs(append([]string{"fairbench"}, a.argv...)),
+		Options:      resolvedOptions(inv.command.Flags()),
+		Client:       inv.coord.client,
 		OnInterval: func(iv result.Interval) {
 			if printLines || iv.Warmup {
 				intervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
-		OnMeasure: func() { probe = observe.Begin(ctx, s.drv, s.server) },
-		Progress:  progress.New(human, a.IsTerminal(human)),
+		Progress: progress.New(human, a.IsTerminal(human)),
 	}
 	if exp != nil {
-		deps.OnIntervalHistogram = observeInterval(exp, a.Stderr)
+		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
 	}
-	out := runner.Run(ctx, rcfg, deps)
+	res, out := measure.Run(ctx, spec)
 	if exp != nil {
 		exp.SetPhase(livemetrics.PhaseDone)
 	}
@@ -248,13 +252,6 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	ran = true
 
-	res := inv.buildResult(s, rcfg, rng.Config().Seed, out)
-	data.Record(res)
-	if probe != nil {
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		res.Observed = probe.End(octx)
-		cancel()
-	}
 	summary(human, res, rcfg.Percentiles)
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
@@ -393,26 +390,6 @@ func (inv *invocation) emit(stdout io.Writer, files *runOutputs, res *result.Res
 		return result.Encode(stdout, res)
 	}
 	return nil
-}
-
-// buildResult assembles the result document from what the run measured.
-func (inv *invocation) buildResult(s *session, rcfg runner.Config, seed uint64, out *runner.Outcome) *result.Result {
-	a := inv.app
-	res := &result.Result{
-		Schema:      result.SchemaVersion,
-		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
-		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
-		Workload:    inv.spec.Name,
-		Options:     resolvedOptions(inv.command.Flags()),
-		Seed:        seed,
-		Target:      result.TargetOf(s.cfg, s.tls),
-		Machine:     sysinfo.LocalMachine(),
-		Server:      s.server,
-	}
-	out.Fill(res, rcfg, inv.wl)
-	res.Client = inv.coord.client
-	res.Options["ignore-errors"] = rcfg.Ignore.String()
-	return res
 }
 
 // load runs the workload's Prepare with progress on w.

@@ -5,18 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// session is an open driver with its configuration and the server it reached.
+// session is an open target (measure.Target) with the --*-ignore-errors
+// value of its driver. cfg, drv, server and tls repeat the target's, for
+// the commands that only read them.
 type session struct {
+	target *measure.Target
 	cfg    driver.Config
 	ignore string        // the --*-ignore-errors value of the chosen driver
 	drv    driver.Driver // nil for a prepare that exports files (exportSession)
@@ -28,9 +31,9 @@ type session struct {
 	tls *sysinfo.TLS
 }
 
-// openSession validates the connection flags, opens the driver, connects once to
-// prove the target works, fingerprints the server and asks it whether that
-// connection is encrypted.
+// openSession validates the connection flags and opens the target
+// (measure.Open): it connects once to prove the target works, fingerprints
+// the server and asks it whether that connection is encrypted.
 func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
 	if err != nil {
@@ -39,31 +42,22 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err := inv.app.connecting(); err != nil {
 		return nil, err
 	}
-	drv, err := open.Driver(cfg)
-	if err != nil {
-		return nil, withCode(ExitUsage, err)
-	}
-	s := &session{cfg: cfg, ignore: ignore, drv: drv, dialect: drv.Dialect()}
-	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	// Said only when the server is slow to answer, so that a wait for an
-	// unreachable host is not silence.
-	slow := time.AfterFunc(slowConnect, func() {
-		fmt.Fprintf(inv.app.Stderr, "fairbench: connecting to %s (timeout %s) ...\n", describeTarget(cfg), cfg.Timeout())
+	t, err := measure.Open(ctx, cfg, measure.OpenOptions{
+		OnSlow: func() {
+			fmt.Fprintf(inv.app.Stderr, "fairbench: connecting to %s (timeout %s) ...\n", describeTarget(cfg), cfg.Timeout())
+		},
 	})
-	conn, err := drv.Connect(connectCtx, 0)
-	slow.Stop()
-	if err != nil {
-		drv.Close()
+	var ce *measure.ConnectError
+	switch {
+	case errors.As(err, &ce):
 		if ctx.Err() != nil { // Ctrl-C or SIGTERM while connecting: nothing ran
 			return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted while connecting to %s: nothing was run", describeTarget(cfg)))
 		}
-		return nil, withCode(ExitTarget, fmt.Errorf("cannot connect to %s: %w%s", describeTarget(cfg), err, connectHint(cfg)))
+		return nil, withCode(ExitTarget, fmt.Errorf("%w%s", err, connectHint(cfg)))
+	case err != nil:
+		return nil, withCode(ExitUsage, err)
 	}
-	defer conn.Close()
-	s.server = sysinfo.DetectServer(connectCtx, cfg.Kind, conn)
-	s.tls = sysinfo.DetectTLS(connectCtx, cfg.Kind, conn)
-	return s, nil
+	return &session{target: t, cfg: t.Config, ignore: ignore, drv: t.Driver, dialect: t.Driver.Dialect(), server: t.Server, tls: t.TLS}, nil
 }
 
 // exportSession is the session of a prepare that writes files instead of
@@ -86,10 +80,6 @@ func (inv *invocation) exportSession() (*session, error) {
 	return &session{cfg: cfg, ignore: ignore, dialect: d}, nil
 }
 
-// slowConnect is how long the first connection may take before fairbench says
-// that it is connecting and how long it will wait.
-const slowConnect = time.Second
-
 // connectHint suggests what to check when a connection fails.
 func connectHint(cfg driver.Config) string {
 	switch cfg.Kind {
@@ -101,7 +91,11 @@ func connectHint(cfg driver.Config) string {
 	return "\n  check that --sqlite-db names a writable file"
 }
 
-func (s *session) close() { s.drv.Close() }
+func (s *session) close() {
+	if s.target != nil { // nil for an export session
+		s.target.Close()
+	}
+}
 
 // missingTables says which tables the workload needs that the target lacks.
 func (inv *invocation) missingTables(ctx context.Context, s *session) (workload.Absent, error) {

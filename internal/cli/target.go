@@ -8,12 +8,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/targetspec"
 )
 
 // DefaultSQLitePath is where the embedded default keeps its database.
-const DefaultSQLitePath = "fairbench-data/fairbench.db"
+const DefaultSQLitePath = targetspec.DefaultSQLitePath
 
 // serverFlags are the --mysql-* or --pgsql-* connection flags of one protocol.
 type serverFlags struct {
@@ -22,19 +21,18 @@ type serverFlags struct {
 	socket, user, password, db  string
 	ssl, sslCA, sslCert, sslKey string
 	ignoreErrors                string
-	passwordEnv                 string
 }
 
-func (s *serverFlags) register(fs *pflag.FlagSet, defPort int, passwordEnv string) {
+func (s *serverFlags) register(fs *pflag.FlagSet, kind string) {
 	p := s.prefix
-	s.passwordEnv = passwordEnv
-	fs.StringVar(&s.hosts, p+"-host", "localhost", "server host name or IP; a comma list spreads connections round-robin")
-	fs.StringVar(&s.ports, p+"-port", strconv.Itoa(defPort), "server port; a comma list gives one port per host")
+	passwordEnv := targetspec.DefaultPasswordEnv(kind)
+	fs.StringVar(&s.hosts, p+"-host", targetspec.DefaultHost, "server host name or IP; a comma list spreads connections round-robin")
+	fs.StringVar(&s.ports, p+"-port", strconv.Itoa(targetspec.DefaultPort(kind)), "server port; a comma list gives one port per host")
 	fs.StringVar(&s.socket, p+"-socket", "", "Unix socket path (used instead of host and port)")
-	fs.StringVar(&s.user, p+"-user", "sbtest", "user name")
+	fs.StringVar(&s.user, p+"-user", targetspec.DefaultUser, "user name")
 	fs.StringVar(&s.password, p+"-password", "", "password (or set "+passwordEnv+"); never written to output or results")
-	fs.StringVar(&s.db, p+"-db", "sbtest", "database name")
-	fs.StringVar(&s.ssl, p+"-ssl", "off", "TLS: off, on (TLS when the server offers it; a fall-back to plain text is warned), required, verify-ca or verify-full")
+	fs.StringVar(&s.db, p+"-db", targetspec.DefaultDB, "database name")
+	fs.StringVar(&s.ssl, p+"-ssl", targetspec.DefaultSSL, "TLS: off, on (TLS when the server offers it; a fall-back to plain text is warned), required, verify-ca or verify-full")
 	fs.StringVar(&s.sslCA, p+"-ssl-ca", "", "CA certificate file for verify-ca/verify-full")
 	fs.StringVar(&s.sslCert, p+"-ssl-cert", "", "client certificate file")
 	fs.StringVar(&s.sslKey, p+"-ssl-key", "", "client private key file")
@@ -54,9 +52,9 @@ type targetFlags struct {
 func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
 	t := &targetFlags{mysql: serverFlags{prefix: "mysql"}, pgsql: serverFlags{prefix: "pgsql"}}
 	fs.StringVar(&t.kind, "db-driver", "", "database driver: mysql, pgsql or sqlite (default: sqlite unless --mysql-* or --pgsql-* flags name a server)")
-	fs.StringVar(&t.psMode, "db-ps-mode", "auto", "statement mode: auto (server-side prepared statements) or disable (plain text statements)")
-	t.mysql.register(fs, 3306, "MYSQL_PWD")
-	t.pgsql.register(fs, 5432, "PGPASSWORD")
+	fs.StringVar(&t.psMode, "db-ps-mode", targetspec.DefaultPSMode, "statement mode: auto (server-side prepared statements) or disable (plain text statements)")
+	t.mysql.register(fs, driver.KindMySQL)
+	t.pgsql.register(fs, driver.KindPgSQL)
 	fs.StringVar(&t.sqlitePath, "sqlite-db", DefaultSQLitePath, "SQLite database file of the embedded default")
 	fs.StringVar(&t.sqliteIgn, "sqlite-ignore-errors", "", "SQLite error codes that roll back and retry the event: a comma list (SQLITE_BUSY,SQLITE_LOCKED), all, or none")
 	return t
@@ -69,15 +67,11 @@ var secretFlags = map[string]bool{"mysql-password": true, "pgsql-password": true
 // were given, else the embedded SQLite default.
 func (t *targetFlags) resolveKind(fs *pflag.FlagSet) (string, error) {
 	if t.kind != "" {
-		switch t.kind {
-		case driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite:
-			return t.kind, nil
-		case "postgres", "postgresql", "pg":
-			return driver.KindPgSQL, nil
-		case "mariadb", "tidb", "percona":
-			return driver.KindMySQL, nil
+		kind, ok := targetspec.ParseDriver(t.kind)
+		if !ok {
+			return "", fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", t.kind)
 		}
-		return "", fmt.Errorf("unknown --db-driver %q: use mysql, pgsql or sqlite", t.kind)
+		return kind, nil
 	}
 	var my, pg bool
 	fs.Visit(func(f *pflag.Flag) {
@@ -140,70 +134,46 @@ func (t *targetFlags) ignoredGiven(fs *pflag.FlagSet) []string {
 		strings.Join(given, ", "), kind, how)}
 }
 
-// config builds and validates the driver configuration.
+// config builds and validates the driver configuration: the driver is
+// resolved from the flags given (resolveKind), and the chosen driver's flags
+// that were given go to the one parser of target settings (targetspec), which
+// plans use too.
 func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (driver.Config, string, error) {
 	kind, err := t.resolveKind(fs)
 	if err != nil {
 		return driver.Config{}, "", err
 	}
-	cfg := driver.Config{Kind: kind}
-	switch t.psMode {
-	case "auto", "enable", "on":
-		cfg.Prepared = true
-	case "disable", "off":
-	default:
-		return cfg, "", fmt.Errorf("unknown --db-ps-mode %q: use auto or disable", t.psMode)
-	}
-	if kind == driver.KindSQLite {
-		if strings.TrimSpace(t.sqlitePath) == "" {
-			return cfg, "", fmt.Errorf("--sqlite-db must name a file")
-		}
-		cfg.Path = t.sqlitePath
-		return cfg, t.sqliteIgn, checkIgnoreErrors("sqlite", t.sqliteIgn)
-	}
-	s := &t.mysql
-	if kind == driver.KindPgSQL {
-		s = &t.pgsql
-	}
-	cfg.Socket, cfg.User, cfg.Database = s.socket, s.user, s.db
-	cfg.Password = s.password
-	if cfg.Password == "" {
-		cfg.Password = getenv(s.passwordEnv)
-	}
-	for _, h := range strings.Split(s.hosts, ",") {
-		if h = strings.TrimSpace(h); h == "" {
-			return cfg, "", fmt.Errorf("--%s-host has an empty entry in %q", s.prefix, s.hosts)
-		}
-		cfg.Hosts = append(cfg.Hosts, h)
-	}
-	for _, p := range strings.Split(s.ports, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 65535 {
-			return cfg, "", fmt.Errorf("--%s-port %q: give a port number from 1 to 65535 (or a comma list, one per host)", s.prefix, s.ports)
-		}
-		cfg.Ports = append(cfg.Ports, n)
-	}
-	if len(cfg.Ports) > 1 && len(cfg.Ports) != len(cfg.Hosts) && len(cfg.Hosts) > 1 {
-		return cfg, "", fmt.Errorf("--%s-port lists %d ports for %d hosts: give one port, or one per host", s.prefix, len(cfg.Ports), len(cfg.Hosts))
-	}
-	if cfg.SSL, err = driver.ParseSSLMode(s.ssl); err != nil {
-		return cfg, "", fmt.Errorf("--%s-ssl: %w", s.prefix, err)
-	}
-	if (cfg.SSL == driver.SSLVerifyCA || cfg.SSL == driver.SSLVerifyFull) && s.sslCA == "" {
-		return cfg, "", fmt.Errorf("--%s-ssl=%s needs --%s-ssl-ca=FILE to verify the server", s.prefix, cfg.SSL, s.prefix)
-	}
-	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s.sslCA, s.sslCert, s.sslKey
-	return cfg, s.ignoreErrors, checkIgnoreErrors(s.prefix, s.ignoreErrors)
+	return targetspec.Parse(t.settings(fs, kind), targetspec.Flags, getenv)
 }
 
-// checkIgnoreErrors refuses, before anything connects, an --<prefix>-ignore-errors
-// value with a code that the driver's errors never carry; the run parses it
-// again with the driver's defaults.
-func checkIgnoreErrors(prefix, spec string) error {
-	if _, err := runner.ParseErrorPolicy(spec, nil, open.ErrorCodeCheck(prefix)); err != nil {
-		return fmt.Errorf("--%s-ignore-errors=%s: %w", prefix, spec, err)
+// settings are the flags of driver kind that were given, as target settings
+// (the flags' defaults are targetspec's).
+func (t *targetFlags) settings(fs *pflag.FlagSet, kind string) targetspec.Settings {
+	s := targetspec.Settings{targetspec.Driver: kind}
+	given := func(key targetspec.Key, flag, value string) {
+		if fs.Changed(flag) {
+			s[key] = value
+		}
 	}
-	return nil
+	given(targetspec.PSMode, "db-ps-mode", t.psMode)
+	if kind == driver.KindSQLite {
+		given(targetspec.SQLiteDB, "sqlite-db", t.sqlitePath)
+		given(targetspec.IgnoreErrors, "sqlite-ignore-errors", t.sqliteIgn)
+		return s
+	}
+	f := &t.mysql
+	if kind == driver.KindPgSQL {
+		f = &t.pgsql
+	}
+	for key, value := range map[targetspec.Key]string{
+		targetspec.Host: f.hosts, targetspec.Port: f.ports, targetspec.Socket: f.socket,
+		targetspec.User: f.user, targetspec.Password: f.password, targetspec.DB: f.db,
+		targetspec.SSL: f.ssl, targetspec.SSLCA: f.sslCA, targetspec.SSLCert: f.sslCert, targetspec.SSLKey: f.sslKey,
+		targetspec.IgnoreErrors: f.ignoreErrors,
+	} {
+		given(key, targetspec.Flags.Name(key, kind)[2:], value)
+	}
+	return s
 }
 
 // describeTarget names the target for messages, without credentials.

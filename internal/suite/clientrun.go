@@ -29,7 +29,7 @@ func (s *session) startClient(ctx context.Context) error {
 	if !s.plan.Coordinated() {
 		return nil
 	}
-	cfg, _, err := s.plan.driverConfig(s.env.Getenv)
+	cfg, _, err := s.plan.TargetConfig(s.env.Getenv)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func Preflight(ctx context.Context, p *Plan, env Env) error {
 		}
 		return nil
 	}
-	cfg, _, err := p.driverConfig(env.Getenv)
+	cfg, _, err := p.TargetConfig(env.Getenv)
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
-	"github.com/fairbench/fairbench/internal/observe"
 	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
@@ -323,14 +322,11 @@ func (s *session) finish(ctx context.Context, runErr error) error {
 	return runErr
 }
 
-// target is an open connection target for a group of cells.
+// target is an open connection target for a group of cells, with the
+// error policy of its driver.
 type target struct {
-	cfg     driver.Config
-	drv     driver.Driver
-	ignore  runner.ErrorPolicy
-	server  sysinfo.Server
-	tls     *sysinfo.TLS // what the server said of the first connection's encryption
-	managed *result.ManagedServer
+	*measure.Target
+	ignore runner.ErrorPolicy
 }
 
 // runGroup prepares and warms a data set on tg, then runs its cells.
@@ -381,7 +377,7 @@ func (s *session) cleanup(ctx context.Context, g group, tg *target) {
 	p := s.plan
 	wl, _, err := p.newWorkload(s.env.Registry, p.Matrix.Workloads[0], p.Data[g.Dataset])
 	if err == nil {
-		err = s.step(g, "cleanup", func() (string, error) { return "dropped the data set", wl.Cleanup(ctx, tg.drv, s.stepLog) })
+		err = s.step(g, "cleanup", func() (string, error) { return "dropped the data set", wl.Cleanup(ctx, tg.Driver, s.stepLog) })
 	}
 	if err != nil {
 		fmt.Fprintf(s.out, "cleanup failed: %v\n", err)
@@ -392,12 +388,12 @@ func (s *session) cleanup(ctx context.Context, g group, tg *target) {
 // driver and fingerprints the server.
 func (s *session) connect(ctx context.Context, g group) (*target, func(), error) {
 	p := s.plan
-	cfg, ignore, err := p.driverConfig(s.env.Getenv)
+	cfg, ignore, err := p.TargetConfig(s.env.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}
 	stop := func() {}
-	tg := &target{}
+	var managed *result.ManagedServer
 	if p.Server != nil {
 		srv, err := s.startServer(ctx, g)
 		if err != nil {
@@ -407,7 +403,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 		served.Prepared = cfg.Prepared
 		cfg = served
 		m := srv.Managed
-		tg.managed = &m
+		managed = &m
 		stop = func() {
 			// Stop even when ctx is cancelled: a suite never leaves its server running.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
@@ -417,30 +413,25 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 			}
 		}
 	}
-	drv, err := open.Driver(cfg)
+	mt, err := measure.Open(ctx, cfg, measure.OpenOptions{
+		OnSlow: func() { fmt.Fprintf(s.out, "connecting to %s (timeout %s) ...\n", cfg.Describe(), cfg.Timeout()) },
+	})
 	if err != nil {
 		stop()
 		return nil, nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	conn, err := drv.Connect(cctx, 0)
-	if err != nil {
-		drv.Close()
-		stop()
-		return nil, nil, fmt.Errorf("cannot connect to %s: %w", cfg.Describe(), err)
-	}
-	tg.server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
-	tg.tls = sysinfo.DetectTLS(cctx, cfg.Kind, conn)
-	conn.Close()
+	mt.Managed = managed
+	tg := &target{Target: mt}
+	drv := mt.Driver
 	if p.Server != nil { // a target was checked before the suite began (Preflight)
+		cctx, cancel := context.WithTimeout(ctx, measure.ConnectTimeout)
+		defer cancel()
 		if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
 			drv.Close()
 			stop()
 			return nil, nil, fmt.Errorf("the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
 		}
 	}
-	tg.cfg, tg.drv = cfg, drv
 	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind)); err != nil {
 		drv.Close()
 		stop()
@@ -478,7 +469,7 @@ func (s *session) startServer(ctx context.Context, g group) (*localserver.Server
 
 // recordServer keeps the server fingerprint of a profile in the manifest.
 func (s *session) recordServer(profile string, tg *target) {
-	rec := suitedir.ServerRecord{Profile: profile, Server: tg.server, Managed: tg.managed}
+	rec := suitedir.ServerRecord{Profile: profile, Server: tg.Server, Managed: tg.Managed}
 	for i := range s.m.Servers {
 		if s.m.Servers[i].Profile == profile {
 			s.m.Servers[i] = rec
@@ -584,7 +575,7 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	// other than the data set describes fails the cell before it starts.
 	var data workload.DataReport
 	if err == nil {
-		switch data, err = workload.InspectData(ctx, tg.drv, wl); {
+		switch data, err = workload.InspectData(ctx, tg.Driver, wl); {
 		case err != nil && ctx.Err() != nil:
 			err = nil // interrupted: the run below ends at once and says so
 		case err != nil:
@@ -608,36 +599,14 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	if rcfg.Warmup > 0 {
 		s.opts.Watch.Phase("warmup")
 	}
-	var probe *observe.Probe
-	out := runner.Run(ctx, rcfg, runner.Deps{
-		Driver: tg.drv, Workload: wl, Rand: rng, Progress: s.display(),
-		OnMeasure: func() {
-			s.opts.Watch.Phase("measure")
-			probe = observe.Begin(ctx, tg.drv, tg.server)
-		},
-		OnIntervalHistogram: s.opts.Watch.Interval,
+	res, out := measure.Run(ctx, measure.Spec{
+		Target: tg.Target, Workload: wl, WorkloadName: c.Workload, Rand: rng, Config: rcfg, Data: data,
+		Tool: s.opts.Tool, CommandLine: s.opts.CommandLine, Options: s.cellOptions(fs, c, rcfg, rng.Config().Seed),
+		Machine: &s.m.Machine, Client: at.client,
+		Suite:    &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile},
+		Progress: s.display(), OnIntervalHistogram: s.opts.Watch.Interval,
+		OnMeasure: func() { s.opts.Watch.Phase("measure") },
 	})
-	res := &result.Result{
-		Schema:        result.SchemaVersion,
-		Tool:          s.opts.Tool,
-		CommandLine:   s.opts.CommandLine,
-		Workload:      c.Workload,
-		Options:       s.cellOptions(fs, c, rcfg, rng.Config().Seed),
-		Seed:          rng.Config().Seed,
-		Target:        result.TargetOf(tg.cfg, tg.tls),
-		Machine:       s.m.Machine,
-		Server:        tg.server,
-		ManagedServer: tg.managed,
-		Suite:         &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile},
-		Client:        at.client,
-	}
-	out.Fill(res, rcfg, wl)
-	data.Record(res)
-	if probe != nil {
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		res.Observed = probe.End(octx)
-		cancel()
-	}
 
 	rec.Seconds = time.Since(start).Seconds()
 	rec.Status = string(out.Status)

@@ -34,7 +34,7 @@ func (s *session) prepareData(ctx context.Context, g group, tg *target) error {
 		err := s.step(g, "checksum warm-up", func() (string, error) {
 			prog := warmup.NewProgress()
 			stop := s.display().Start(ctx, prog.Line)
-			rep, err := warmup.Run(ctx, tg.drv, tg.server, ds.Tables(), prepThreads(d), s.stepLog, prog)
+			rep, err := warmup.Run(ctx, tg.Driver, tg.Server, ds.Tables(), prepThreads(d), s.stepLog, prog)
 			stop()
 			return rep.String(), err
 		})
@@ -51,14 +51,14 @@ func (s *session) prepareData(ctx context.Context, g group, tg *target) error {
 // prepare loads the data set as steps.prepare says and tells what it did.
 func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg *target) (string, error) {
 	mode := s.plan.Steps.Prepare
-	conn, err := tg.drv.Connect(ctx, 0)
+	conn, err := tg.Driver.Connect(ctx, 0)
 	if err != nil {
 		return "", fmt.Errorf("connect: %w", err)
 	}
-	missing, err := wl.Missing(ctx, conn, tg.drv.Dialect())
+	missing, err := wl.Missing(ctx, conn, tg.Driver.Dialect())
 	ok, why := missing.None(), missing.String()+" missing"
 	if r, isReusable := wl.(workload.Reusable); err == nil && ok && isReusable {
-		ok, why, err = r.Matches(ctx, conn, tg.drv.Dialect())
+		ok, why, err = r.Matches(ctx, conn, tg.Driver.Dialect())
 	}
 	conn.Close()
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *session) prepare(ctx context.Context, wl workload.Workload, d Data, tg 
 	prog := workload.NewProgress(0)
 	start := time.Now()
 	stop := s.display().Start(ctx, func() string { return prog.Line("loaded", progress.Rows) })
-	err = wl.Prepare(ctx, workload.PrepareEnv{Driver: tg.drv, Threads: prepThreads(d), Rand: rng, Replace: true, Log: s.stepLog, Progress: prog})
+	err = wl.Prepare(ctx, workload.PrepareEnv{Driver: tg.Driver, Threads: prepThreads(d), Rand: rng, Replace: true, Log: s.stepLog, Progress: prog})
 	stop()
 	if err != nil {
 		return "", fmt.Errorf("loading the data set: %w", err)
@@ -126,7 +126,7 @@ func (s *session) queryWarmup(ctx context.Context, q *QueryWarmup, d Data, tg *t
 		secs := min(int64(time.Since(time.Unix(0, b)).Seconds()), total)
 		return progress.Line("query warm-up", progress.Seconds, secs, total, 0)
 	})
-	out := runner.Run(ctx, rcfg, runner.Deps{Driver: tg.drv, Workload: wl, Rand: rng, Progress: disp,
+	out := runner.Run(ctx, rcfg, runner.Deps{Driver: tg.Driver, Workload: wl, Rand: rng, Progress: disp,
 		OnMeasure: func() { began.Store(time.Now().UnixNano()) }})
 	stop()
 	switch out.Status {
@@ -194,7 +194,7 @@ func (s *session) action(ctx context.Context, a Action, tg *target) error {
 		return nil
 	case a.PurgeBinaryLogs:
 		err := s.exec(ctx, tg, "PURGE BINARY LOGS BEFORE NOW()")
-		if err != nil && tg.drv.Describe(err).Code == "1381" { // binary logging is off
+		if err != nil && tg.Driver.Describe(err).Code == "1381" { // binary logging is off
 			fmt.Fprintln(s.out, "   purge_binary_logs skipped: the server keeps no binary log")
 			return nil
 		}
@@ -209,7 +209,7 @@ func (s *session) action(ctx context.Context, a Action, tg *target) error {
 
 // exec runs one statement on a connection of its own.
 func (s *session) exec(ctx context.Context, tg *target, sql string) error {
-	conn, err := tg.drv.Connect(ctx, 0)
+	conn, err := tg.Driver.Connect(ctx, 0)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}

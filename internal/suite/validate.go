@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -12,10 +13,9 @@ import (
 
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/targetspec"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -74,81 +74,47 @@ func (p *Plan) validateTarget(env Env) error {
 			}
 		}
 	}
-	_, ignore, err := p.driverConfig(env.Getenv)
-	if err != nil {
-		return err
-	}
-	if _, err := runner.ParseErrorPolicy(ignore, nil, open.ErrorCodeCheck(p.kind())); err != nil {
-		return p.errAt("target.ignore_errors", "ignore_errors %q: %v", ignore, err)
-	}
-	return nil
+	// The parser also checks ignore_errors against the driver's codes.
+	_, _, err := p.TargetConfig(env.Getenv)
+	return err
 }
 
-// driverConfig turns the target (or the owned server's address, filled in at
-// run time) into a driver configuration and the ignore-errors list.
-func (p *Plan) driverConfig(getenv func(string) string) (driver.Config, string, error) {
+// TargetConfig turns the target into a driver configuration and the
+// ignore-errors list, with the run command's parser of target settings
+// (targetspec), so that a plan's target: keys and the run command's flags
+// accept and refuse the same. A plan that starts its own server connects to
+// it (filled in at run time); its driver is the server's.
+func (p *Plan) TargetConfig(getenv func(string) string) (driver.Config, string, error) {
+	cfg, ignore, err := targetspec.Parse(p.targetSettings(), targetspec.Plan, getenv)
+	var te *targetspec.Error
+	if errors.As(err, &te) {
+		return cfg, ignore, p.errAt("target."+string(te.Key), "%s", te.Msg)
+	}
+	return cfg, ignore, err
+}
+
+// targetSettings are the target: keys the plan gives (an empty value is
+// one left out).
+func (p *Plan) targetSettings() targetspec.Settings {
 	t := &p.Target
-	cfg := driver.Config{Prepared: true}
-	switch t.PSMode {
-	case "", "auto", "enable", "on":
-	case "disable", "off":
-		cfg.Prepared = false
-	default:
-		return cfg, "", p.errAt("target.ps_mode", "unknown ps_mode %q: use auto or disable", t.PSMode)
-	}
-	switch t.Driver {
-	case "", driver.KindSQLite:
-		cfg.Kind = driver.KindSQLite
-		if t.Host != "" || t.Socket != "" || t.Port != "" {
-			return cfg, "", p.errAt("target", "host, port or socket given without a driver: add driver: mysql or driver: pgsql")
+	s := targetspec.Settings{}
+	for key, value := range map[targetspec.Key]string{
+		targetspec.Driver: t.Driver, targetspec.PSMode: t.PSMode, targetspec.Host: t.Host, targetspec.Port: t.Port,
+		targetspec.Socket: t.Socket, targetspec.User: t.User, targetspec.PasswordEnv: t.PasswordEnv, targetspec.DB: t.DB,
+		targetspec.SSL: t.SSL, targetspec.SSLCA: t.SSLCA, targetspec.SSLCert: t.SSLCert, targetspec.SSLKey: t.SSLKey,
+		targetspec.IgnoreErrors: t.IgnoreErrors, targetspec.SQLiteDB: t.SQLiteDB,
+	} {
+		if value != "" {
+			s[key] = value
 		}
-		cfg.Path = t.SQLiteDB
-		if cfg.Path == "" {
-			cfg.Path = "fairbench-data/fairbench.db"
+	}
+	if p.Server != nil {
+		s[targetspec.Driver] = driver.KindMySQL
+		if p.Server.Flavor == string(localserver.FlavorPostgres) {
+			s[targetspec.Driver] = driver.KindPgSQL
 		}
-		return cfg, t.IgnoreErrors, nil
-	case driver.KindMySQL, "mariadb", "tidb", "percona":
-		cfg.Kind = driver.KindMySQL
-	case driver.KindPgSQL, "postgres", "postgresql":
-		cfg.Kind = driver.KindPgSQL
-	default:
-		return cfg, "", p.errAt("target.driver", "unknown driver %q: use mysql, pgsql or sqlite", t.Driver)
 	}
-	cfg.User, cfg.Database, cfg.Socket = cmpOr(t.User, "sbtest"), cmpOr(t.DB, "sbtest"), t.Socket
-	for _, h := range strings.Split(cmpOr(t.Host, "localhost"), ",") {
-		if h = strings.TrimSpace(h); h == "" {
-			return cfg, "", p.errAt("target.host", "host %q has an empty entry", t.Host)
-		}
-		cfg.Hosts = append(cfg.Hosts, h)
-	}
-	defPort := "3306"
-	if cfg.Kind == driver.KindPgSQL {
-		defPort = "5432"
-	}
-	for _, s := range strings.Split(cmpOr(t.Port, defPort), ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > 65535 {
-			return cfg, "", p.errAt("target.port", "port %q: give a port from 1 to 65535, or a comma list with one per host", t.Port)
-		}
-		cfg.Ports = append(cfg.Ports, n)
-	}
-	var err error
-	if cfg.SSL, err = driver.ParseSSLMode(cmpOr(t.SSL, "off")); err != nil {
-		return cfg, "", p.errAt("target.ssl", "%v", err)
-	}
-	if (cfg.SSL == driver.SSLVerifyCA || cfg.SSL == driver.SSLVerifyFull) && t.SSLCA == "" {
-		return cfg, "", p.errAt("target.ssl", "ssl: %s needs ssl_ca: FILE to verify the server", cfg.SSL)
-	}
-	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = t.SSLCA, t.SSLCert, t.SSLKey
-	envVar := t.PasswordEnv
-	if envVar == "" {
-		envVar = map[string]string{driver.KindMySQL: "MYSQL_PWD", driver.KindPgSQL: "PGPASSWORD"}[cfg.Kind]
-	}
-	cfg.Password = getenv(envVar)
-	if t.PasswordEnv != "" && cfg.Password == "" {
-		return cfg, "", p.errAt("target.password_env", "the environment variable %s holds no password: export %s=... before running the suite", envVar, envVar)
-	}
-	return cfg, t.IgnoreErrors, nil
+	return s
 }
 
 func cmpOr(s, def string) string {
@@ -377,13 +343,7 @@ func (p *Plan) validateSteps(env Env) error {
 
 // kind is the driver kind the plan connects with.
 func (p *Plan) kind() string {
-	if p.Server != nil {
-		if p.Server.Flavor == string(localserver.FlavorPostgres) {
-			return driver.KindPgSQL
-		}
-		return driver.KindMySQL
-	}
-	cfg, _, _ := p.driverConfig(func(string) string { return "" })
+	cfg, _, _ := p.TargetConfig(func(string) string { return "" })
 	return cfg.Kind
 }
 

@@ -1,0 +1,258 @@
+// Package measure opens a connection target and runs one measured run on it,
+// assembling the result document in one place for `fairbench run` and for
+// every cell of `fairbench suite run`: the server's fingerprint and TLS, the
+// observation of the measured phase (observe), the runner's figures,
+// warnings and outages (runner.Outcome.Fill), the data set found and the
+// header fields of result.Result.
+//
+// What is added later about the database server's machines — their
+// fingerprints (result.ServerMachines), snapshots of their counters at the
+// phase boundaries and at every interval, and what they did
+// (result.Observed.ServerMachines) — plugs in here, once, as a
+// MachineObserver of the Target.
+package measure
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/metrics"
+	"github.com/fairbench/fairbench/internal/observe"
+	"github.com/fairbench/fairbench/internal/progress"
+	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/workload"
+)
+
+// ConnectTimeout bounds the first connection of Open.
+const ConnectTimeout = 30 * time.Second
+
+// SlowConnect is how long the first connection may take before Open calls
+// OpenOptions.OnSlow, so that a wait for an unreachable host is not silence.
+const SlowConnect = time.Second
+
+// observeTimeout bounds the last snapshot of the observed phase, taken even
+// when the run was interrupted.
+const observeTimeout = 10 * time.Second
+
+// MachineObserver watches the machines the database server runs on (schema
+// 1.4: result.ServerMachines and result.Observed.ServerMachines). It is the
+// extension point for that work: a Target has none today, and Open and Run
+// call it, when set, at the places marked below. Implementations say what
+// they could not read in the notes they return rather than failing the run.
+type MachineObserver interface {
+	// Describe fingerprints the server's machines, once, when the target
+	// opens (before any run); notes say what could not be read.
+	Describe(ctx context.Context) (machines []sysinfo.ServerMachine, notes []string)
+	// Begin snapshots the machines' counters when the measured phase begins
+	// (after the warm-up). It is called from the goroutine that keeps the
+	// run's time and must return quickly.
+	Begin(ctx context.Context)
+	// Interval snapshots them at the end of every interval (warm-up ones
+	// marked), from the reporter goroutine; it must return quickly.
+	Interval(iv result.Interval)
+	// End snapshots them when the measured phase ends and returns what each
+	// machine of Describe did over it, in the same order, and notes.
+	End(ctx context.Context) (observed []result.ObservedServerMachine, notes []string)
+}
+
+// Target is an open connection target: the driver, its configuration and
+// what the server said of itself on the first connection.
+type Target struct {
+	Config driver.Config
+	Driver driver.Driver
+	// Server is the server's fingerprint.
+	Server sysinfo.Server
+	// TLS is what the server said of the first connection's encryption (nil
+	// for SQLite).
+	TLS *sysinfo.TLS
+	// Managed is the server fairbench started for the run (suite plans with
+	// server:), nil for a server it only connects to. The caller sets it.
+	Managed *result.ManagedServer
+	// ServerMachines are the machines the server runs on, from
+	// Machines.Describe (nil without an observer).
+	ServerMachines []sysinfo.ServerMachine
+	// Machines observes the server's machines during a measured run; nil
+	// today (see MachineObserver).
+	Machines MachineObserver
+	// machineNotes are what Describe could not read, for each result.
+	machineNotes []string
+}
+
+// OpenOptions are the choices of Open.
+type OpenOptions struct {
+	// OnSlow, when set, is called (from another goroutine) when the first
+	// connection takes longer than SlowConnect.
+	OnSlow func()
+	// Machines observes the server's machines (nil: none; see MachineObserver).
+	Machines MachineObserver
+}
+
+// ConnectError says the first connection to the target failed.
+type ConnectError struct {
+	Config driver.Config
+	Err    error
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("cannot connect to %s: %v", e.Config.Describe(), e.Err)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// Open opens the driver of cfg, connects once (within ConnectTimeout) to
+// prove the target works, fingerprints the server, asks it whether that
+// connection is encrypted, and describes the server's machines when an
+// observer is given. A failed connection is a *ConnectError; an error
+// opening the driver (a configuration it refuses) is returned as it is.
+func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, error) {
+	drv, err := open.Driver(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	slow := time.AfterFunc(SlowConnect, func() {
+		if opts.OnSlow != nil {
+			opts.OnSlow()
+		}
+	})
+	conn, err := drv.Connect(cctx, 0)
+	slow.Stop()
+	if err != nil {
+		drv.Close()
+		return nil, &ConnectError{Config: cfg, Err: err}
+	}
+	defer conn.Close()
+	t := &Target{Config: cfg, Driver: drv, Machines: opts.Machines}
+	t.Server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
+	t.TLS = sysinfo.DetectTLS(cctx, cfg.Kind, conn)
+	// Extension point: the server's machines are fingerprinted here, once
+	// per target, as the server is.
+	if t.Machines != nil {
+		t.ServerMachines, t.machineNotes = t.Machines.Describe(cctx)
+	}
+	return t, nil
+}
+
+// Close closes the driver.
+func (t *Target) Close() error { return t.Driver.Close() }
+
+// Spec is one measured run on an open target.
+type Spec struct {
+	Target   *Target
+	Workload workload.Workload
+	// WorkloadName is the workload's name in the result.
+	WorkloadName string
+	Rand         *randgen.Factory
+	Config       runner.Config
+	// Data is what the target held, read before the run
+	// (workload.InspectData); it goes to the result.
+	Data workload.DataReport
+
+	// Recorded in the result as given.
+	Tool        result.Tool
+	CommandLine []string
+	// Options are the resolved options; Run adds "ignore-errors", the policy
+	// the run used.
+	Options map[string]string
+	// Machine is the client machine; nil reads it (sysinfo.LocalMachine)
+	// when the run ends.
+	Machine *sysinfo.Machine
+	Client  *result.ClientInfo
+	Suite   *result.SuiteCell
+
+	// The runner's callbacks (runner.Deps); OnMeasure is called after the
+	// observation of the measured phase has begun.
+	OnInterval          func(result.Interval)
+	OnIntervalHistogram func(result.Interval, *metrics.Latency)
+	OnMeasure           func()
+	Progress            *progress.Display
+}
+
+// Run runs spec's measured run and returns its result, complete however the
+// run ended, with the runner's outcome (its Status and Err say how).
+func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
+	t := spec.Target
+	var probe *observe.Probe
+	machinesBegun := false
+	deps := runner.Deps{
+		Driver:              t.Driver,
+		Workload:            spec.Workload,
+		Rand:                spec.Rand,
+		OnInterval:          spec.OnInterval,
+		OnIntervalHistogram: spec.OnIntervalHistogram,
+		Progress:            spec.Progress,
+		OnMeasure: func() {
+			probe = observe.Begin(ctx, t.Driver, t.Server)
+			// Extension point: the server machines' counters at the start
+			// of the measured phase.
+			if t.Machines != nil {
+				t.Machines.Begin(ctx)
+				machinesBegun = true
+			}
+			if spec.OnMeasure != nil {
+				spec.OnMeasure()
+			}
+		},
+	}
+	if m := t.Machines; m != nil {
+		// Extension point: the server machines' counters at every interval.
+		deps.OnInterval = func(iv result.Interval) {
+			m.Interval(iv)
+			if spec.OnInterval != nil {
+				spec.OnInterval(iv)
+			}
+		}
+	}
+	out := runner.Run(ctx, spec.Config, deps)
+
+	// The phase's observation ends first, before anything else runs in
+	// this process, so that it covers the run and no more.
+	var observed *result.Observed
+	var machineNotes []string
+	if probe != nil {
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeTimeout)
+		observed = probe.End(octx)
+		// Extension point: what the server's machines did over the phase.
+		if machinesBegun {
+			observed.ServerMachines, machineNotes = t.Machines.End(octx)
+		}
+		cancel()
+	}
+	res := &result.Result{
+		Schema:         result.SchemaVersion,
+		Tool:           spec.Tool,
+		CommandLine:    spec.CommandLine,
+		Workload:       spec.WorkloadName,
+		Options:        spec.Options,
+		Seed:           spec.Rand.Config().Seed,
+		Target:         result.TargetOf(t.Config, t.TLS),
+		Server:         t.Server,
+		ServerMachines: t.ServerMachines,
+		ManagedServer:  t.Managed,
+		Suite:          spec.Suite,
+		Client:         spec.Client,
+	}
+	if spec.Machine != nil {
+		res.Machine = *spec.Machine
+	} else {
+		res.Machine = sysinfo.LocalMachine()
+	}
+	if res.Options == nil {
+		res.Options = map[string]string{}
+	}
+	res.Options["ignore-errors"] = spec.Config.Ignore.String()
+	out.Fill(res, spec.Config, spec.Workload)
+	spec.Data.Record(res)
+	res.Observed = observed
+	for _, n := range append(append([]string(nil), t.machineNotes...), machineNotes...) {
+		res.AddWarning("server machines: " + n)
+	}
+	return res, out
+}
