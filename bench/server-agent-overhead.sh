@@ -9,7 +9,8 @@
 # ROUNDS times without and ROUNDS times with --server-agent URL, alternately.
 # For each it prints QPS and the client's CPU per query (user+sys of the
 # fairbench process over its queries, as bench/vs-sysbench.sh counts it), then
-# the means and the ratios with/without, and the agent's own CPU over the
+# the means, the ratios with/without (of the means, and the median of each
+# round's pair, which cancels most drift of a shared machine), and the agent's own CPU over the
 # "with" runs and over the whole window in percent of one core (utime+stime
 # of /proc/AGENT/stat).
 #
@@ -53,7 +54,7 @@ CGO_ENABLED=0 go build -o "$tmp/fairbench" ./cmd/fairbench
 FB=$tmp/fairbench
 
 has_flag=1
-if ! "$FB" run --help 2>&1 | grep -q -- '--server-agent '; then
+if ! "$FB" run oltp_point_select --help 2>&1 | grep -q -- '--server-agent '; then
 	has_flag=0
 	echo "server-agent-overhead: this build of fairbench lacks run --server-agent (issue 15 wiring not merged):" >&2
 	echo "  measuring the runs without it only; the agent's own CPU is measured idle" >&2
@@ -120,6 +121,12 @@ for i in $(seq "$ROUNDS"); do
 			tail -5 "$log" >&2
 			exit 1
 		fi
+		if [ "$mode" = with ] && ! python3 -c 'import json,sys
+sm = json.load(open(sys.argv[1])).get("server_machines") or [{}]
+sys.exit(sm[0].get("source") != "agent")' "$tmp/$mode-$i.json"; then
+			echo "server-agent-overhead: the with run $i did not record the server machine from the agent (server_machines[0].source != agent)" >&2
+			exit 1
+		fi
 		q=$(queries_of "$log"); qps=$(qps_of "$log")
 		read -r line < <(python3 -c 'import sys
 c,q,qps,t,hz,a0,a1=map(float,sys.argv[1:])
@@ -153,7 +160,13 @@ for mode in ("without", "with"):
     if by[mode]:
         print(f"{mode:<8} {mean(mode, 0):12.1f} {mean(mode, 1):14.2f}")
 if has_flag and by["with"] and by["without"]:
-    print(f"{'ratio':<8} {mean('with', 0) / mean('without', 0):11.3f}x {mean('with', 1) / mean('without', 1):13.3f}x   (with / without)")
+    print(f"{'ratio':<8} {mean('with', 0) / mean('without', 0):11.3f}x {mean('with', 1) / mean('without', 1):13.3f}x   (with / without, of the means)")
+    # Each with run follows its without run: the median of the pair ratios
+    # cancels most of the drift of a shared machine.
+    pairs = list(zip(by["without"], by["with"]))
+    qr = statistics.median(w[0] / o[0] for o, w in pairs)
+    cr = statistics.median(w[1] / o[1] for o, w in pairs)
+    print(f"{'pairs':<8} {qr:11.3f}x {cr:13.3f}x   (median of with / without per round)")
     print(f"agent CPU during the 'with' runs: {with_ticks} ticks over {with_secs:.1f} s = {100 * with_ticks / hz / with_secs:.3f} % of one core")
 else:
     print("ratio: not measured (this build lacks run --server-agent)")

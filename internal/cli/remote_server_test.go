@@ -247,14 +247,25 @@ func TestRunRemoteServer(t *testing.T) {
 		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceAgent {
 			t.Errorf("server_machines %+v: want the agent's, read before it was killed", res.ServerMachines)
 		}
-		said := containsAny(res.Warnings, "agent")
-		if res.Observed != nil {
-			said = said || strings.Contains(res.Observed.Note, "agent")
-			for _, o := range res.Observed.ServerMachines {
-				said = said || strings.Contains(o.Note, "agent")
+		var said []string
+		for _, s := range res.Warnings {
+			if strings.Contains(s, "agent") {
+				said = append(said, "warning: "+s)
 			}
 		}
-		if !said {
+		if res.Observed != nil {
+			notes := []string{res.Observed.Note}
+			for _, o := range res.Observed.ServerMachines {
+				notes = append(notes, o.Note)
+			}
+			for _, s := range notes {
+				if strings.Contains(s, "agent") {
+					said = append(said, "note: "+s)
+				}
+			}
+		}
+		t.Logf("said of the agent: %q", said)
+		if len(said) == 0 {
 			b, _ := json.MarshalIndent(res.Observed, "", "  ")
 			t.Errorf("nothing says the agent went away: warnings %q, observed %s", res.Warnings, b)
 		}
