@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -233,14 +235,29 @@ func TestRunRemoteServer(t *testing.T) {
 	t.Run("agent killed", func(t *testing.T) {
 		a := startRemoteAgent(t, bin, m)
 		env := map[string]string{agentTokenEnv: a.token}
-		killed := make(chan struct{})
+		// The kill lands in the measured phase, whatever this machine's
+		// speed: once the server has read rows for the run, the run has
+		// read the agent at its start.
+		db, err := sql.Open("mysql", m.DSN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		base := rowsRead(t, db)
+		killed := make(chan error, 1)
 		go func() {
-			defer close(killed)
-			time.Sleep(1500 * time.Millisecond) // the run reads the agent at start; the kill lands in the measured phase
-			_ = a.cmd.Process.Signal(syscall.SIGKILL)
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if rowsRead(t, db) > base+1000 {
+					killed <- a.cmd.Process.Signal(syscall.SIGKILL)
+					return
+				}
+			}
+			killed <- errors.New("the run read no rows within 2 minutes")
 		}()
 		r, res := run(t, env, "--server-agent", a.url, "--server-agent-token-env", agentTokenEnv)
-		<-killed
+		if err := <-killed; err != nil {
+			t.Fatalf("kill the agent mid-run: %v", err)
+		}
 		if r.code != ExitOK || res.Status != result.StatusComplete {
 			t.Errorf("exit %d, status %s (%s); want 0, complete: an agent gone does not change the run\n%s", r.code, res.Status, res.Error, r.stderr)
 		}
@@ -270,6 +287,17 @@ func TestRunRemoteServer(t *testing.T) {
 			t.Errorf("nothing says the agent went away: warnings %q, observed %s", res.Warnings, b)
 		}
 	})
+}
+
+// rowsRead returns the server's Innodb_rows_read, which only the run's
+// queries move.
+func rowsRead(t *testing.T, db *sql.DB) int64 {
+	var name string
+	var n int64
+	if err := db.QueryRow("SHOW GLOBAL STATUS LIKE 'Innodb_rows_read'").Scan(&name, &n); err != nil {
+		t.Errorf("read Innodb_rows_read: %v", err)
+	}
+	return n
 }
 
 // containsAny reports whether one of ss contains sub.

@@ -133,6 +133,15 @@ func (m *MariaDB) ConnectFlags() []string {
 		"--mysql-user=" + m.User, "--mysql-db=" + m.Database}
 }
 
+// DSN returns a go-sql-driver/mysql data source name that reaches the
+// server over TCP from the test's namespace.
+func (m *MariaDB) DSN() string {
+	mc := mysql.NewConfig()
+	mc.User, mc.Net, mc.Addr, mc.DBName = m.User, "tcp", net.JoinHostPort(m.Host, strconv.Itoa(m.Port)), m.Database
+	mc.Timeout = 5 * time.Second
+	return mc.FormatDSN()
+}
+
 // innerPort is the port the server listens on inside the namespace: the
 // namespace is the test's own, so it is always free.
 const innerPort = 3306
@@ -235,10 +244,7 @@ func (ns *Namespace) StartMariaDB(t testing.TB) *MariaDB {
 
 // waitReady waits until the server answers over TCP from the host side.
 func (m *MariaDB) waitReady(ctx context.Context, exited <-chan struct{}) error {
-	mc := mysql.NewConfig()
-	mc.User, mc.Net, mc.Addr, mc.DBName = m.User, "tcp", net.JoinHostPort(m.Host, strconv.Itoa(m.Port)), m.Database
-	mc.Timeout = 2 * time.Second
-	db, err := sql.Open("mysql", mc.FormatDSN())
+	db, err := sql.Open("mysql", m.DSN())
 	if err != nil {
 		return err
 	}

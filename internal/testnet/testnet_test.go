@@ -2,7 +2,6 @@ package testnet
 
 import (
 	"database/sql"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -10,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
+	_ "github.com/go-sql-driver/mysql"
 )
 
 // TestRemoteMariaDB: the server answers over TCP at the namespace's address
@@ -23,9 +22,7 @@ func TestRemoteMariaDB(t *testing.T) {
 		if !strings.HasPrefix(m.Host, "10.213.") || m.Host == m.NS.HostAddr {
 			t.Errorf("server at %s, host side %s: want both in 10.213.0.0/16 and different", m.Host, m.NS.HostAddr)
 		}
-		mc := mysql.NewConfig()
-		mc.User, mc.Net, mc.Addr, mc.DBName = m.User, "tcp", net.JoinHostPort(m.Host, strconv.Itoa(m.Port)), m.Database
-		db, err := sql.Open("mysql", mc.FormatDSN())
+		db, err := sql.Open("mysql", m.DSN())
 		if err != nil {
 			t.Fatal(err)
 		}
