@@ -25,6 +25,7 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -224,6 +225,9 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 			observed.ServerMachines, machineNotes = t.Machines.End(octx)
 		}
 		cancel()
+		// The verdict judges the server's machine now that it is known.
+		local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
+		observe.Judge(observed, !local && t.Managed == nil)
 	}
 	res := &result.Result{
 		Schema:         result.SchemaVersion,
