@@ -37,6 +37,11 @@ import (
 // SnapshotTimeout bounds one reading of an agent's counters during the run.
 const SnapshotTimeout = 2 * time.Second
 
+// TickInterval is how often the machines are read during the phase, besides
+// at every reported interval, so that a machine that stops answering still
+// has recent figures without --report-interval.
+const TickInterval = time.Second
+
 // Options say where the server's machines come from.
 type Options struct {
 	// Spec is the --server-* description (or a plan's server_machine).
@@ -66,6 +71,7 @@ type Watch struct {
 	machines []sysinfo.ServerMachine
 	notes    []string
 	watched  []*watched
+	stopTick func() // stops Begin's ticker
 }
 
 // watched is one machine being observed.
@@ -135,8 +141,26 @@ func (w *Watch) Describe(context.Context) ([]sysinfo.ServerMachine, []string) {
 }
 
 // Begin starts reading each observed machine's first snapshot, in the
-// background (End waits for it).
+// background (End waits for it), and reading them every TickInterval until
+// End.
 func (w *Watch) Begin(ctx context.Context) {
+	if len(w.watched) == 0 {
+		return
+	}
+	w.stop()
+	ticker := time.NewTicker(TickInterval)
+	done := make(chan struct{})
+	w.stopTick = func() { ticker.Stop(); close(done) }
+	go func() {
+		for {
+			select {
+			case <-ticker.C:
+				w.tick()
+			case <-done:
+				return
+			}
+		}
+	}()
 	for _, m := range w.watched {
 		m.mu.Lock()
 		m.begun = make(chan struct{})
@@ -164,9 +188,22 @@ func (w *Watch) Begin(ctx context.Context) {
 // one is kept for End, should the last reading fail. Warm-up intervals are
 // ignored (the phase has not begun).
 func (w *Watch) Interval(iv result.Interval) {
-	if iv.Warmup {
-		return
+	if !iv.Warmup {
+		w.tick()
 	}
+}
+
+// stop stops Begin's ticker, if it runs.
+func (w *Watch) stop() {
+	if w.stopTick != nil {
+		w.stopTick()
+		w.stopTick = nil
+	}
+}
+
+// tick starts reading a snapshot of each observed machine whose previous
+// reading is done.
+func (w *Watch) tick() {
 	for _, m := range w.watched {
 		m.mu.Lock()
 		if m.begun == nil || m.inFlight {
@@ -196,6 +233,7 @@ func (w *Watch) Interval(iv result.Interval) {
 // machine whose last reading fails is judged on its latest good interval
 // snapshot, and the entry's note says which part of the phase it covers.
 func (w *Watch) End(ctx context.Context) ([]result.ObservedServerMachine, []string) {
+	w.stop()
 	var out []result.ObservedServerMachine
 	var notes []string
 	for _, m := range w.watched {
@@ -258,4 +296,26 @@ func secs(s float64) string {
 		return fmt.Sprintf("%.1f", s)
 	}
 	return fmt.Sprintf("%.0f", math.Round(s))
+}
+
+// Agents parses the agents of --server-agent (or a plan's server_agent),
+// "[ROLE=]URL[,…]", and reads their token from the environment variable
+// tokenEnv names (--server-agent-token-env). A token variable without
+// agents, or one that is empty or unset, is refused.
+func Agents(list, tokenEnv string, getenv func(string) string) (eps []agent.Endpoint, token string, err error) {
+	if list == "" {
+		if tokenEnv != "" {
+			return nil, "", fmt.Errorf("%s names the token of a fairbench agent, but no --server-agent is given", agent.TokenFlag)
+		}
+		return nil, "", nil
+	}
+	if eps, err = agent.ParseAgentList(list); err != nil {
+		return nil, "", fmt.Errorf("--server-agent: %w", err)
+	}
+	if tokenEnv != "" {
+		if token = getenv(tokenEnv); token == "" {
+			return nil, "", fmt.Errorf("%s %s: the environment variable %s is empty or unset: put the agent's token in it", agent.TokenFlag, tokenEnv, tokenEnv)
+		}
+	}
+	return eps, token, nil
 }
