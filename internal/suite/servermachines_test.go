@@ -90,4 +90,3 @@ func readCell(t *testing.T, dir string, m *suitedir.Manifest) *result.Result {
 	}
 	return res
 }
-
