@@ -26,8 +26,8 @@ type serverMachineFlags struct {
 
 // register adds the flags to fs.
 func (f *serverMachineFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.agents, "server-agent", "", "read the database server's machine from `fairbench agent` running there: [ROLE=]URL,… (http://db1:9107); its counters are read during the run")
-	fs.StringVar(&f.tokenEnv, agent.TokenFlag[2:], "", "the environment variable holding the agents' token (their --token-env)")
+	fs.Var(&agentsValue{&f.agents}, "server-agent", "read the database server's machine from the fairbench agent running there: URL, or ROLE=URL,… for a cluster (http://db1:9107); its counters are read during the run, and an agent that does not answer at the start refuses the run")
+	fs.StringVar(&f.tokenEnv, agent.TokenFlag[2:], "", "the environment variable holding the agents' token (as given to their --token-env); empty or unset is refused")
 	servermachine.RegisterFlags(fs, &f.spec, true)
 }
 
@@ -48,4 +48,17 @@ func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, geten
 		return nil, withCode(ExitUsage, err)
 	}
 	return w, nil
+}
+
+// agentsValue is --server-agent: a list checked as it is set.
+type agentsValue struct{ s *string }
+
+func (v *agentsValue) String() string { return *v.s }
+func (v *agentsValue) Type() string   { return "[ROLE=]URL,..." }
+func (v *agentsValue) Set(s string) error {
+	if _, err := agent.ParseAgentList(s); err != nil {
+		return err
+	}
+	*v.s = s
+	return nil
 }
