@@ -133,7 +133,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return withCode(ExitUsage, err)
 	}
 	// config also checks the --*-ignore-errors codes against the driver.
-	if _, _, err := inv.target.config(cmd.Flags(), a.Getenv); err != nil {
+	cfg, _, err := inv.target.config(cmd.Flags(), a.Getenv)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := inv.run.server.spec.Validate(); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	// Fuzzing stops here: past this point commands write files and connect.
@@ -153,6 +157,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	ran := false // the metrics linger after a run, not after a mistake
 	defer func() { stopServing(ran) }()
+	// The server's machines are described before connecting: an agent
+	// that does not answer refuses the run before anything runs.
+	if inv.run.machines, err = inv.run.server.watch(ctx, cfg, a.Getenv); err != nil {
+		return err
+	}
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err

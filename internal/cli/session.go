@@ -42,11 +42,15 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err := inv.app.connecting(); err != nil {
 		return nil, err
 	}
-	t, err := measure.Open(ctx, cfg, measure.OpenOptions{
+	opts := measure.OpenOptions{
 		OnSlow: func() {
 			fmt.Fprintf(inv.app.Stderr, "fairbench: connecting to %s (timeout %s) ...\n", describeTarget(cfg), cfg.Timeout())
 		},
-	})
+	}
+	if inv.run.machines != nil { // run: the server's machines are observed
+		opts.Machines = inv.run.machines
+	}
+	t, err := measure.Open(ctx, cfg, opts)
 	var ce *measure.ConnectError
 	switch {
 	case errors.As(err, &ce):
@@ -118,7 +122,7 @@ func (inv *invocation) sameFlags() string {
 	var parts []string
 	keep := map[string]bool{}
 	for _, g := range inv.groups {
-		if g.title == "Run options" || g.title == "Prepare options" || g.title == "Random numbers" {
+		if g.title == "Run options" || g.title == "Prepare options" || g.title == "Random numbers" || g.title == serverMachineGroup {
 			continue
 		}
 		g.fs.VisitAll(func(f *pflag.Flag) { keep[f.Name] = true })

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/livemetrics"
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -62,6 +63,10 @@ type runFlags struct {
 	startAt  string
 	// startClock is whose clock --start-at is read on (--start-clock).
 	startClock string
+	// server says which machines the database server runs on.
+	server serverMachineFlags
+	// machines observes them, prepared before the target opens.
+	machines *machinewatch.Watch
 }
 
 // checkFlags are the options of `check`.
@@ -234,6 +239,9 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
 		rfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
 		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
+		sfs := pflag.NewFlagSet("server machine", pflag.ContinueOnError)
+		inv.run.server.register(sfs)
+		inv.groups = append(inv.groups, flagGroup{serverMachineGroup, sfs})
 	case phasePrepare:
 		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)
 		pfs.IntVar(&inv.prep.threads, "threads", 1, "tables (or parts of tables) loaded in parallel")

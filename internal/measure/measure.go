@@ -5,11 +5,12 @@
 // warnings and outages (runner.Outcome.Fill), the data set found and the
 // header fields of result.Result.
 //
-// What is added later about the database server's machines — their
-// fingerprints (result.ServerMachines), snapshots of their counters at the
-// phase boundaries and at every interval, and what they did
+// What is known of the database server's machines — their fingerprints
+// (result.ServerMachines), snapshots of their counters at the phase
+// boundaries and at every interval, and what they did
 // (result.Observed.ServerMachines) — plugs in here, once, as a
-// MachineObserver of the Target.
+// MachineObserver of the Target (machinewatch.Watch for run and suite); the
+// verdict is judged again once they are known (observe.Judge).
 package measure
 
 import (
@@ -25,6 +26,7 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -41,9 +43,9 @@ const SlowConnect = time.Second
 const observeTimeout = 10 * time.Second
 
 // MachineObserver watches the machines the database server runs on (schema
-// 1.4: result.ServerMachines and result.Observed.ServerMachines). It is the
-// extension point for that work: a Target has none today, and Open and Run
-// call it, when set, at the places marked below. Implementations say what
+// 1.4: result.ServerMachines and result.Observed.ServerMachines);
+// machinewatch.Watch implements it. Open and Run call it, when set, at the
+// places marked below. Implementations say what
 // they could not read in the notes they return rather than failing the run.
 type MachineObserver interface {
 	// Describe fingerprints the server's machines, once, when the target
@@ -77,8 +79,8 @@ type Target struct {
 	// ServerMachines are the machines the server runs on, from
 	// Machines.Describe (nil without an observer).
 	ServerMachines []sysinfo.ServerMachine
-	// Machines observes the server's machines during a measured run; nil
-	// today (see MachineObserver).
+	// Machines observes the server's machines during a measured run (nil:
+	// none; see MachineObserver).
 	Machines MachineObserver
 	// machineNotes are what Describe could not read, for each result.
 	machineNotes []string
@@ -224,6 +226,9 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 			observed.ServerMachines, machineNotes = t.Machines.End(octx)
 		}
 		cancel()
+		// The verdict judges the server's machine now that it is known.
+		local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
+		observe.Judge(observed, !local && t.Managed == nil)
 	}
 	res := &result.Result{
 		Schema:         result.SchemaVersion,

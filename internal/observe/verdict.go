@@ -87,9 +87,173 @@ func verdict(o *result.Observed) (bound, line string) {
 // withUnreadServer adds to a verdict line that the server's counters, which
 // would have shown reads missing its cache, could not be read, and why.
 func withUnreadServer(line, why string) string {
-	return line + "; the server's counters could not be read (" + why + "), so reads missing its cache were not judged"
+	return line + unreadServerClause + why + "), so reads missing its cache were not judged"
 }
+
+// unreadServerClause begins what withUnreadServer adds.
+const unreadServerClause = "; the server's counters could not be read ("
 
 // grouped formats a non-negative rate rounded to a whole number with thousands
 // separators: 1240.4 → "1,240".
 func grouped(f float64) string { return workload.GroupDigits(int64(math.Round(f))) }
+
+// clientBoundPct: a client machine whose CPUs are at least this busy, while
+// the server's machine is not, limits the run ("client-bound").
+const clientBoundPct = cpuBusyBoundPct
+
+// Judge recomputes o's verdict once what the server's machines did is known
+// (o.ServerMachines, set after Probe.End). With observed server machines the
+// verdict judges CPU- or IO-bound on their figures (busy and iowait shares,
+// the busiest CPU, the server process's CPU) and on the server's counters,
+// and the client machine keeps its own clause: "client-bound" when its CPUs
+// were saturated while the server's machine was not. remote says the server
+// runs on another machine than the client; with no server machine observed
+// the verdict then says so, and judges only on the server's counters. A
+// local server without observed machines keeps Probe.End's verdict (the
+// client's machine is the server's).
+func Judge(o *result.Observed, remote bool) {
+	if o == nil {
+		return
+	}
+	var ms []result.ObservedServerMachine
+	for _, m := range o.ServerMachines {
+		if m.CPU != nil {
+			ms = append(ms, m)
+		}
+	}
+	unread := ""
+	if i := strings.Index(o.Verdict, unreadServerClause); i >= 0 {
+		unread = o.Verdict[i:]
+	}
+	switch {
+	case len(ms) > 0:
+		o.Bound, o.Verdict = serverMachineVerdict(o, ms, remote)
+	case len(o.ServerMachines) > 0:
+		o.Bound, o.Verdict = unobservedVerdict(o, "the server's machine was not observed (its counters could not be read: see the notes of observed.server_machines)")
+	case remote:
+		o.Bound, o.Verdict = unobservedVerdict(o, "the server's machine was not observed (a remote server without --server-agent)")
+	default:
+		return
+	}
+	o.Verdict += unread
+}
+
+// serverMachineVerdict judges on the observed server machines ms (each with
+// CPU figures).
+func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine, remote bool) (bound, line string) {
+	busiest, waiting := ms[0], ms[0]
+	for _, m := range ms[1:] {
+		if m.CPU.BusyPct > busiest.CPU.BusyPct {
+			busiest = m
+		}
+		if m.CPU.IOWaitPct > waiting.CPU.IOWaitPct {
+			waiting = m
+		}
+	}
+	name := func(m result.ObservedServerMachine) string {
+		if len(ms) > 1 {
+			return "the " + m.Role + " machine's"
+		}
+		return "server machine"
+	}
+	s := o.Server
+	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
+		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	serverFigures := func() {
+		if s == nil {
+			return
+		}
+		if s.DiskReadsPerSec != nil {
+			add("%s disk reads/s", grouped(*s.DiskReadsPerSec))
+		}
+		if s.BufferPoolHitPct != nil {
+			add("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct)
+		}
+	}
+	detail := func(m result.ObservedServerMachine) string {
+		d := ""
+		if m.CPU.CPUs > 1 {
+			d += fmt.Sprintf(", busiest CPU %d at %.0f%%", m.BusiestCPU, m.BusiestCPUPct)
+		}
+		if p := m.Process; p != nil {
+			proc := "the server process"
+			if p.Name != "" {
+				proc = p.Name
+			}
+			d += fmt.Sprintf(", %s used %.0f%% of a CPU", proc, p.CPUPct)
+		}
+		if m.CPU.StealPct >= stealNotePct {
+			d += fmt.Sprintf(", steal %.0f%% (the hypervisor takes CPU)", m.CPU.StealPct)
+		}
+		return d
+	}
+	client := func(serverBound bool) string {
+		switch {
+		case !remote:
+			if o.Client == nil {
+				return ""
+			}
+			return fmt.Sprintf("; client used %.0f%% of the machine", o.Client.MachinePct)
+		case o.Machine == nil:
+			return "; the client machine's CPU use could not be read"
+		case !serverBound && o.Machine.BusyPct >= clientBoundPct:
+			return fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", o.Machine.BusyPct)
+		}
+		return fmt.Sprintf("; client machine CPUs %.0f%% busy", o.Machine.BusyPct)
+	}
+	w, b := waiting.CPU, busiest.CPU
+	switch {
+	case w.IOWaitPct >= ioWaitBoundPct:
+		add("%s iowait %.0f%%", name(waiting), w.IOWaitPct)
+		serverFigures()
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client(true)
+	case serverIO:
+		serverFigures()
+		add("%s iowait %.0f%%, CPUs %.0f%% busy", name(waiting), w.IOWaitPct, w.BusyPct)
+		pageCache := ""
+		if w.IOWaitPct < pageCacheIOWaitPct {
+			pageCache = " — the reads that missed the server's cache came from the OS page cache, not the disk"
+		}
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client(true) + pageCache
+	case b.BusyPct >= cpuBusyBoundPct:
+		return result.BoundCPU, fmt.Sprintf("CPU-bound: %s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + client(true)
+	}
+	line = fmt.Sprintf("neither: %s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + client(false)
+	if !strings.Contains(line, "client-bound") {
+		line += " — the client, the network or locking may limit"
+	}
+	return result.BoundNeither, line
+}
+
+// unobservedVerdict judges a remote server whose machine was not observed:
+// only the server's counters can say IO-bound; the client machine keeps its
+// clause.
+func unobservedVerdict(o *result.Observed, why string) (bound, line string) {
+	s := o.Server
+	var parts []string
+	if s != nil && s.DiskReadsPerSec != nil {
+		parts = append(parts, grouped(*s.DiskReadsPerSec)+" disk reads/s")
+	}
+	if s != nil && s.BufferPoolHitPct != nil {
+		parts = append(parts, fmt.Sprintf("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct))
+	}
+	client := ""
+	if m := o.Machine; m != nil {
+		client = fmt.Sprintf("; client machine CPUs %.0f%% busy", m.BusyPct)
+		if m.BusyPct >= clientBoundPct {
+			client = fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", m.BusyPct)
+		}
+	}
+	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
+		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	if serverIO {
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + "; " + why + client
+	}
+	line = "unknown: " + why
+	if len(parts) > 0 {
+		line += "; " + strings.Join(parts, ", ")
+	}
+	return result.BoundUnknown, line + client
+}

@@ -63,3 +63,57 @@ func TestGrouped(t *testing.T) {
 		}
 	}
 }
+
+func TestJudge(t *testing.T) {
+	machine := func(busy, iowait float64) *result.ObservedMachine {
+		return &result.ObservedMachine{CPUs: 4, BusyPct: busy, IOWaitPct: iowait, IdlePct: 100 - busy - iowait}
+	}
+	sm := func(role string, busy, iowait float64) result.ObservedServerMachine {
+		return result.ObservedServerMachine{Role: role, Source: "agent", CPU: machine(busy, iowait), BusiestCPU: 2, BusiestCPUPct: busy + 3,
+			Process: &result.ObservedProcess{PID: 7, Name: "mariadbd", CPUPct: 310}}
+	}
+	hit, reads := 80.0, 2000.0
+	server := &result.ObservedServer{BufferPoolHitPct: &hit, DiskReadsPerSec: &reads}
+	client := &result.ObservedClient{MachinePct: 18}
+	const before = "CPU-bound: machine CPUs 96% busy, iowait 0%"
+	for _, tc := range []struct {
+		name    string
+		o       result.Observed
+		remote  bool
+		bound   string
+		verdict string
+	}{
+		{"local without server machines keeps the verdict", result.Observed{Machine: machine(96, 0), Bound: result.BoundCPU, Verdict: before}, false,
+			result.BoundCPU, before},
+		{"remote server CPU-bound", result.Observed{Machine: machine(20, 0), ServerMachines: []result.ObservedServerMachine{sm("server", 93, 1)}}, true,
+			result.BoundCPU, "CPU-bound: server machine CPUs 93% busy, iowait 1%, busiest CPU 2 at 96%, mariadbd used 310% of a CPU; client machine CPUs 20% busy"},
+		{"local server CPU-bound keeps the client's share", result.Observed{Machine: machine(96, 0), Client: client, ServerMachines: []result.ObservedServerMachine{sm("server", 96, 0)}}, false,
+			result.BoundCPU, "CPU-bound: server machine CPUs 96% busy, iowait 0%, busiest CPU 2 at 99%, mariadbd used 310% of a CPU; client used 18% of the machine"},
+		{"server iowait", result.Observed{Machine: machine(10, 0), ServerMachines: []result.ObservedServerMachine{sm("server", 30, 25)}}, true,
+			result.BoundIO, "IO-bound: server machine iowait 25%; client machine CPUs 10% busy"},
+		{"server cache misses", result.Observed{Server: server, Machine: machine(10, 0), ServerMachines: []result.ObservedServerMachine{sm("server", 30, 2)}}, true,
+			result.BoundIO, "IO-bound: 2,000 disk reads/s, buffer-pool hit ratio 80.0%, server machine iowait 2%, CPUs 30% busy; client machine CPUs 10% busy — the reads that missed the server's cache came from the OS page cache, not the disk"},
+		{"client-bound", result.Observed{Machine: machine(97, 0), ServerMachines: []result.ObservedServerMachine{sm("server", 40, 1)}}, true,
+			result.BoundNeither, "neither: server machine CPUs 40% busy, iowait 1%, busiest CPU 2 at 43%, mariadbd used 310% of a CPU; client-bound: the client machine's CPUs 97% busy"},
+		{"neither", result.Observed{Machine: machine(30, 0), ServerMachines: []result.ObservedServerMachine{sm("server", 40, 1)}}, true,
+			result.BoundNeither, "neither: server machine CPUs 40% busy, iowait 1%, busiest CPU 2 at 43%, mariadbd used 310% of a CPU; client machine CPUs 30% busy — the client, the network or locking may limit"},
+		{"several machines: the busiest names its role", result.Observed{Machine: machine(30, 0), ServerMachines: []result.ObservedServerMachine{sm("tidb", 40, 1), sm("tikv", 90, 2)}}, true,
+			result.BoundCPU, "CPU-bound: the tikv machine's CPUs 90% busy, iowait 2%, busiest CPU 2 at 93%, mariadbd used 310% of a CPU; client machine CPUs 30% busy"},
+		{"a machine without CPU figures is left out", result.Observed{Machine: machine(97, 0), ServerMachines: []result.ObservedServerMachine{{Role: "server", Source: "agent", Note: "stopped"}}}, true,
+			result.BoundUnknown, "unknown: the server's machine was not observed (its counters could not be read: see the notes of observed.server_machines); client-bound: the client machine's CPUs 97% busy"},
+		{"remote not observed", result.Observed{Machine: machine(30, 0)}, true,
+			result.BoundUnknown, "unknown: the server's machine was not observed (a remote server without --server-agent); client machine CPUs 30% busy"},
+		{"remote not observed, server reads from disk", result.Observed{Server: server}, true,
+			result.BoundIO, "IO-bound: 2,000 disk reads/s, buffer-pool hit ratio 80.0%; the server's machine was not observed (a remote server without --server-agent)"},
+		{"unread server counters stay said", result.Observed{Machine: machine(30, 0), Verdict: withUnreadServer("neither", "denied")}, true,
+			result.BoundUnknown, "unknown: the server's machine was not observed (a remote server without --server-agent); client machine CPUs 30% busy; the server's counters could not be read (denied), so reads missing its cache were not judged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			Judge(&o, tc.remote)
+			if o.Bound != tc.bound || o.Verdict != tc.verdict {
+				t.Errorf("Judge = %q, %q\nwant    %q, %q", o.Bound, o.Verdict, tc.bound, tc.verdict)
+			}
+		})
+	}
+}

@@ -30,7 +30,8 @@ func tcpLine(n int, addr string, port int, state string, inode int) string {
 // fixture is a machine with MariaDB (pid 100, socket /run/mysqld/mysqld.sock
 // and 127.0.0.1:3306, pinned by its cgroup to CPUs 2-3), PostgreSQL (pid
 // 200, 0.0.0.0:5432 and [::1]:5432, every CPU), a client (pid 300)
-// connected to 3306, and /var/run → /run.
+// connected to 3306, otherd (pid 500) with a socket it bound through
+// /var/run/otherd, and /var/run → /run.
 func fixture() fstest.MapFS {
 	link := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s), Mode: fs.ModeSymlink | 0o777} }
 	text := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
@@ -41,7 +42,9 @@ func fixture() fstest.MapFS {
 		"proc/net/unix": text("Num       RefCount Protocol Flags    Type St Inode Path\n" +
 			"0000000000000000: 00000002 00000000 00010000 0001 01 1001 /run/mysqld/mysqld.sock\n" +
 			"0000000000000000: 00000002 00000000 00010000 0001 01 1002 /run/postgresql/.s.PGSQL.5432\n" +
-			"0000000000000000: 00000003 00000000 00000000 0001 03 1003\n"),
+			"0000000000000000: 00000003 00000000 00000000 0001 03 1003\n" +
+			"0000000000000000: 00000002 00000000 00010000 0001 01 1004 /var/run/otherd/otherd.sock\n"),
+		"run/otherd/otherd.sock": text(""),
 		"proc/net/tcp": text("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
 			tcpLine(0, "127.0.0.1", 3306, "0A", 2001) +
 			tcpLine(1, "0.0.0.0", 5432, "0A", 2002) +
@@ -69,6 +72,10 @@ func fixture() fstest.MapFS {
 		"proc/400/comm":   text("docker-proxy\n"),
 		"proc/400/status": text("Cpus_allowed_list:\t0-3\n"),
 		"proc/400/fd/3":   link("socket:[2006]"),
+
+		"proc/500/comm":   text("otherd\n"),
+		"proc/500/status": text("Name:\totherd\nCpus_allowed_list:\t0-3\n"),
+		"proc/500/fd/3":   link("socket:[1004]"),
 
 		"proc/300/comm":   text("fairbench\n"),
 		"proc/300/status": text("Name:\tfairbench\nCpus_allowed_list:\t0-1\n"),

@@ -29,14 +29,14 @@ func (v *funcValue) Set(s string) error {
 // checks across flags. withPID adds --server-pid, which only a command that
 // reaches a local server can use.
 func RegisterFlags(fs *pflag.FlagSet, s *Spec, withPID bool) {
-	fs.Var(&funcValue{typ: "[ROLE=]FILE,…", set: func(v string) error {
+	fs.Var(&funcValue{typ: "[ROLE=]FILE,...", set: func(v string) error {
 		refs, err := ParseFileRefs(v)
 		if err != nil {
 			return unwrapField(err)
 		}
 		s.Files = append(s.Files, refs...)
 		return nil
-	}}, "server-machine", "the database server's machine, from `fairbench sysinfo --format json` run there: FILE, or ROLE=FILE,… for a cluster (tidb=a.json,tikv=b.json)")
+	}}, "server-machine", "the database server's machine, from 'fairbench sysinfo --format json' run there: FILE, or ROLE=FILE,… for a cluster (tidb=a.json,tikv=b.json)")
 	fs.StringVar(&s.Role, "server-role", "", "the part of the database the machine described by the --server-* flags runs (default server; with several machines, which one they describe)")
 	fs.Var(&funcValue{typ: "string", set: func(v string) error {
 		a, err := NormalizeArch(v)

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/netip"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,8 +64,14 @@ func FindUnixSocketProcess(fsys fs.FS, sockPath string) (Process, error) {
 		if len(f) < 8 || f[6] == "0" {
 			continue
 		}
-		for _, n := range names {
-			if f[7] == n {
+		if slices.Contains(names, f[7]) {
+			inodes[f[6]] = true
+			continue
+		}
+		// The server may have bound the socket through a symbolic link
+		// (/var/run/postgresql when /var/run → /run): compare real paths.
+		if path.Base(f[7]) == path.Base(names[0]) && strings.HasPrefix(f[7], "/") {
+			if real, err := realPath(fsys, f[7]); err == nil && slices.Contains(names, real) {
 				inodes[f[6]] = true
 			}
 		}

@@ -22,6 +22,7 @@ func TestFindProcess(t *testing.T) {
 		{"mysql socket", "/run/mysqld/mysqld.sock", 0, 100, "mariadbd"},
 		{"socket through a symbolic link", "/var/run/mysqld/mysqld.sock", 0, 100, "mariadbd"},
 		{"postgres socket", "/run/postgresql/.s.PGSQL.5432", 0, 200, "postgres"},
+		{"socket bound through a symbolic link", "/run/otherd/otherd.sock", 0, 500, "otherd"},
 		{"loopback listener", "", 3306, 100, "mariadbd"},
 		{"wildcard and ::1 listener", "", 5432, 200, "postgres"},
 	} {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -64,6 +65,17 @@ type TargetSpec struct {
 	PSMode       string `yaml:"ps_mode"`       // auto or disable
 	IgnoreErrors string `yaml:"ignore_errors"` // error codes to roll back and retry
 	SQLiteDB     string `yaml:"sqlite_db"`     // the embedded database's file
+
+	// ServerAgent is run's --server-agent: "[ROLE=]URL,…" of the fairbench
+	// agents on the database's machines, which then describe and observe them.
+	ServerAgent string `yaml:"server_agent"`
+	// ServerAgentTokenEnv is run's --server-agent-token-env: the environment
+	// variable holding the agents' token.
+	ServerAgentTokenEnv string `yaml:"server_agent_token_env"`
+	// ServerMachine describes the server's machines without an agent, as
+	// run's --server-machine and --server-* flags do (nil: detected for a
+	// local server, unknown for a remote one).
+	ServerMachine *servermachine.Spec `yaml:"server_machine"`
 }
 
 // ServerSpec is a local server the plan starts and stops (fairbench server).

@@ -226,6 +226,11 @@ func TestPlanErrors(t *testing.T) {
 		{"clients bad wait", "target: {driver: mysql}\n" + ok + "clients:\n  count: 2\n  wait: soon\n", []string{"plan.yaml:7:", "clients.wait", `"soon" is not a duration`}},
 		{"clients short wait", "target: {driver: mysql}\n" + ok + "clients:\n  count: 2\n  wait: 0.1\n", []string{"plan.yaml:7:", "at least 1s"}},
 		{"clients on sqlite", ok + "clients:\n  count: 2\n", []string{"plan.yaml:4:", "embedded SQLite", "driver: mysql or pgsql"}},
+		{"bad server agent", "target:\n  driver: mysql\n  server_agent: db1:9107\n" + ok, []string{"plan.yaml:3:", "target.server_agent", "http://"}},
+		{"agent token unset", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_agent_token_env: FAIRBENCH_NO_SUCH_VAR\n" + ok, []string{"plan.yaml:4:", "FAIRBENCH_NO_SUCH_VAR is empty or unset"}},
+		{"bad server machine", "target:\n  driver: mysql\n  server_machine:\n    vcpus: -1\n" + ok, []string{"plan.yaml:4:", "target.server_machine.vcpus"}},
+		{"unknown server machine key", "target:\n  driver: mysql\n  server_machine: {vcpu: 8}\n" + ok, []string{"plan.yaml:3:", `unknown key "vcpu"`, `"vcpus"`}},
+		{"agent and server machine", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_machine: {vcpus: 8}\n" + ok, []string{"plan.yaml:4:", "remove one of them"}},
 		{"clients with a server", "server: {flavor: mariadb}\n" + ok + "clients:\n  count: 2\n", []string{"plan.yaml:5:", "server:", "fairbench server start"}},
 	}
 	for _, tc := range tests {

@@ -394,6 +394,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 	}
 	stop := func() {}
 	var managed *result.ManagedServer
+	srvPID := 0
 	if p.Server != nil {
 		srv, err := s.startServer(ctx, g)
 		if err != nil {
@@ -404,6 +405,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 		cfg = served
 		m := srv.Managed
 		managed = &m
+		srvPID = srv.PID
 		stop = func() {
 			// Stop even when ctx is cancelled: a suite never leaves its server running.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
@@ -413,8 +415,18 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 			}
 		}
 	}
+	managedPID := 0
+	if managed != nil {
+		managedPID = srvPID
+	}
+	machines, err := p.machineWatch(ctx, cfg, managedPID, s.env.Getenv)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
 	mt, err := measure.Open(ctx, cfg, measure.OpenOptions{
-		OnSlow: func() { fmt.Fprintf(s.out, "connecting to %s (timeout %s) ...\n", cfg.Describe(), cfg.Timeout()) },
+		OnSlow:   func() { fmt.Fprintf(s.out, "connecting to %s (timeout %s) ...\n", cfg.Describe(), cfg.Timeout()) },
+		Machines: machines,
 	})
 	if err != nil {
 		stop()

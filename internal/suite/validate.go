@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -14,7 +15,9 @@ import (
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/targetspec"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -74,9 +77,57 @@ func (p *Plan) validateTarget(env Env) error {
 			}
 		}
 	}
+	if _, _, err := machinewatch.Agents(t.ServerAgent, t.ServerAgentTokenEnv, env.Getenv); err != nil {
+		key := "target.server_agent"
+		if t.ServerAgentTokenEnv != "" && t.ServerAgent != "" {
+			key = "target.server_agent_token_env"
+		}
+		return p.errAt(key, "%v", err)
+	}
+	if sm := t.ServerMachine; sm != nil {
+		if err := sm.Validate(); err != nil {
+			return p.machineErr(err)
+		}
+		if t.ServerAgent != "" {
+			return p.errAt("target.server_machine", "target.server_agent describes the server's machines itself: remove one of them")
+		}
+	}
 	// The parser also checks ignore_errors against the driver's codes.
 	_, _, err := p.TargetConfig(env.Getenv)
 	return err
+}
+
+// machineWatch describes the server's machines of cfg as the plan's
+// target.server_agent and target.server_machine say (managedPID: the
+// server the plan started, 0 for none).
+func (p *Plan) machineWatch(ctx context.Context, cfg driver.Config, managedPID int, getenv func(string) string) (*machinewatch.Watch, error) {
+	t := &p.Target
+	eps, token, err := machinewatch.Agents(t.ServerAgent, t.ServerAgentTokenEnv, getenv)
+	if err != nil {
+		return nil, p.errAt("target.server_agent", "%v", err)
+	}
+	opts := machinewatch.Options{Agents: eps, Token: token, ManagedPID: managedPID}
+	if t.ServerMachine != nil {
+		opts.Spec = *t.ServerMachine
+	}
+	w, err := machinewatch.Prepare(ctx, cfg, opts)
+	var te *machinewatch.TargetError
+	switch {
+	case errors.As(err, &te):
+		return nil, err
+	case err != nil:
+		return nil, p.machineErr(err)
+	}
+	return w, nil
+}
+
+// machineErr places an error of servermachine at its target.server_machine key.
+func (p *Plan) machineErr(err error) error {
+	var fe *servermachine.FieldError
+	if errors.As(err, &fe) && fe.Key != "" {
+		return p.errAt("target.server_machine."+fe.Key, "%s", fe.Msg)
+	}
+	return p.errAt("target.server_machine", "%v", err)
 }
 
 // TargetConfig turns the target into a driver configuration and the
