@@ -54,7 +54,7 @@ fi
 FB=$(cd "$(dirname "$FB")" && pwd)/$(basename "$FB")
 
 inputs=0 panics=0 lost=0 destroyed=0 hangs=0 accepted=0 silent=0 stray=0
-ctrlc=0 ctrlc_rc=0 kills=0 kill_mismatch=0
+ctrlc=0 ctrlc_rc=0 kills=0 kill_mismatch=0 kill_late=0
 restart_complete=0 restart_failed=0 stay_failed=0 before_run=0
 
 SRV=$WORK/mariadb
@@ -424,7 +424,7 @@ log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal, $before_run b
 # kill_trial RESTART: a run loses its server at 2 s; with RESTART the server is
 # started again 1 s later.
 kill_trial() {
-	local restart=$1 res=$WORK/kill.$kills.json pid spid rc st rec share
+	local restart=$1 res=$WORK/kill.$kills.json pid spid rc st rec share killed_at=
 	"$FB" run oltp_point_select "${MY[@]}" --tables=2 --table-size=20000 --threads=4 --time="$KILL_TIME" -o "$res" >"$WORK/kill.out" 2>&1 &
 	pid=$!
 	sleep 2
@@ -432,6 +432,7 @@ kill_trial() {
 	if [ -z "$spid" ] || ! kill -9 "$spid" 2>/dev/null; then
 		note "could not kill the server (pid '${spid}'): not running?"
 	else
+		killed_at=$(date +%s.%N)
 		echo "    killed mariadbd $spid" >>"$WORK/kills.log"
 	fi
 	if [ "$restart" = 1 ]; then
@@ -448,6 +449,21 @@ kill_trial() {
 		return
 	fi
 	st=$(json_field "$res" 'r["status"]')
+	# On a loaded machine the kill can come after the run ended (the sleep and
+	# the pid lookup took longer than the run): the server was then never lost
+	# by the run, and there is nothing to judge.
+	if [ -n "$killed_at" ] && [ "$st" != INVALID ] && python3 - "$res" "$killed_at" <<'PY'
+import datetime, json, sys
+end = json.load(open(sys.argv[1]))["end"]
+end = datetime.datetime.fromisoformat(end.replace("Z", "+00:00")[:26] + "+00:00" if "." in end else end.replace("Z", "+00:00"))
+sys.exit(0 if float(sys.argv[2]) >= end.timestamp() else 1)
+PY
+	then
+		kill_late=$((kill_late + 1))
+		echo "    restart=$restart: the kill came after the run's measured phase ended: not judged" >>"$WORK/kills.log"
+		if [ "$restart" = 0 ]; then start_server || note "the server did not restart after the trial"; fi
+		return
+	fi
 	rec=$(json_field "$res" 'r["totals"]["counts"].get("reconnects", 0)')
 	share=$(outage_share "$res")
 	case "$restart/$st" in
@@ -477,7 +493,7 @@ kill_trial() {
 log "$KILL_RESTART kill -9s of the server with a restart, $KILL_STAY without"
 for _ in $(seq 1 "$KILL_RESTART"); do kill_trial 1; done
 for _ in $(seq 1 "$KILL_STAY"); do kill_trial 0; done
-log "  $kills kill -9s, $kill_mismatch mismatches; with a restart: $restart_complete complete (outage <= 5 %), $restart_failed failed (outage > 5 %); without: $stay_failed failed"
+log "  $kills kill -9s ($kill_late came after the run ended: not judged), $kill_mismatch mismatches; with a restart: $restart_complete complete (outage <= 5 %), $restart_failed failed (outage > 5 %); without: $stay_failed failed"
 
 # ------------------------------------------------------------------ summary
 echo
