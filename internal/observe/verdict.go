@@ -22,21 +22,10 @@ const (
 // verdict classifies an observed phase and says why in one line.
 func verdict(o *result.Observed) (bound, line string) {
 	m, s := o.Machine, o.Server
-	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
-		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	cacheFigures, serverIO := serverCacheFigures(s)
 	var parts []string
 	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
-	serverFigures := func() {
-		if s == nil {
-			return
-		}
-		if s.DiskReadsPerSec != nil {
-			add("%s disk reads/s", grouped(*s.DiskReadsPerSec))
-		}
-		if s.BufferPoolHitPct != nil {
-			add("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct)
-		}
-	}
+	serverFigures := func() { parts = append(parts, cacheFigures...) }
 	client := func() string {
 		if o.Client == nil {
 			return ""
@@ -82,6 +71,25 @@ func verdict(o *result.Observed) (bound, line string) {
 		line += "; " + strings.Join(parts, ", ")
 	}
 	return result.BoundUnknown, line + client()
+}
+
+// serverCacheFigures gives the server's cache-miss figures as parts of a
+// verdict line ("1,240 disk reads/s", "buffer-pool hit ratio 91.2%") and says
+// whether they bound the run: reads missing the server's cache at a low hit
+// ratio and a high rate. Nothing for a server whose counters were not read.
+func serverCacheFigures(s *result.ObservedServer) (parts []string, bound bool) {
+	if s == nil {
+		return nil, false
+	}
+	if s.DiskReadsPerSec != nil {
+		parts = append(parts, grouped(*s.DiskReadsPerSec)+" disk reads/s")
+	}
+	if s.BufferPoolHitPct != nil {
+		parts = append(parts, fmt.Sprintf("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct))
+	}
+	bound = s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
+		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	return parts, bound
 }
 
 // withUnreadServer adds to a verdict line that the server's counters, which
@@ -157,21 +165,10 @@ func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine,
 		return "server machine"
 	}
 	s := o.Server
-	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
-		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
+	cacheFigures, serverIO := serverCacheFigures(s)
 	var parts []string
 	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
-	serverFigures := func() {
-		if s == nil {
-			return
-		}
-		if s.DiskReadsPerSec != nil {
-			add("%s disk reads/s", grouped(*s.DiskReadsPerSec))
-		}
-		if s.BufferPoolHitPct != nil {
-			add("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct)
-		}
-	}
+	serverFigures := func() { parts = append(parts, cacheFigures...) }
 	detail := func(m result.ObservedServerMachine) string {
 		d := ""
 		if m.CPU.CPUs > 1 {
@@ -231,14 +228,7 @@ func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine,
 // only the server's counters can say IO-bound; the client machine keeps its
 // clause.
 func unobservedVerdict(o *result.Observed, why string) (bound, line string) {
-	s := o.Server
-	var parts []string
-	if s != nil && s.DiskReadsPerSec != nil {
-		parts = append(parts, grouped(*s.DiskReadsPerSec)+" disk reads/s")
-	}
-	if s != nil && s.BufferPoolHitPct != nil {
-		parts = append(parts, fmt.Sprintf("buffer-pool hit ratio %.1f%%", *s.BufferPoolHitPct))
-	}
+	parts, serverIO := serverCacheFigures(o.Server)
 	client := ""
 	if m := o.Machine; m != nil {
 		client = fmt.Sprintf("; client machine CPUs %.0f%% busy", m.BusyPct)
@@ -246,8 +236,6 @@ func unobservedVerdict(o *result.Observed, why string) (bound, line string) {
 			client = fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", m.BusyPct)
 		}
 	}
-	serverIO := s != nil && s.BufferPoolHitPct != nil && s.DiskReadsPerSec != nil &&
-		*s.BufferPoolHitPct < hitRatioBoundPct && *s.DiskReadsPerSec >= diskReadsBoundRate
 	if serverIO {
 		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + "; " + why + client
 	}
