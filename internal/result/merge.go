@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Part is one client result given to Merge, with the file it came from (used
@@ -165,11 +167,49 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	}
 	out.Outages = MergeOutages(outages...)
 	mergeWarnings(out, parts)
+	mergeServerMachines(out, parts)
 	if failure, _ := JudgeOutages(out.Threads, out.Start, out.End, out.Outages); failure != "" && out.Status == StatusComplete {
 		out.Status = StatusFailed
 		out.Error = failure
 	}
 	return out, nil
+}
+
+// mergeServerMachines gives the merged result the server's machines as the
+// first client that knew them described them (the clients measured one
+// server; a client away from it may not know its machine), and warns when
+// another client described them otherwise (roles, CPU models, vCPUs or CPU
+// lists differ), naming both.
+func mergeServerMachines(out *Result, parts []Part) {
+	var from Part
+	for _, p := range parts {
+		if len(p.Result.ServerMachines) > 0 {
+			from = p
+			out.ServerMachines = slices.Clone(p.Result.ServerMachines)
+			break
+		}
+	}
+	if out.ServerMachines == nil {
+		return
+	}
+	key := func(ms []sysinfo.ServerMachine) string {
+		var b strings.Builder
+		for _, m := range ms {
+			fmt.Fprintf(&b, "%s: %s ×%d", m.Role, m.CPUModel, m.LogicalCPUs)
+			if m.CPUList != "" {
+				fmt.Fprintf(&b, " (CPUs %s)", m.CPUList)
+			}
+			b.WriteString("; ")
+		}
+		return strings.TrimSuffix(b.String(), "; ")
+	}
+	want := key(out.ServerMachines)
+	for _, p := range parts {
+		if got := key(p.Result.ServerMachines); got != "" && got != want {
+			out.AddWarning(fmt.Sprintf("the clients describe the server's machines differently: client %d (%s) %s, client %d (%s) %s; the merged result keeps client %d's",
+				from.Result.Client.ID, from.File, want, p.Result.Client.ID, p.File, got, from.Result.Client.ID))
+		}
+	}
 }
 
 // mergeWarnings gives the merged result the warnings of its parts, each named

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 var mergeBase = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -404,5 +406,51 @@ func TestMergeAllowsPerClientDifferencesAndWarnsOnSameSeed(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "same --rand-seed 9") {
 		t.Fatalf("warnings = %q", warnings)
+	}
+}
+
+// The merged result keeps the server's machines as the first client that knew
+// them described them, and warns when another client described them otherwise.
+func TestMergeKeepsServerMachines(t *testing.T) {
+	db := sysinfo.ServerMachine{Machine: sysinfo.Machine{CPUModel: "Kunpeng 920", LogicalCPUs: 64}, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent}
+	parts := threeClients(t)
+	parts[1].Result.ServerMachines = []sysinfo.ServerMachine{db}
+	parts[2].Result.ServerMachines = []sysinfo.ServerMachine{db}
+	m, err := Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.ServerMachines) != 1 || m.ServerMachines[0].CPUModel != "Kunpeng 920" {
+		t.Fatalf("server machines %+v: want the clients' one", m.ServerMachines)
+	}
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "describe the server's machines differently") {
+			t.Errorf("warned although the clients agree: %s", w)
+		}
+	}
+
+	other := db
+	other.LogicalCPUs = 32
+	parts = threeClients(t)
+	for _, p := range parts { // client 0 describes it as db, client 2 as other
+		switch p.Result.Client.ID {
+		case 0:
+			p.Result.ServerMachines = []sysinfo.ServerMachine{db}
+		case 2:
+			p.Result.ServerMachines = []sysinfo.ServerMachine{other}
+		}
+	}
+	m, err = Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "describe the server's machines differently") && strings.Contains(w, "×64") && strings.Contains(w, "×32") {
+			found = true
+		}
+	}
+	if !found || m.ServerMachines[0].LogicalCPUs != 64 {
+		t.Errorf("differing descriptions: warnings %q, kept %+v", m.Warnings, m.ServerMachines)
 	}
 }
