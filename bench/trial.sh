@@ -425,10 +425,12 @@ log "  $ctrlc Ctrl-Cs ($finished_first finished before the signal, $before_run b
 # started again 1 s later.
 kill_trial() {
 	local restart=$1 res=$WORK/kill.$kills.json pid spid rc st rec share killed_at=
+	# The server's pid is looked up before the run: a lookup after the sleep
+	# (python) can take seconds on a loaded machine and land after the run.
+	spid=$(server_pid)
 	"$FB" run oltp_point_select "${MY[@]}" --tables=2 --table-size=20000 --threads=4 --time="$KILL_TIME" -o "$res" >"$WORK/kill.out" 2>&1 &
 	pid=$!
 	sleep 2
-	spid=$(server_pid)
 	if [ -z "$spid" ] || ! kill -9 "$spid" 2>/dev/null; then
 		note "could not kill the server (pid '${spid}'): not running?"
 	else
@@ -460,7 +462,7 @@ sys.exit(0 if float(sys.argv[2]) >= end.timestamp() else 1)
 PY
 	then
 		kill_late=$((kill_late + 1))
-		echo "    restart=$restart: the kill came after the run's measured phase ended: not judged" >>"$WORK/kills.log"
+		echo "    restart=$restart: the kill (at $killed_at) came after the run's measured phase ended ($(json_field "$res" 'r["end"]')): not judged" >>"$WORK/kills.log"
 		if [ "$restart" = 0 ]; then start_server || note "the server did not restart after the trial"; fi
 		return
 	fi
