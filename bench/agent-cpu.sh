@@ -12,6 +12,7 @@
 # Needs: go, curl, a running server process named $PROCESS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 DURATION=${DURATION:-60}
 PROCESS=${PROCESS:-mariadbd}
@@ -27,22 +28,10 @@ tmp=$(mktemp -d)
 trap 'kill "$agent" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT
 CGO_ENABLED=0 go build -o "$tmp/fairbench" ./cmd/fairbench
 
-"$tmp/fairbench" agent --listen "127.0.0.1:$PORT" --pid "$server" >"$tmp/out" 2>"$tmp/err" &
-agent=$!
-url=""
-for _ in $(seq 100); do
-	url=$(grep -o 'http://[0-9.:]*' "$tmp/out" || true)
-	[ -n "$url" ] && break
-	sleep 0.1
-done
-if [ -z "$url" ]; then
-	echo "agent-cpu: the agent did not start:" >&2
-	cat "$tmp/err" >&2
-	exit 1
-fi
+start_agent "$tmp/fairbench" "$tmp/out" "$tmp/err" --listen "127.0.0.1:$PORT" --pid "$server"
 
 hz=$(getconf CLK_TCK)
-ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$agent/stat"; }
+ticks() { proc_ticks "$agent"; }
 bytes=0
 t0=$(ticks)
 s0=$(date +%s.%N)

@@ -24,6 +24,7 @@
 # shared: compare the ratios, not the absolute figures, and repeat.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 ROUNDS=${ROUNDS:-3}
 TIME=${TIME:-10}
@@ -54,7 +55,10 @@ CGO_ENABLED=0 go build -o "$tmp/fairbench" ./cmd/fairbench
 FB=$tmp/fairbench
 
 has_flag=1
-if ! "$FB" run oltp_point_select --help 2>&1 | grep -q -- '--server-agent '; then
+# The help is read whole first: grep -q stops reading early, and with pipefail
+# the writer's SIGPIPE would read as "no such flag".
+help=$("$FB" run oltp_point_select --help 2>&1 || true)
+if ! grep -q -- '--server-agent ' <<<"$help"; then
 	has_flag=0
 	echo "server-agent-overhead: this build of fairbench lacks run --server-agent (issue 15 wiring not merged):" >&2
 	echo "  measuring the runs without it only; the agent's own CPU is measured idle" >&2
@@ -64,19 +68,7 @@ mariadb -h "$HOST" -P "$PORT" -u "$USER_" -e "CREATE DATABASE $db"
 conn=(--db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT" --mysql-user="$USER_" --mysql-db="$db" --table-size="$TABLE_SIZE")
 "$FB" prepare oltp_point_select "${conn[@]}" >"$tmp/prepare.log" 2>&1
 
-"$FB" agent --listen "127.0.0.1:0" --pid "$server" >"$tmp/agent.out" 2>"$tmp/agent.err" &
-agent=$!
-url=""
-for _ in $(seq 100); do
-	url=$(grep -o 'http://[0-9.:]*' "$tmp/agent.out" || true)
-	[ -n "$url" ] && break
-	sleep 0.1
-done
-if [ -z "$url" ]; then
-	echo "server-agent-overhead: the agent did not start:" >&2
-	cat "$tmp/agent.err" >&2
-	exit 1
-fi
+start_agent "$FB" "$tmp/agent.out" "$tmp/agent.err" --listen "127.0.0.1:0" --pid "$server"
 
 # cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
 cpu_of() {
@@ -90,10 +82,8 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"{r.ru_utime + r.ru_stime:.3f} {rc}")
 PY
 }
-qps_of() { awk '/^ *queries: /{gsub(/[()]/,""); print $3; exit}' "$1"; }
-queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
 hz=$(getconf CLK_TCK)
-ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$agent/stat"; }
+ticks() { proc_ticks "$agent"; }
 now() { date +%s.%N; }
 
 echo "== oltp_point_select, $THREADS threads, ${TIME}s runs, $ROUNDS rounds each way; server $PROCESS pid $server; agent $url (pid $agent)"

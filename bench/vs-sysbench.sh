@@ -17,6 +17,7 @@
 # PGSQL_SOCKET_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 TIME=${TIME:-20}
 THREADS=${THREADS:-"1 4 16"}
@@ -82,9 +83,6 @@ print(f"{r.ru_utime + r.ru_stime:.3f}")
 sys.exit(rc)
 PY
 }
-# queries_per_sec LOG / queries LOG: read the "queries: N (Q per sec.)" summary line (same in both tools).
-qps_of() { awk '/^ *queries: /{gsub(/[()]/,""); print $3; exit}' "$1"; }
-queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
 elapsed() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.2f}")' "$1"; }
 now() { python3 -c 'import time; print(time.time())'; }
 

@@ -1,0 +1,28 @@
+# Shared helpers of the bench/ scripts (sourced, not run).
+
+# qps_of LOG / queries_of LOG: the "queries: N (Q per sec.)" summary line,
+# the same in sysbench's and fairbench's output.
+qps_of() { awk '/^ *queries: /{gsub(/[()]/,""); print $3; exit}' "$1"; }
+queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
+
+# proc_ticks PID: user+system clock ticks of a process so far (/proc/PID/stat).
+proc_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+
+# start_agent FAIRBENCH OUT ERR ARGS...: starts `FAIRBENCH agent ARGS...` in the
+# background with its output in OUT and ERR, and sets agent (its pid) and url
+# (the address it printed); exits 1 with its errors when it does not start.
+start_agent() {
+	local fb=$1 out=$2 err=$3
+	shift 3
+	"$fb" agent "$@" >"$out" 2>"$err" &
+	agent=$!
+	url=""
+	for _ in $(seq 100); do
+		url=$(grep -o 'http://[0-9.:]*' "$out" || true)
+		[ -n "$url" ] && return 0
+		sleep 0.1
+	done
+	echo "$(basename "$0"): the agent did not start:" >&2
+	cat "$err" >&2
+	exit 1
+}
