@@ -18,6 +18,28 @@ type SuiteCell struct {
 	Round int `json:"round"`
 	// Profile names the server profile the cell ran under, when the plan owns the server.
 	Profile string `json:"profile,omitempty"`
+	// ServerCPUs is the CPU set the managed server was restarted on for this
+	// cell, when the plan sweeps server_cpus (schema 1.5); nil otherwise.
+	ServerCPUs *ServerCPUs `json:"server_cpus,omitempty"`
+}
+
+// ServerCPUs is one value of a plan's server_cpus sweep and the CPU set
+// chosen for it from the machine's topology (cpuset.Select).
+type ServerCPUs struct {
+	// Count is the sweep's value: logical CPUs with smt "all", cores with
+	// smt "one-per-core".
+	Count int `json:"count"`
+	// SMT is "all" (siblings taken together) or "one-per-core" (one thread
+	// of each core, its siblings left idle).
+	SMT string `json:"smt"`
+	// Placement is "packed" or "spread" over sockets and NUMA nodes.
+	Placement string `json:"placement"`
+	// CPUList is the chosen set in the kernel's list syntax ("0-3,8").
+	CPUList string `json:"cpu_list"`
+	// CPUs is the number of logical CPUs in the set; Cores the number of
+	// physical cores it touches.
+	CPUs  int `json:"cpus"`
+	Cores int `json:"cores"`
 }
 
 // ManagedServer is a database server that fairbench started with a generated

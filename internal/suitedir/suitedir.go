@@ -157,6 +157,11 @@ type Cell struct {
 	RandType string `json:"rand_type"`
 	Threads  int    `json:"threads"`
 	Round    int    `json:"round"` // from 1
+	// ServerCPUs and SMT are the cell's value of a plan's server_cpus sweep
+	// (logical CPUs with smt "all", cores with "one-per-core"); 0 and "" when
+	// the plan does not sweep server CPUs.
+	ServerCPUs int    `json:"server_cpus,omitempty"`
+	SMT        string `json:"smt,omitempty"`
 }
 
 // FileName is the cell's result file name inside the suite directory.
