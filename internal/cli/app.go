@@ -188,5 +188,6 @@ named), and writes results that record the machine and server they came from.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
+	registerCompletions(root)
 	return root
 }

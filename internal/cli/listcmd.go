@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -11,15 +12,81 @@ import (
 )
 
 func (a *App) listCommand() *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the workloads with their options and defaults",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			asJSON, err := jsonFormat(format)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.Stdout, a.workloadList())
+			}
 			a.list(a.Stdout)
 			return nil
 		},
 	}
+	addFormatFlag(cmd, &format, "text (the list) or json (workloads with their options, for scripts)")
+	return cmd
+}
+
+// workloadInfo is one workload in `list --format json`.
+type workloadInfo struct {
+	Name    string       `json:"name"`
+	Summary string       `json:"summary"`
+	Options []optionInfo `json:"options"`
+}
+
+// optionInfo is one workload option in `list --format json`.
+type optionInfo struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Usage   string `json:"usage"`
+}
+
+// workloadList describes every workload and its options.
+func (a *App) workloadList() []workloadInfo {
+	var out []workloadInfo
+	for _, name := range a.Workloads.Names() {
+		spec, _ := a.Workloads.Lookup(name)
+		fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+		spec.New(fs)
+		info := workloadInfo{Name: spec.Name, Summary: spec.Summary, Options: []optionInfo{}}
+		fs.VisitAll(func(f *pflag.Flag) {
+			info.Options = append(info.Options, optionInfo{Name: f.Name, Default: f.DefValue, Usage: f.Usage})
+		})
+		out = append(out, info)
+	}
+	return out
+}
+
+// addFormatFlag adds --format to a command that prints text or JSON.
+func addFormatFlag(cmd *cobra.Command, format *string, usage string) {
+	cmd.Flags().StringVar(format, "format", "text", "output format: "+usage)
+}
+
+// jsonFormat checks a --format of text or json and reports whether it is json.
+func jsonFormat(format string) (bool, error) {
+	switch format {
+	case "text":
+		return false, nil
+	case "json":
+		return true, nil
+	}
+	return false, usageErrorf("--format %q: use text or json", format)
+}
+
+// writeJSON writes v as indented JSON and a newline.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return withCode(ExitFailed, fmt.Errorf("encoding JSON: %w", err))
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // list prints the workloads, then their options once per group of workloads
@@ -62,12 +129,29 @@ func quoteEmpty(s string) string {
 	return s
 }
 
+// versionInfo is `version --format json`.
+type versionInfo struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Arch    string `json:"arch"`
+}
+
 func (a *App) versionCommand() *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			asJSON, err := jsonFormat(format)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.Stdout, versionInfo{a.Version, a.Commit, runtime.Version(), runtime.GOOS, runtime.GOARCH})
+			}
 			fmt.Fprintf(a.Stdout, "fairbench %s", a.Version)
 			if a.Commit != "" {
 				fmt.Fprintf(a.Stdout, " (%s)", a.Commit)
@@ -76,4 +160,6 @@ func (a *App) versionCommand() *cobra.Command {
 			return nil
 		},
 	}
+	addFormatFlag(cmd, &format, "text or json")
+	return cmd
 }

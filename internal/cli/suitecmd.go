@@ -57,6 +57,7 @@ clients.yaml (three coordinated clients).`,
 		},
 	}
 	var f suiteFlags
+	var statusFormat string
 	run := &cobra.Command{
 		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--scale F] [--client-id I --run-id ID]",
 		Short: "Run (or resume) a plan",
@@ -84,8 +85,9 @@ clients.yaml (three coordinated clients).`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteStatus(args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteStatus(args[0], statusFormat) },
 	}
+	addFormatFlag(status, &statusFormat, "text (progress and tables) or json (the manifest with the cells' counts by status)")
 	parent.AddCommand(run, status)
 	return parent
 }
@@ -266,10 +268,20 @@ func scaleFlag(f float64) string {
 }
 
 // suiteStatus is `fairbench suite status`.
-func (a *App) suiteStatus(dir string) error {
+func (a *App) suiteStatus(dir, format string) error {
+	asJSON, err := jsonFormat(format)
+	if err != nil {
+		return err
+	}
 	m, err := suitedir.ReadManifest(dir)
 	if err != nil {
 		return withCode(ExitUsage, err)
+	}
+	if asJSON {
+		return writeJSON(a.Stdout, struct {
+			*suitedir.Manifest
+			Counts map[string]int `json:"counts"`
+		}{m, m.Counts()})
 	}
 	suite.WriteStatus(a.Stdout, m)
 	return nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"context"
 	"fmt"
 	"io"
@@ -64,6 +65,21 @@ steps: {checksum_warmup: true}
 	status := runCLI(ctx, nil, "suite", "status", dir)
 	if status.code != ExitOK || !strings.Contains(status.stdout, "Cells: 2 complete, 0 failed") || !strings.Contains(status.stdout, "(2 sessions") {
 		t.Errorf("status: %d\n%s%s", status.code, status.stdout, status.stderr)
+	}
+	js := runCLI(ctx, nil, "suite", "status", dir, "--format", "json")
+	var doc struct {
+		Status string         `json:"status"`
+		Counts map[string]int `json:"counts"`
+		Cells  []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &doc); js.code != ExitOK || err != nil {
+		t.Fatalf("status --format json: %d %v\n%s%s", js.code, err, js.stdout, js.stderr)
+	}
+	if doc.Counts["complete"] != 2 || len(doc.Cells) != 2 || doc.Cells[0].Status != "complete" || doc.Status == "" {
+		t.Errorf("status --format json: %+v", doc)
 	}
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -31,23 +30,19 @@ and report know the machine under test:
   fairbench run oltp_read_write --mysql-host=db1 --server-machine db1.json …`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "text" && format != "json" {
-				return usageErrorf("--format %q: use text or json", format)
+			asJSON, err := jsonFormat(format)
+			if err != nil {
+				return err
 			}
 			m := sysinfo.LocalMachine()
-			if format == "json" {
-				b, err := json.MarshalIndent(m, "", "  ")
-				if err != nil {
-					return withCode(ExitFailed, fmt.Errorf("sysinfo: %w", err))
-				}
-				_, err = fmt.Fprintf(a.Stdout, "%s\n", b)
-				return err
+			if asJSON {
+				return writeJSON(a.Stdout, m)
 			}
 			writeMachine(a.Stdout, m)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text (a summary) or json (what --server-machine reads)")
+	addFormatFlag(cmd, &format, "text (a summary) or json (what --server-machine reads)")
 	return cmd
 }
 

@@ -40,6 +40,11 @@ const (
 	SSLVerifyFull SSLMode = "verify-full" // TLS, chain and host name verified
 )
 
+// SSLModes are the TLS policies by their canonical names, in order of strictness.
+func SSLModes() []SSLMode {
+	return []SSLMode{SSLOff, SSLOn, SSLRequired, SSLVerifyCA, SSLVerifyFull}
+}
+
 // ParseSSLMode validates a --mysql-ssl / --pgsql-ssl value.
 func ParseSSLMode(s string) (SSLMode, error) {
 	switch m := SSLMode(strings.ToLower(strings.TrimSpace(s))); m {
