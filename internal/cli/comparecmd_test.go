@@ -54,6 +54,15 @@ func TestCompareReportAndCostCommands(t *testing.T) {
 	if c.code != ExitOK || !strings.Contains(c.stdout, "Cost comparison: oltp_point_select") || !strings.Contains(c.stdout, "tps per USD/year") {
 		t.Fatalf("cost: %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
+	csvDir := filepath.Join(t.TempDir(), "cost") + "/"
+	cc := runCLI(ctx, nil, append(append([]string{"cost", "--format", "csv", "--out", csvDir}, costArgs...), ops...)...)
+	files, _ := filepath.Glob(filepath.Join(csvDir, "*.csv"))
+	if cc.code != ExitOK || len(files) < 4 || !strings.Contains(cc.stderr, "evaluation.csv") {
+		t.Errorf("cost --format csv --out DIR/: %d, %d files %v\n%s", cc.code, len(files), files, cc.stderr)
+	}
+	if ev, err := os.ReadFile(filepath.Join(csvDir, "evaluation.csv")); err != nil || !strings.HasPrefix(string(ev), "system,arch,vCPU,") {
+		t.Errorf("evaluation.csv: %v\n%s", err, ev)
+	}
 	eq := runCLI(ctx, nil, append(append([]string{"cost", "--scenario", "equal-cost", "--budget", "5000"}, costArgs...), ops...)...)
 	if eq.code != ExitOK {
 		t.Errorf("cost --scenario equal-cost: %d %s", eq.code, eq.stderr)

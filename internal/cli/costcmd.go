@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/cost"
+	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/report"
 )
 
@@ -362,9 +365,18 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 			if !ok {
 				return usageErrorf("unknown --format %q: use text, md, csv or json", format)
 			}
+			csvDir := format == "csv" && isDirOut(out)
+			if csvDir {
+				if err := outfile.CheckDir(out); err != nil {
+					return usageErrorf("--out: %v", err)
+				}
+			}
 			rep, err := a.costReport(args, f, &cf, metric)
 			if err != nil {
 				return withCode(ExitUsage, err)
+			}
+			if csvDir {
+				return a.writeCostCSVFiles(out, rep)
 			}
 			w, done, err := a.output(out)
 			if err != nil {
@@ -384,8 +396,58 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 	cmd.Flags().StringVar(&cf.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
 	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output; with --format csv, a directory (an existing one, or a path ending in /) gets one CSV file per table")
 	return cmd
+}
+
+// isDirOut reports whether --out names a directory: an existing one, or a
+// path ending in a slash.
+func isDirOut(out string) bool {
+	if out == "" {
+		return false
+	}
+	if strings.HasSuffix(out, "/") {
+		return true
+	}
+	info, err := os.Stat(out)
+	return err == nil && info.IsDir()
+}
+
+// writeCostCSVFiles writes a cost report as one CSV file per table into dir,
+// and names the files on standard error. A file that cannot be written
+// removes the ones written before it, and the directory when it was made.
+func (a *App) writeCostCSVFiles(dir string, rep *cost.Report) error {
+	files, err := cost.CSVFiles(rep)
+	if err != nil {
+		return withCode(ExitFailed, err)
+	}
+	d, err := outfile.MakeDir(dir)
+	if err != nil {
+		return usageErrorf("--out: %v", err)
+	}
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name)
+		if err := outfile.Write(path, func(w io.Writer) error { _, err := w.Write(f.Body); return err }); err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+			d.Discard()
+			return withCode(ExitFailed, fmt.Errorf("--out %s: %w; the files written before it were removed", dir, err))
+		}
+		written = append(written, path)
+	}
+	fmt.Fprintf(a.Stderr, "fairbench: wrote %d CSV files to %s: %s\n", len(files), dir, strings.Join(names(files), ", "))
+	return nil
+}
+
+// names are the files' names.
+func names(files []cost.CSVFile) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Name
+	}
+	return out
 }
 
 // costReport builds what `cost` prints.

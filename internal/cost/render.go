@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +21,10 @@ func num(s string, x float64) cell { return cell{s, raw(x)} }
 
 type column struct {
 	head  string
-	right bool // numbers are right-aligned
+	right bool // numbers are right-aligned; in CSV the column holds only numbers
+	// csvOnly columns are written to CSV alone: the unit of a price whose
+	// number is in the column before.
+	csvOnly bool
 }
 
 // table is one of a report's tables, rendered by every writer.
@@ -34,6 +38,72 @@ type table struct {
 }
 
 func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
+
+// human is the table as text and Markdown show it: without its CSV-only
+// columns.
+func (t *table) human() *table {
+	if !slices.ContainsFunc(t.cols, func(c column) bool { return c.csvOnly }) {
+		return t
+	}
+	h := *t
+	h.cols, h.rows = nil, nil
+	for _, c := range t.cols {
+		if !c.csvOnly {
+			h.cols = append(h.cols, c)
+		}
+	}
+	for _, row := range t.rows {
+		var r []cell
+		for j, c := range row {
+			if !t.cols[j].csvOnly {
+				r = append(r, c)
+			}
+		}
+		h.rows = append(h.rows, r)
+	}
+	return &h
+}
+
+// csvRecords are the table's header and rows as CSV writes them: a numeric
+// column holds only numbers (or nothing); a word in one ("baseline", "does
+// not fit") moves to a last column, note, added when some row has one.
+func (t *table) csvRecords() [][]string {
+	head := make([]string, 0, len(t.cols)+1)
+	for _, c := range t.cols {
+		head = append(head, c.head)
+	}
+	rows := make([][]string, 0, len(t.rows))
+	hasNote := false
+	for _, row := range t.rows {
+		rec := make([]string, 0, len(row)+1)
+		var notes []string
+		for j, c := range row {
+			v := c.raw
+			if t.cols[j].right && v != "" {
+				if _, err := strconv.ParseFloat(v, 64); err != nil {
+					if !slices.Contains(notes, v) {
+						notes = append(notes, v)
+					}
+					v = ""
+				}
+			}
+			rec = append(rec, v)
+		}
+		if len(notes) > 0 {
+			hasNote = true
+		}
+		rec = append(rec, strings.Join(notes, "; "))
+		rows = append(rows, rec)
+	}
+	if !hasNote {
+		for i := range rows {
+			rows[i] = rows[i][:len(rows[i])-1]
+		}
+	} else {
+		head = append(head, "note")
+	}
+	return append([][]string{head}, rows...)
+}
 
 // tables lays the report out as the tables every writer renders.
 func (r *Report) tables() []*table {
@@ -111,12 +181,13 @@ func linesTable(c *SystemCost) *table {
 	}
 	t := &table{id: "lines:" + c.System, title: title, cols: []column{
 		{head: "role"}, {head: "kind"}, {head: "item"}, {head: "count", right: true}, {head: "unit price", right: true},
-		{head: "hour", right: true}, {head: "month", right: true}, {head: c.Period, right: true}}}
+		{head: "per", csvOnly: true}, {head: "hour", right: true}, {head: "month", right: true}, {head: c.Period, right: true}}}
 	for _, l := range c.Lines {
 		t.add(txt(l.Role), txt(string(l.Kind)), txt(l.Name), num(strconv.Itoa(l.Count), float64(l.Count)),
-			txt(l.UnitPrice.String()), num(hourly(l.Hourly), l.Hourly), num(money(l.Monthly), l.Monthly), num(money(l.Period), l.Period))
+			num(l.UnitPrice.String(), l.UnitPrice.Amount), txt(string(l.UnitPrice.Per)),
+			num(hourly(l.Hourly), l.Hourly), num(money(l.Monthly), l.Monthly), num(money(l.Period), l.Period))
 	}
-	t.add(txt("total"), txt(""), txt(""), txt(""), txt(""), num(hourly(c.Hourly), c.Hourly), num(money(c.Monthly), c.Monthly), num(money(c.PeriodCost), c.PeriodCost))
+	t.add(txt("total"), txt(""), txt(""), txt(""), txt(""), txt(""), num(hourly(c.Hourly), c.Hourly), num(money(c.Monthly), c.Monthly), num(money(c.PeriodCost), c.PeriodCost))
 	return t
 }
 
@@ -334,6 +405,7 @@ func pctCell(x float64) cell { return num(percent(x), x) }
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for i, t := range r.tables() {
+		t = t.human()
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -379,6 +451,7 @@ func WriteText(w io.Writer, r *Report) error {
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for i, t := range r.tables() {
+		t = t.human()
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -419,7 +492,9 @@ func mdEscape(s string) string {
 // WriteCSV writes each table as a block: a header row whose first field is
 // "table", then rows whose first field names the table ("sheet", "costs",
 // "lines:SYSTEM", "evaluation", "equal_cost"); numbers are plain digits
-// without separators; blocks are separated by an empty line.
+// without separators, and numeric columns hold nothing else (a word such as
+// "baseline" is in a last column, note); blocks are separated by an empty
+// line. WriteCSVFiles writes the same tables one per file.
 func WriteCSV(w io.Writer, r *Report) error {
 	for i, t := range r.tables() {
 		if i > 0 {
@@ -427,29 +502,60 @@ func WriteCSV(w io.Writer, r *Report) error {
 				return err
 			}
 		}
-		cw := csv.NewWriter(w)
-		head := []string{"table"}
-		for _, c := range t.cols {
-			head = append(head, c.head)
-		}
-		if err := cw.Write(head); err != nil {
-			return err
-		}
-		for _, row := range t.rows {
-			rec := []string{t.id}
-			for _, c := range row {
-				rec = append(rec, c.raw)
+		recs := t.csvRecords()
+		for k, rec := range recs {
+			first := t.id
+			if k == 0 {
+				first = "table"
 			}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
+			recs[k] = append([]string{first}, rec...)
 		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := writeCSVRecords(w, recs); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// CSVFile is one table of a report as a CSV file of its own.
+type CSVFile struct {
+	Name string // "evaluation.csv", "lines-x86-us.csv"
+	Body []byte
+}
+
+// CSVFiles lays the report out as one CSV file per table, named after the
+// table's id ("costs.csv", "lines-SYSTEM.csv", "evaluation-2.csv" for a
+// second evaluation), each with its header row and the columns WriteCSV
+// gives, without the table column.
+func CSVFiles(r *Report) ([]CSVFile, error) {
+	var files []CSVFile
+	seen := map[string]int{}
+	for _, t := range r.tables() {
+		base := fileSafe.ReplaceAllString(t.id, "-")
+		seen[base]++
+		name := base
+		if n := seen[base]; n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		var b strings.Builder
+		if err := writeCSVRecords(&b, t.csvRecords()); err != nil {
+			return nil, err
+		}
+		files = append(files, CSVFile{Name: name + ".csv", Body: []byte(b.String())})
+	}
+	return files, nil
+}
+
+// fileSafe matches what may not be in a file name made from a table id.
+var fileSafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// writeCSVRecords writes records with encoding/csv.
+func writeCSVRecords(w io.Writer, recs [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.WriteAll(recs); err != nil {
+		return err
+	}
+	return cw.Error()
 }
 
 // WriteJSON writes the report as indented JSON (the Report type's fields).

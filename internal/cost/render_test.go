@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -199,6 +200,55 @@ func TestCSVParsesBack(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "costs,x86-us,x86_64,56,1972.46,466.5,73,") {
 		t.Errorf("costs row with plain numbers missing:\n%s", b.String())
+	}
+}
+
+// TestCSVNumericColumnsHoldNumbers: every column that text right-aligns
+// holds a number or nothing in CSV, in the blocks and in the per-table files;
+// words such as "baseline" and "does not fit" are in the note column.
+func TestCSVNumericColumnsHoldNumbers(t *testing.T) {
+	for name, r := range map[string]*Report{"tidb": tidbReport(t), "scenarios": scenarioReport(t)} {
+		files, err := CSVFiles(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables := r.tables()
+		if len(files) != len(tables) {
+			t.Fatalf("%s: %d files for %d tables", name, len(files), len(tables))
+		}
+		names := map[string]bool{}
+		sawNote := false
+		for i, f := range files {
+			if names[f.Name] || !strings.HasSuffix(f.Name, ".csv") || strings.ContainsAny(f.Name, "/: ") {
+				t.Errorf("%s: file name %q (repeated or not a plain file name)", name, f.Name)
+			}
+			names[f.Name] = true
+			recs, err := csv.NewReader(bytes.NewReader(f.Body)).ReadAll()
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, f.Name, err)
+			}
+			for j, c := range tables[i].cols {
+				if recs[0][j] != c.head {
+					t.Errorf("%s %s: column %d is %q, want %q", name, f.Name, j, recs[0][j], c.head)
+				}
+				if !c.right {
+					continue
+				}
+				for _, rec := range recs[1:] {
+					if v := rec[j]; v != "" {
+						if _, err := strconv.ParseFloat(v, 64); err != nil {
+							t.Errorf("%s %s: numeric column %q holds %q", name, f.Name, c.head, v)
+						}
+					}
+				}
+			}
+			if recs[0][len(recs[0])-1] == "note" {
+				sawNote = true
+			}
+		}
+		if !sawNote {
+			t.Errorf("%s: no note column, though a baseline row exists", name)
+		}
 	}
 }
 
