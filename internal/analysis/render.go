@@ -109,23 +109,74 @@ func (c *Comparison) others() []int {
 }
 
 func (c *Comparison) mainTable(rows []Row) table {
-	base := c.BaselineSystem().Label
+	cols := c.mainColumns(rows)
 	t := table{header: []string{"threads"}}
-	for _, s := range c.Systems {
-		t.header = append(t.header, fmt.Sprintf("%s (%s)", s.Label, c.Metric.Unit))
+	for _, col := range cols {
+		t.header = append(t.header, col.head)
 	}
+	for _, r := range rows {
+		line := []string{threadsCell(r)}
+		for _, col := range cols {
+			line = append(line, col.text(r))
+		}
+		t.rows = append(t.rows, line)
+	}
+	return t
+}
+
+// mainColumn is one column of the main table after "threads": a system's
+// figure, its frequency-scaled figure, a % difference or a p value. The
+// text, Markdown and wide CSV layouts all take their columns from here.
+type mainColumn struct {
+	head string
+	// value is the column's number in a row (NaN: does not apply).
+	value func(Row) float64
+	// pct prints the number as a whole percentage.
+	pct bool
+	// cell, for a p value column, is the system's cell in the row.
+	cell func(Row) Cell
+}
+
+// text renders the column's entry of a row as the tables print it.
+func (col mainColumn) text(r Row) string {
+	switch {
+	case col.cell != nil:
+		return fmtSig(col.cell(r))
+	case col.pct:
+		return fmtPct(col.value(r))
+	}
+	return fmtNum(col.value(r))
+}
+
+// pValue is a cell's p value, NaN when it was not tested.
+func pValue(cl Cell) float64 {
+	if !cl.Significance.Tested {
+		return math.NaN()
+	}
+	return cl.Significance.P
+}
+
+// mainColumns are the seeds' columns: every system's figure, the others'
+// frequency-scaled figures (when scaled), their % against the baseline,
+// the scaled %, and the p values when some cell was tested.
+func (c *Comparison) mainColumns(rows []Row) []mainColumn {
+	base := c.BaselineSystem().Label
 	others := c.others()
+	var cols []mainColumn
+	for i, s := range c.Systems {
+		cols = append(cols, mainColumn{head: fmt.Sprintf("%s (%s)", s.Label, c.Metric.Unit), value: func(r Row) float64 { return r.Cells[i].Value }})
+	}
 	if c.Scaled {
 		for _, i := range others {
-			t.header = append(t.header, c.Systems[i].Label+" fscaled")
+			cols = append(cols, mainColumn{head: c.Systems[i].Label + " fscaled", value: func(r Row) float64 { return r.Cells[i].FScaled }})
 		}
 	}
 	for _, i := range others {
-		t.header = append(t.header, fmt.Sprintf("%% %s-vs-%s", c.Systems[i].Label, base))
+		cols = append(cols, mainColumn{head: fmt.Sprintf("%% %s-vs-%s", c.Systems[i].Label, base), pct: true, value: func(r Row) float64 { return r.Cells[i].Pct }})
 	}
 	if c.Scaled {
 		for _, i := range others {
-			t.header = append(t.header, fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base))
+			cols = append(cols, mainColumn{head: fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base), pct: true, value: func(r Row) float64 { return r.Cells[i].PctFScaled }})
 		}
 	}
 	tested := false
@@ -134,35 +185,11 @@ func (c *Comparison) mainTable(rows []Row) table {
 	}
 	if tested {
 		for _, i := range others {
-			t.header = append(t.header, fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base))
+			cols = append(cols, mainColumn{head: fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base),
+				value: func(r Row) float64 { return pValue(r.Cells[i]) }, cell: func(r Row) Cell { return r.Cells[i] }})
 		}
 	}
-	for _, r := range rows {
-		line := []string{threadsCell(r)}
-		for _, cl := range r.Cells {
-			line = append(line, fmtNum(cl.Value))
-		}
-		if c.Scaled {
-			for _, i := range others {
-				line = append(line, fmtNum(r.Cells[i].FScaled))
-			}
-		}
-		for _, i := range others {
-			line = append(line, fmtPct(r.Cells[i].Pct))
-		}
-		if c.Scaled {
-			for _, i := range others {
-				line = append(line, fmtPct(r.Cells[i].PctFScaled))
-			}
-		}
-		if tested {
-			for _, i := range others {
-				line = append(line, fmtSig(r.Cells[i]))
-			}
-		}
-		t.rows = append(t.rows, line)
-	}
-	return t
+	return cols
 }
 
 func (c *Comparison) computeTable(rows []Row) table {

@@ -247,7 +247,8 @@ func TestSeed000Golden(t *testing.T) {
 }
 
 // renderGoldens checks the text, Markdown, CSV and JSON renderings of c
-// against testdata/name.{txt,md,csv,json}.
+// and the wide CSV and Markdown against testdata/name.{txt,md,csv,json,
+// wide.csv,wide.md}.
 func renderGoldens(t *testing.T, name string, c *Comparison) {
 	t.Helper()
 	for _, f := range []struct {
@@ -258,6 +259,8 @@ func renderGoldens(t *testing.T, name string, c *Comparison) {
 		{"md", func(b *bytes.Buffer, c *Comparison) error { return WriteMarkdown(b, c) }},
 		{"csv", func(b *bytes.Buffer, c *Comparison) error { return WriteCSV(b, c) }},
 		{"json", func(b *bytes.Buffer, c *Comparison) error { return WriteJSON(b, c) }},
+		{"wide.csv", func(b *bytes.Buffer, c *Comparison) error { return WriteWideCSV(b, c) }},
+		{"wide.md", func(b *bytes.Buffer, c *Comparison) error { return WriteWideMarkdown(b, c) }},
 	} {
 		var b bytes.Buffer
 		if err := f.write(&b, c); err != nil {

@@ -199,6 +199,7 @@ func (a *App) output(path string) (io.Writer, func(error) error, error) {
 // compareCommand is `fairbench compare A B [C…]`.
 func (a *App) compareCommand() *cobra.Command {
 	f := &compareFlags{}
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "compare [LABEL=]RESULTS [LABEL=]RESULTS… [flags]",
 		Short: "Compare systems from result files or suite directories: % differences, frequency scaling, significance",
@@ -245,6 +246,13 @@ side, each such row marked † with a footnote.`,
 			if !ok {
 				return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
 			}
+			if wide {
+				if write, ok = map[string]func(io.Writer, *analysis.Comparison) error{
+					"md": analysis.WriteWideMarkdown, "markdown": analysis.WriteWideMarkdown, "csv": analysis.WriteWideCSV,
+				}[f.format]; !ok {
+					return usageErrorf("--wide is a layout of --format csv or md (one row per thread count, one column per system); --format %s has no wide form", f.format)
+				}
+			}
 			systems, err := loadSystems(args, f)
 			if err != nil {
 				return withCode(ExitUsage, err)
@@ -261,6 +269,7 @@ side, each such row marked † with a footnote.`,
 		},
 	}
 	f.register(cmd.Flags(), "text, md, csv or json")
+	cmd.Flags().BoolVar(&wide, "wide", false, "with --format csv or md: the seeds' layout alone — one row per thread count, one column per system, the frequency-scaled figures, % and p values beside them (for a spreadsheet or a blog post)")
 	return cmd
 }
 

@@ -1,0 +1,71 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteWideCSV renders c in the seeds' layout for a spreadsheet: one record
+// per row (workload, rand type, profile, data set, options, threads), one
+// column per system's figure, then the frequency-scaled figures, the %
+// differences against the baseline and the p values — the main table's
+// columns (mainColumns), numbers at full precision, empty where a figure does
+// not apply. mixed says what a mixed row puts together; outage is true when a
+// figure of the row comes from a run whose server went away.
+func WriteWideCSV(w io.Writer, c *Comparison) error {
+	cw := csv.NewWriter(w)
+	cols := c.mainColumns(c.Rows)
+	head := []string{"workload", "rand_type", "profile", "data", "options", "threads"}
+	for _, col := range cols {
+		head = append(head, col.head)
+	}
+	head = append(head, "mixed", "outage")
+	if err := cw.Write(head); err != nil {
+		return fmt.Errorf("write CSV: %w", err)
+	}
+	for _, r := range c.Rows {
+		rec := []string{r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, r.Key.Options, strconv.Itoa(r.Key.Threads)}
+		for _, col := range cols {
+			rec = append(rec, csvNum(col.value(r)))
+		}
+		rec = append(rec, MixedString(r.Mixed), strconv.FormatBool(r.HasOutage()))
+		if err := cw.Write(rec); err != nil {
+			return fmt.Errorf("write CSV: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write CSV: %w", err)
+	}
+	return nil
+}
+
+// WriteWideMarkdown renders c as the seeds' tables alone, for a blog post:
+// per workload a heading and the main table (one row per thread count, one
+// column per system, the frequency-scaled figures and % beside them), its
+// footnotes and the legend — without the systems' descriptions, the
+// differences, per-compute and rounds tables of WriteMarkdown.
+func WriteWideMarkdown(w io.Writer, c *Comparison) error {
+	d := layout(c)
+	var b strings.Builder
+	for i, rows := range c.Sections() {
+		sec := d.body[i]
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "### %s\n\n", mdEscape(sec.title))
+		writePipeTable(&b, c.mainTable(rows))
+		for _, f := range sec.footnotes {
+			b.WriteString("\n" + mdEscape(f) + "\n")
+		}
+	}
+	b.WriteString("\n")
+	for _, l := range d.legend {
+		b.WriteString(mdEscape(l) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
