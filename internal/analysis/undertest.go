@@ -45,8 +45,9 @@ type UnderTest struct {
 	Arch     string `json:"arch,omitempty"`
 	CPUModel string `json:"cpu_model,omitempty"`
 	// VCPUs is the logical CPUs the server may use, summed over the machines
-	// (each machine's CPU list when known), 0 when unknown; VCPUsSource says
-	// where it came from.
+	// (each machine's CPU list when known, else the set fairbench pinned a
+	// lone machine's server to: suite.server_cpus, managed_server.cpu_list),
+	// 0 when unknown; VCPUsSource says where it came from.
 	VCPUs       int    `json:"vcpus,omitempty"`
 	VCPUsSource string `json:"vcpus_source,omitempty"`
 	// GHz is the machines' CPU frequency when every one has the same, 0
@@ -77,6 +78,33 @@ const (
 // the rule). It is the one place compare, cost and report learn which machine
 // a result judges.
 func MachineUnderTest(res *result.Result) UnderTest {
+	u := machineUnderTest(res)
+	// A server fairbench pinned (a sweep's cell, server start --cpus) ran on
+	// its set: when the machine's entry does not say the CPUs it could use,
+	// the set is what it had.
+	if list, field := pinnedList(res); list != "" && u.Known && len(u.Machines) == 1 && u.Machines[0].CPUList == "" {
+		if n := countCPUList(list); n > 0 {
+			u.VCPUs, u.VCPUsSource = n, u.From+": "+field
+		}
+	}
+	return u
+}
+
+// wholeVCPUs is the logical CPUs of the machines under test, whatever CPUs
+// the server could use; 0 when one machine's count is unknown.
+func wholeVCPUs(u UnderTest) int {
+	n := 0
+	for _, m := range u.Machines {
+		if m.LogicalCPUs <= 0 {
+			return 0
+		}
+		n += m.LogicalCPUs
+	}
+	return n
+}
+
+// machineUnderTest is MachineUnderTest before a pinned set is counted.
+func machineUnderTest(res *result.Result) UnderTest {
 	if len(res.ServerMachines) > 0 {
 		return fromServerMachines(res.ServerMachines)
 	}
