@@ -155,8 +155,8 @@ func (c *Comparison) cpusOf(r Row, i int) int {
 // without its CPU set): one curve per system and series.
 type CPUSection struct {
 	// Group is the rows' key group, CPUs and Threads left empty.
-	Group  Key        `json:"group"`
-	Curves []CPUCurve `json:"curves"`
+	Group  Key
+	Curves []CPUCurve
 }
 
 // CPUCurve is how one system's throughput grows with the server's CPUs in
@@ -169,36 +169,36 @@ type CPUSection struct {
 // figure per set. SpeedUp is value ÷ the smallest set's value; Efficiency
 // (per CPU) is SpeedUp ÷ (CPUs ÷ smallest CPUs), 1 meaning linear.
 type CPUCurve struct {
-	System string `json:"system"`
+	System string
 	// SMT is "one-per-core" for sets of one thread per core, "" otherwise;
 	// Placement is "spread" or "" (packed, or a pinned list).
-	SMT       string `json:"smt,omitempty"`
-	Placement string `json:"placement,omitempty"`
+	SMT       string
+	Placement string
 	// Mode names the series in tables and legends ("with SMT siblings",
 	// "one per core", "spread"); "" when it is the section's only kind.
-	Mode     string     `json:"mode,omitempty"`
-	BaseCPUs int        `json:"base_cpus"`
-	Points   []CPUPoint `json:"points"`
+	Mode     string
+	BaseCPUs int
+	Points   []CPUPoint
 }
 
 // CPUPoint is one CPU set of a curve.
 type CPUPoint struct {
 	// Set is the rows' Key.CPUs ("cpus=4:one-per-core"), CPUs its count.
-	Set  string `json:"server_cpus"`
-	CPUs int    `json:"cpus"`
+	Set  string
+	CPUs int
 	// Threads is the best thread count, Value its center and Stats its
 	// rounds (for the confidence interval).
-	Threads int     `json:"threads"`
-	Value   float64 `json:"-"`
-	Stats   Stats   `json:"-"`
+	Threads int
+	Value   float64
+	Stats   Stats
 	// SpeedUp and Efficiency are relative to the curve's smallest set.
-	SpeedUp    float64 `json:"-"`
-	Efficiency float64 `json:"-"`
+	SpeedUp    float64
+	Efficiency float64
 	// Caveat is set when Efficiency is above 1 (more than linear): whether
 	// the rounds can tell it from noise (SuperlinearMark).
-	Caveat string `json:"caveat,omitempty"`
+	Caveat string
 	// Outages counts the point's rounds whose server went away.
-	Outages int `json:"outage_runs,omitempty"`
+	Outages int
 }
 
 // SuperlinearMark marks a per-CPU efficiency above 100 % in every rendering.
@@ -284,25 +284,51 @@ func (cv *CPUCurve) fill() {
 }
 
 // nameModes names the curves' series when a section holds more than one
-// kind: siblings taken together beside one per core, packed beside spread.
-func nameModes(curves []CPUCurve) {
-	smt := slices.ContainsFunc(curves, func(c CPUCurve) bool { return c.SMT != "" })
-	spread := slices.ContainsFunc(curves, func(c CPUCurve) bool { return c.Placement != "" })
+// kind (modeName); a series of a system whose machine has no SMT siblings
+// says so instead of "with SMT siblings".
+func nameModes(curves []CPUCurve, systems []*System) {
+	smt, spread := seriesKinds(curves)
 	for i := range curves {
 		c := &curves[i]
-		var parts []string
-		if smt && c.SMT != "" {
-			parts = append(parts, "one per core")
-		} else if smt {
-			parts = append(parts, "with SMT siblings")
+		c.Mode = modeName(smt, spread, c.SMT, c.Placement)
+		if smt && c.SMT == "" && slices.ContainsFunc(systems, func(s *System) bool { return s.Label == c.System && noSMT(s) }) {
+			c.Mode = strings.Replace(c.Mode, "with SMT siblings", "no SMT siblings", 1)
 		}
-		if spread && c.Placement != "" {
-			parts = append(parts, "spread")
-		} else if spread {
-			parts = append(parts, "packed")
-		}
-		c.Mode = strings.Join(parts, ", ")
 	}
+}
+
+// seriesKinds reports whether curves hold one-per-core and spread series.
+func seriesKinds(curves []CPUCurve) (smt, spread bool) {
+	smt = slices.ContainsFunc(curves, func(c CPUCurve) bool { return c.SMT != "" })
+	spread = slices.ContainsFunc(curves, func(c CPUCurve) bool { return c.Placement != "" })
+	return smt, spread
+}
+
+// modeName names a series (its SMT and placement) among a section's kinds:
+// "with SMT siblings" beside "one per core", "packed" beside "spread"; ""
+// when the section has one kind.
+func modeName(smtKinds, spreadKinds bool, smt, placement string) string {
+	var parts []string
+	switch {
+	case smtKinds && smt != "":
+		parts = append(parts, "one per core")
+	case smtKinds:
+		parts = append(parts, "with SMT siblings")
+	}
+	switch {
+	case spreadKinds && placement != "":
+		parts = append(parts, "spread")
+	case spreadKinds:
+		parts = append(parts, "packed")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// noSMT reports whether each of s's server machines is known to run one
+// thread per core.
+func noSMT(s *System) bool {
+	ms := s.UnderTest.Machines
+	return len(ms) > 0 && !slices.ContainsFunc(ms, func(m sysinfo.ServerMachine) bool { return m.ThreadsPerCore != 1 })
 }
 
 // byCPUs builds the by-CPUs sections of a throughput comparison: one per key
@@ -339,7 +365,7 @@ func (c *Comparison) byCPUs() []CPUSection {
 			}
 		}
 		if swept {
-			nameModes(sec.Curves)
+			nameModes(sec.Curves, c.Systems)
 			out = append(out, sec)
 		}
 	}

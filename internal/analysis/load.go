@@ -331,7 +331,7 @@ func systemVCPUs(runs []run) (int, string) {
 		return u.VCPUs, u.VCPUsSource
 	}
 	if n := wholeVCPUs(u); n > 0 {
-		return n, u.From + ": the machine's (a row of a server CPU set counts the set's)"
+		return n, u.From + ": logical_cpus; a server CPU set's rows count its CPUs"
 	}
 	return u.VCPUs, u.VCPUsSource
 }

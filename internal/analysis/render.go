@@ -243,18 +243,29 @@ func (c *Comparison) layoutCPUSection(cs CPUSection) section {
 	for _, cv := range caveats {
 		sec.footnotes = append(sec.footnotes, SuperlinearMark+" "+cv)
 	}
+	if slices.ContainsFunc(cs.Curves, func(cv CPUCurve) bool { return cv.SMT != "" }) {
+		for _, s := range c.Systems {
+			if noSMT(s) && slices.ContainsFunc(cs.Curves, func(cv CPUCurve) bool { return cv.System == s.Label && cv.SMT == "" }) {
+				sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s: its server machine has one thread per core: its sets have no SMT siblings, whatever the column says.", s.Label))
+			}
+		}
+	}
 	return sec
 }
 
 // cpuTable is the table of a by-CPUs section and the caveats of its
 // efficiencies above 100 %.
 func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
-	var modes []string
+	// One group of columns per series kind, whatever a system's curve of
+	// it is called (a machine without SMT sits with the siblings).
+	type kind struct{ smt, placement string }
+	var modes []kind
 	for _, cv := range cs.Curves {
-		if !slices.Contains(modes, cv.Mode) {
-			modes = append(modes, cv.Mode)
+		if k := (kind{cv.SMT, cv.Placement}); !slices.Contains(modes, k) {
+			modes = append(modes, k)
 		}
 	}
+	smtKinds, spreadKinds := seriesKinds(cs.Curves)
 	base := c.BaselineSystem().Label
 	multi := len(c.Systems) > 1
 	t := table{caption: fmt.Sprintf("Throughput by server CPUs (%s):", c.Metric.Unit), header: []string{"CPUs"}, left: map[int]bool{}}
@@ -263,18 +274,18 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 		t.header = append(t.header, "system")
 	}
 	for _, m := range modes {
-		p := ""
-		if m != "" {
-			p = m + ": "
+		p := modeName(smtKinds, spreadKinds, m.smt, m.placement)
+		if p != "" {
+			p += ": "
 		}
 		t.header = append(t.header, p+c.Metric.Unit, "±", "n", "threads", "speed-up", "eff/CPU")
 		if multi {
 			t.header = append(t.header, fmt.Sprintf("%% vs %s", base))
 		}
 	}
-	find := func(system, mode string, cpus int) (CPUPoint, bool) {
+	find := func(system string, mode kind, cpus int) (CPUPoint, bool) {
 		for _, cv := range cs.Curves {
-			if cv.System != system || cv.Mode != mode {
+			if cv.System != system || (kind{cv.SMT, cv.Placement}) != mode {
 				continue
 			}
 			for _, p := range cv.Points {
@@ -320,7 +331,7 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 				if p.Caveat != "" {
 					eff += " " + SuperlinearMark
 					for _, cv := range cs.Curves {
-						if cv.System == s.Label && cv.Mode == m {
+						if cv.System == s.Label && (kind{cv.SMT, cv.Placement}) == m {
 							caveats = append(caveats, describeCaveat(cv, p))
 						}
 					}
