@@ -91,16 +91,25 @@ func restrictedCPUs(res *result.Result) bool {
 	return slices.ContainsFunc(res.ServerMachines, func(m sysinfo.ServerMachine) bool { return m.CPUList != "" })
 }
 
-// pinnedList is the CPU list fairbench pinned res's server to, and the field
-// it was read from: the sweep's chosen set, else the managed server's list.
-func pinnedList(res *result.Result) (list, field string) {
-	if res.Suite != nil && res.Suite.ServerCPUs != nil && res.Suite.ServerCPUs.CPUList != "" {
-		return res.Suite.ServerCPUs.CPUList, "suite.server_cpus"
+// pinnedCPUs is the number of CPUs fairbench pinned res's server to, and
+// the field it was read from: the sweep's chosen set, else the managed
+// server's list; 0 when it did not pin it.
+func pinnedCPUs(res *result.Result) (int, string) {
+	if res.Suite != nil && res.Suite.ServerCPUs != nil {
+		sc := res.Suite.ServerCPUs
+		if n := countCPUList(sc.CPUList); n > 0 {
+			return n, "suite.server_cpus"
+		}
+		if sc.CPUs > 0 {
+			return sc.CPUs, "suite.server_cpus"
+		}
 	}
-	if res.ManagedServer != nil && res.ManagedServer.CPUList != "" {
-		return res.ManagedServer.CPUList, "managed_server.cpu_list"
+	if res.ManagedServer != nil {
+		if n := countCPUList(res.ManagedServer.CPUList); n > 0 {
+			return n, "managed_server.cpu_list"
+		}
 	}
-	return "", ""
+	return 0, ""
 }
 
 // cpuSetOf is Key.CPUs of res: "" when its server could use every CPU of
@@ -111,21 +120,18 @@ func cpuSetOf(res *result.Result) string {
 		return ""
 	}
 	n := 0
-	if u := MachineUnderTest(res); u.Known {
+	if u := MachineUnderTest(res); u.Known && u.setCounted {
 		n = u.VCPUs
+	}
+	if n <= 0 {
+		n, _ = pinnedCPUs(res)
+	}
+	if n <= 0 && res.Suite != nil && res.Suite.ServerCPUs != nil {
+		n = res.Suite.ServerCPUs.Count
 	}
 	smt, placement := "", ""
 	if res.Suite != nil && res.Suite.ServerCPUs != nil {
-		sc := res.Suite.ServerCPUs
-		smt, placement = sc.SMT, sc.Placement
-		if n <= 0 {
-			n = sc.CPUs
-		}
-	}
-	if n <= 0 {
-		if list, _ := pinnedList(res); list != "" {
-			n = countCPUList(list)
-		}
+		smt, placement = res.Suite.ServerCPUs.SMT, res.Suite.ServerCPUs.Placement
 	}
 	return cpuSetLabel(n, smt, placement)
 }

@@ -50,6 +50,9 @@ type UnderTest struct {
 	// 0 when unknown; VCPUsSource says where it came from.
 	VCPUs       int    `json:"vcpus,omitempty"`
 	VCPUsSource string `json:"vcpus_source,omitempty"`
+	// setCounted says VCPUs counts the CPUs of a set the server was limited
+	// to (a cpu_list, a pinned set), not its machines' whole.
+	setCounted bool
 	// GHz is the machines' CPU frequency when every one has the same, 0
 	// otherwise; GHzSource says where it came from ("server_machines (agent):
 	// cpufreq max") and GHzHow how it was read ("cpufreq max", "cpu model",
@@ -82,10 +85,8 @@ func MachineUnderTest(res *result.Result) UnderTest {
 	// A server fairbench pinned (a sweep's cell, server start --cpus) ran on
 	// its set: when the machine's entry does not say the CPUs it could use,
 	// the set is what it had.
-	if list, field := pinnedList(res); list != "" && u.Known && len(u.Machines) == 1 && u.Machines[0].CPUList == "" {
-		if n := countCPUList(list); n > 0 {
-			u.VCPUs, u.VCPUsSource = n, u.From+": "+field
-		}
+	if n, field := pinnedCPUs(res); n > 0 && u.Known && len(u.Machines) == 1 && u.Machines[0].CPUList == "" {
+		u.VCPUs, u.VCPUsSource, u.setCounted = n, u.From+": "+field, true
 	}
 	return u
 }
@@ -202,7 +203,7 @@ func fromServerMachines(ms []sysinfo.ServerMachine) UnderTest {
 	case len(missing) > 0:
 		u.Notes = append(u.Notes, fmt.Sprintf("%s: the vCPU count of %s is not recorded: no per-vCPU figures; give it with --vcpus", from, strings.Join(missing, ", ")))
 	default:
-		u.VCPUs, u.VCPUsSource = vcpus, from
+		u.VCPUs, u.VCPUsSource, u.setCounted = vcpus, from, cpuLists
 		if cpuLists {
 			u.VCPUsSource += ": cpu_list"
 		}
