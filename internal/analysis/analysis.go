@@ -36,6 +36,10 @@ type Key struct {
 	// UnknownOptions last when a result does not say them; "" for the
 	// defaults.
 	Options string `json:"options,omitempty"`
+	// CPUs is the server's CPU set when it could use only some of its
+	// machine's CPUs ("cpus=4", "cpus=4:one-per-core"; see cpus.go), "" when
+	// it could use them all.
+	CPUs    string `json:"server_cpus,omitempty"`
 	Threads int    `json:"threads"`
 }
 
@@ -46,11 +50,12 @@ func (k Key) Group() Key {
 	return k
 }
 
-// String names the key as "workload/rand type/profile/data/options/tN",
-// leaving out the parts that are empty (and the thread count when it is 0).
+// String names the key as "workload/rand type/profile/data/options/CPU
+// set/tN", leaving out the parts that are empty (and the thread count when
+// it is 0).
 func (k Key) String() string {
 	var parts []string
-	for _, p := range []string{k.Workload, k.RandType, k.Profile, k.Data, k.Options} {
+	for _, p := range []string{k.Workload, k.RandType, k.Profile, k.Data, k.Options, k.CPUs} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -61,8 +66,8 @@ func (k Key) String() string {
 	return strings.Join(parts, "/")
 }
 
-// less orders keys by workload, rand type, profile, data, options and then
-// threads.
+// less orders keys by workload, rand type, profile, data, options, CPU set
+// (by its count) and then threads.
 func (k Key) less(o Key) bool {
 	if k.Workload != o.Workload {
 		return k.Workload < o.Workload
@@ -78,6 +83,9 @@ func (k Key) less(o Key) bool {
 	}
 	if k.Options != o.Options {
 		return k.Options < o.Options
+	}
+	if k.CPUs != o.CPUs {
+		return cpuSetLess(k.CPUs, o.CPUs)
 	}
 	return k.Threads < o.Threads
 }

@@ -66,8 +66,12 @@ type Comparison struct {
 	// Differences is what differs between the systems (server machines,
 	// server, settings): a comparison opens with it.
 	Differences Differences
-	// Rows are sorted by workload, rand type, profile, data set and threads.
+	// Rows are sorted by workload, rand type, profile, data set, options,
+	// server CPU set and threads.
 	Rows []Row
+	// ByCPUs is throughput by server CPUs, one section per key group in
+	// which a system ran several CPU sets (throughput metrics only).
+	ByCPUs []CPUSection
 	// Notes say what a reader should know (mixed rows, missing cells).
 	Notes []string
 }
@@ -233,7 +237,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	for _, k := range keys {
 		row := Row{Key: k, Cells: make([]Cell, len(systems)), Mixed: match.mixed[k.Workload]}
 		for i := range systems {
-			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i)
+			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i, c.cpusOf(row, i))
 			row.Cells[i].Outages = outages[lack{i, k}]
 			if row.Cells[i].Stats.N == 0 {
 				incomplete++
@@ -252,6 +256,8 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))
 	}
+	c.ByCPUs = c.byCPUs()
+	c.noteCPUs()
 	c.noteSignificance()
 	return c, nil
 }
@@ -336,8 +342,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // cell computes one system's figures for one key, except those relative to the
-// baseline's normalised values (fillRelative).
-func (c *Comparison) cell(vals, baseVals []float64, i int) Cell {
+// baseline's normalised values (fillRelative); vcpus are the CPUs the
+// figures were measured on (cpusOf).
+func (c *Comparison) cell(vals, baseVals []float64, i, vcpus int) Cell {
 	nan := math.NaN()
 	st := Describe(vals)
 	cell := Cell{Stats: st, Value: c.Center.Of(st), Pct: nan, FScaled: nan, PctFScaled: nan, PerVCPU: nan, PerGHzVCPU: nan, PctPerGHzVCPU: nan}
@@ -357,9 +364,9 @@ func (c *Comparison) cell(vals, baseVals []float64, i int) Cell {
 			cell.FScaled = cell.Value * base.GHz / s.GHz
 		}
 	}
-	if c.PerCompute {
-		cell.PerVCPU = cell.Value / float64(s.VCPUs)
-		cell.PerGHzVCPU = cell.Value / s.ComputePower()
+	if c.PerCompute && vcpus > 0 {
+		cell.PerVCPU = cell.Value / float64(vcpus)
+		cell.PerGHzVCPU = cell.Value / (s.GHz * float64(vcpus))
 	}
 	return cell
 }

@@ -89,7 +89,11 @@ func runSettings(res *result.Result) map[string]string {
 	if u.Region != "" {
 		out[diffRegion] = u.Region
 	}
-	if u.VCPUs > 0 {
+	// A server CPU set is in the rows (Key.CPUs): the machine is described
+	// by its own CPUs, so that a sweep's results do not make them vary.
+	if n := wholeVCPUs(u); restrictedCPUs(res) && n > 0 {
+		out[diffVCPUs] = strconv.Itoa(n)
+	} else if u.VCPUs > 0 {
 		out[diffVCPUs] = strconv.Itoa(u.VCPUs)
 	}
 	if u.GHz > 0 {

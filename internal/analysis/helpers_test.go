@@ -60,6 +60,8 @@ type fakeRun struct {
 	serverMachines []sysinfo.ServerMachine
 	variables      map[string]string
 	managed        map[string]string
+	// managedCPUs is the managed server's cpu_list (server start --cpus).
+	managedCPUs string
 }
 
 // build makes a result of r, with defaults for what r leaves empty.
@@ -109,6 +111,12 @@ func (r fakeRun) build() *result.Result {
 	}
 	if r.managed != nil {
 		res.ManagedServer = &result.ManagedServer{Flavor: "mariadb", Profile: "custom", Settings: r.managed}
+	}
+	if r.managedCPUs != "" {
+		if res.ManagedServer == nil {
+			res.ManagedServer = &result.ManagedServer{Flavor: "mariadb"}
+		}
+		res.ManagedServer.CPUList = r.managedCPUs
 	}
 	if r.outage > 0 {
 		res.Outages = []result.Outage{{Start: testTime.Add(10 * time.Second), Seconds: r.outage, Threads: 1}}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,7 +124,11 @@ func addResult(runs []run, skipped []string, res *result.Result, file string, ce
 	}
 	if cell != nil {
 		r.key = Key{Workload: cell.Workload, RandType: cell.RandType, Profile: cell.Profile, Data: cell.Data, Threads: cell.Threads,
-			Options: shapeOf(res, cell.RandType)}
+			Options: shapeOf(res, cell.RandType), CPUs: cpuSetOf(res)}
+		if r.key.CPUs == "" && cell.ServerCPUs > 0 {
+			// A manifest's sweep cell whose result lost its set.
+			r.key.CPUs = cpuSetLabel(cell.ServerCPUs, cell.SMT, "")
+		}
 		r.round = cell.Round
 	}
 	return append(runs, r), skipped
@@ -131,10 +136,12 @@ func addResult(runs []run, skipped []string, res *result.Result, file string, ce
 
 // resultKey derives a key from a result alone: rand type and data set from its
 // options (named as a suite names them), profile from its suite cell or
-// managed server, the options that shape what it measured (shapeOf).
+// managed server, the options that shape what it measured (shapeOf), the
+// server's CPU set (cpuSetOf).
 func resultKey(res *result.Result) Key {
 	k := Key{Workload: res.Workload, RandType: res.Options["rand-type"], Threads: res.Threads, Data: dataLabel(res)}
 	k.Options = shapeOf(res, k.RandType)
+	k.CPUs = cpuSetOf(res)
 	switch {
 	case res.Suite != nil && res.Suite.Profile != "":
 		k.Profile = res.Suite.Profile
@@ -297,6 +304,7 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		return nil, err
 	}
 	sys.GHz, sys.GHzSource = sys.UnderTest.GHz, sys.UnderTest.GHzSource
+	sys.UnderTest.VCPUs, sys.UnderTest.VCPUsSource = systemVCPUs(runs)
 	sys.VCPUs, sys.VCPUsSource = sys.UnderTest.VCPUs, sys.UnderTest.VCPUsSource
 	sys.Notes = append(sys.Notes, sys.UnderTest.Notes...)
 	sys.ServerSettings = settingsOf(runs)
@@ -308,6 +316,24 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 		sys.LabelDerived = true
 	}
 	return sys, nil
+}
+
+// systemVCPUs is the vCPU count of a system's rows without a server CPU
+// set: that of its first result whose server could use every CPU, else (all
+// its results ran on sets, whose rows count their own CPUs) its machine's.
+func systemVCPUs(runs []run) (int, string) {
+	ref := runs[0]
+	if i := slices.IndexFunc(runs, func(r run) bool { return !restrictedCPUs(r.res) }); i >= 0 {
+		ref = runs[i]
+	}
+	u := MachineUnderTest(ref.res)
+	if !restrictedCPUs(ref.res) {
+		return u.VCPUs, u.VCPUsSource
+	}
+	if n := wholeVCPUs(u); n > 0 {
+		return n, u.From + ": logical_cpus; a server CPU set's rows count its CPUs"
+	}
+	return u.VCPUs, u.VCPUsSource
 }
 
 // clientShares refuses the results of one of several coordinated clients

@@ -8,9 +8,11 @@ import (
 )
 
 // The matching rule of compare, cost and report: two figures share a row only
-// when their workload, data set, distribution (rand type), profile and the
+// when their workload, data set, distribution (rand type), profile, the
 // run options that shape what was measured (Key.Options: --rate,
-// --point-selects, tpcc's --wait… see shapingOptions) are the same. A system that shares no such row with any other system for a workload
+// --point-selects, tpcc's --wait… see shapingOptions) and the server's CPU
+// set (Key.CPUs: a server_cpus sweep's cell, a pinned server; see cpus.go)
+// are the same. A system that shares no such row with any other system for a workload
 // they both ran is refused with what differs (MixError), unless mixing is
 // allowed: then the parts that differ, where every system has a single value,
 // are left out of the key for that workload, and each row that puts different
@@ -21,7 +23,7 @@ const MixedMark = "†"
 
 // MixedPart is a key part that differs between the systems in a mixed row.
 type MixedPart struct {
-	// Part is "rand type", "profile", "data set" or "options".
+	// Part is "rand type", "profile", "data set", "options" or "server CPUs".
 	Part string `json:"part"`
 	// Values are each system's value of the part, in Comparison.Systems
 	// order, for the systems that ran the workload.
@@ -101,15 +103,16 @@ func (e *MixError) Error() string {
 		unmixable = []string{"each system ran another combination of them"}
 	}
 	if e.Allowed {
-		return fmt.Sprintf("the systems ran different data sets, distributions, profiles or run options, and --allow-mixed cannot pair them because %s: %s; give each system one of them (operands of only those results) or choose matching rows with %s (%s)",
+		return fmt.Sprintf("the systems ran different data sets, distributions, profiles, run options or server CPU sets, and --allow-mixed cannot pair them because %s: %s; give each system one of them (operands of only those results) or choose matching rows with %s (%s)",
 			strings.Join(unmixable, ", "), strings.Join(what, "; "), flag, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("the systems ran different data sets, distributions, profiles or run options, so no row has figures of the same thing: %s; compare results of the same data set, distribution, profile and run options, choose matching rows with %s (%s), or give --allow-mixed to put them side by side in rows marked %s mixed",
+	return fmt.Sprintf("the systems ran different data sets, distributions, profiles, run options or server CPU sets, so no row has figures of the same thing: %s; compare results of the same data set, distribution, profile, run options and server CPUs, choose matching rows with %s (%s), or give --allow-mixed to put them side by side in rows marked %s mixed",
 		strings.Join(what, "; "), flag, strings.Join(rows, "; "), MixedMark)
 }
 
 // Selector chooses rows by a label as compare prints them: a workload alone
-// ("tpcc"), or with the row's rand type, profile, data set and options as in
+// ("tpcc"), or with the row's rand type, profile, data set, options and CPU
+// set as in
 // section titles ("tpcc (uniform, w100)", a mixed section's "tpcc † mixed"
 // too) or key strings ("tpcc/uniform/w100", "tpcc/w100/wait=on"). The parts
 // given must each be one of the row's (an option alone, "rate=5000", is one
@@ -153,13 +156,13 @@ func (s Selector) String() string {
 }
 
 // Matches reports whether key k is in a row the selector chooses: the same
-// workload, and each part one of k's rand type, profile, data set, options or
-// one of its options (case does not matter).
+// workload, and each part one of k's rand type, profile, data set, options,
+// CPU set or one of its options (case does not matter).
 func (s Selector) Matches(k Key) bool {
 	if !strings.EqualFold(s.Workload, k.Workload) {
 		return false
 	}
-	own := append([]string{k.RandType, k.Profile, k.Data, k.Options}, strings.Fields(k.Options)...)
+	own := append([]string{k.RandType, k.Profile, k.Data, k.Options, k.CPUs}, strings.Fields(k.Options)...)
 	used := make([]bool, len(own))
 	for _, p := range s.Parts {
 		found := false
@@ -167,7 +170,7 @@ func (s Selector) Matches(k Key) bool {
 			if !used[i] && v != "" && strings.EqualFold(p, v) {
 				used[i], found = true, true
 				if i == 3 { // the options whole stand for each of them
-					for j := 4; j < len(own); j++ {
+					for j := 5; j < len(own); j++ {
 						used[j] = true
 					}
 				}
@@ -186,7 +189,7 @@ func (s Selector) Matches(k Key) bool {
 func RowLabel(k Key) string { return k.Group().String() }
 
 // keyParts says which key parts are left out for matching.
-type keyParts struct{ randType, profile, data, options bool }
+type keyParts struct{ randType, profile, data, options, cpus bool }
 
 func (p keyParts) apply(k Key) Key {
 	if p.randType {
@@ -201,6 +204,9 @@ func (p keyParts) apply(k Key) Key {
 	if p.options {
 		k.Options = ""
 	}
+	if p.cpus {
+		k.CPUs = ""
+	}
 	return k
 }
 
@@ -214,7 +220,11 @@ var partDefs = []struct {
 	{"profile", func(k Key) string { return k.Profile }, func(p *keyParts) { p.profile = true }},
 	{"data set", func(k Key) string { return k.Data }, func(p *keyParts) { p.data = true }},
 	{"options", func(k Key) string { return k.Options }, func(p *keyParts) { p.options = true }},
+	{partCPUs, func(k Key) string { return k.CPUs }, func(p *keyParts) { p.cpus = true }},
 }
+
+// partCPUs is the name of the CPU set part (Key.CPUs).
+const partCPUs = "server CPUs"
 
 // Holds reports whether a sample filed under k has its figure in row r: k is
 // r's key, but for the parts a mixed row leaves out (Row.Mixed).

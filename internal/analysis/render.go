@@ -52,8 +52,17 @@ func layout(c *Comparison) document {
 		d.systems = append(d.systems, s.Label+": "+describeSystem(s))
 	}
 	d.notes = c.Notes
-	for _, rows := range c.Sections() {
+	sections := c.Sections()
+	for i, rows := range sections {
 		d.body = append(d.body, c.layoutSection(rows))
+		// A key group's by-CPUs table follows its last CPU set's section.
+		g := rows[0].Key
+		if i+1 < len(sections) && sameBesideCPUs(sections[i+1][0].Key, g) {
+			continue
+		}
+		if cs := c.cpuSectionOf(g); cs != nil {
+			d.body = append(d.body, c.layoutCPUSection(*cs))
+		}
 	}
 	if c.Scaled {
 		formula := fmt.Sprintf("value × %s GHz / system GHz", fmtGHz(base.GHz))
@@ -66,12 +75,12 @@ func layout(c *Comparison) document {
 	return d
 }
 
-// layoutSection lays out the tables of one key group.
-func (c *Comparison) layoutSection(rows []Row) section {
-	k := rows[0].Key
+// sectionTitle names a key group as section titles do: "tpcc (uniform,
+// w100)", "oltp_point_select (uniform, 1x10000, cpus=4)".
+func sectionTitle(k Key) string {
 	title := k.Workload
 	var qual []string
-	for _, p := range []string{k.RandType, k.Profile, k.Data, k.Options} {
+	for _, p := range []string{k.RandType, k.Profile, k.Data, k.Options, k.CPUs} {
 		if p != "" {
 			qual = append(qual, p)
 		}
@@ -79,7 +88,19 @@ func (c *Comparison) layoutSection(rows []Row) section {
 	if len(qual) > 0 {
 		title += " (" + strings.Join(qual, ", ") + ")"
 	}
-	sec := section{title: title}
+	return title
+}
+
+// sameBesideCPUs reports whether a and b are of one key group but for their
+// CPU sets.
+func sameBesideCPUs(a, b Key) bool {
+	a.CPUs, a.Threads, b.CPUs, b.Threads = "", 0, "", 0
+	return a == b
+}
+
+// layoutSection lays out the tables of one key group.
+func (c *Comparison) layoutSection(rows []Row) section {
+	sec := section{title: sectionTitle(rows[0].Key)}
 	if len(rows[0].Mixed) > 0 {
 		sec.title += " " + MixedMark + " mixed"
 		sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s mixed: %s (put together by --allow-mixed: not the same measurement).", MixedMark, MixedString(rows[0].Mixed)))
@@ -237,6 +258,130 @@ func (c *Comparison) roundsTable(rows []Row) table {
 		}
 	}
 	return t
+}
+
+// layoutCPUSection lays out a by-CPUs section: one row per CPU count (and
+// system), the series side by side.
+func (c *Comparison) layoutCPUSection(cs CPUSection) section {
+	t, caveats := c.cpuTable(cs)
+	sec := section{title: CPUSectionTitle(cs), tables: []table{t}}
+	sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s at the best thread count of each CPU set (threads: the peak over the thread counts run, as seed 002 charts one figure per set: a larger set needs more clients to be loaded; the peak of noisy rounds leans high). ±: %g%% confidence interval of that cell's mean, n its rounds. speed-up: against the series' smallest set; eff/CPU: speed-up ÷ (CPUs ÷ smallest CPUs), 100 %% = linear.",
+		c.Metric.Unit, c.Confidence*100))
+	for _, cv := range caveats {
+		sec.footnotes = append(sec.footnotes, SuperlinearMark+" "+cv)
+	}
+	if slices.ContainsFunc(cs.Curves, func(cv CPUCurve) bool { return cv.SMT != "" }) {
+		for _, s := range c.Systems {
+			if noSMT(s) && slices.ContainsFunc(cs.Curves, func(cv CPUCurve) bool { return cv.System == s.Label && cv.SMT == "" }) {
+				sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s: its server machine has one thread per core: its sets have no SMT siblings, whatever the column says.", s.Label))
+			}
+		}
+	}
+	return sec
+}
+
+// cpuTable is the table of a by-CPUs section and the caveats of its
+// efficiencies above 100 %.
+func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
+	// One group of columns per series kind, whatever a system's curve of
+	// it is called (a machine without SMT sits with the siblings).
+	type kind struct{ smt, placement string }
+	var modes []kind
+	for _, cv := range cs.Curves {
+		if k := (kind{cv.SMT, cv.Placement}); !slices.Contains(modes, k) {
+			modes = append(modes, k)
+		}
+	}
+	smtKinds, spreadKinds := seriesKinds(cs.Curves)
+	base := c.BaselineSystem().Label
+	multi := len(c.Systems) > 1
+	t := table{caption: fmt.Sprintf("Throughput by server CPUs (%s):", c.Metric.Unit), header: []string{"CPUs"}, left: map[int]bool{}}
+	if multi {
+		t.left[1] = true
+		t.header = append(t.header, "system")
+	}
+	for _, m := range modes {
+		p := modeName(smtKinds, spreadKinds, m.smt, m.placement)
+		if p != "" {
+			p += ": "
+		}
+		t.header = append(t.header, p+c.Metric.Unit, "±", "n", "threads", "speed-up", "eff/CPU")
+		if multi {
+			t.header = append(t.header, fmt.Sprintf("%% vs %s", base))
+		}
+	}
+	find := func(system string, mode kind, cpus int) (CPUPoint, bool) {
+		for _, cv := range cs.Curves {
+			if cv.System != system || (kind{cv.SMT, cv.Placement}) != mode {
+				continue
+			}
+			for _, p := range cv.Points {
+				if p.CPUs == cpus {
+					return p, true
+				}
+			}
+		}
+		return CPUPoint{}, false
+	}
+	var counts []int
+	for _, cv := range cs.Curves {
+		for _, p := range cv.Points {
+			if !slices.Contains(counts, p.CPUs) {
+				counts = append(counts, p.CPUs)
+			}
+		}
+	}
+	slices.Sort(counts)
+	var caveats []string
+	for _, n := range counts {
+		for _, s := range c.Systems {
+			line := []string{strconv.Itoa(n)}
+			if multi {
+				line = append(line, s.Label)
+			}
+			has := false
+			for _, m := range modes {
+				p, ok := find(s.Label, m, n)
+				if !ok {
+					line = append(line, "-", "", "", "", "", "")
+					if multi {
+						line = append(line, "")
+					}
+					continue
+				}
+				has = true
+				value := fmtNum(p.Value)
+				if p.Outages > 0 {
+					value += " " + OutageMark
+				}
+				eff := fmtPct(p.Efficiency*100) + " %"
+				if p.Caveat != "" {
+					eff += " " + SuperlinearMark
+					for _, cv := range cs.Curves {
+						if cv.System == s.Label && (kind{cv.SMT, cv.Placement}) == m {
+							caveats = append(caveats, describeCaveat(cv, p))
+						}
+					}
+				}
+				ci := ""
+				if p.Stats.N > 1 {
+					ci = fmtNum((p.Stats.CIHi - p.Stats.CILo) / 2)
+				}
+				line = append(line, value, ci, strconv.Itoa(p.Stats.N), strconv.Itoa(p.Threads), fmtFixed(p.SpeedUp, 2)+"×", eff)
+				if multi {
+					pct := ""
+					if bp, ok := find(base, m, n); ok && s.Label != base {
+						pct = fmtPct(pctDiff(p.Value, bp.Value))
+					}
+					line = append(line, pct)
+				}
+			}
+			if has {
+				t.rows = append(t.rows, line)
+			}
+		}
+	}
+	return t, caveats
 }
 
 // threadsCell is a row's thread count, marked when the row is mixed and when

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -19,21 +20,37 @@ var csvHeader = []string{
 	"p_value", "tested", "significant", "mark", "reason", "mixed", "options", "outage_runs",
 }
 
+// csvCPUHeader are the columns WriteCSV appends when a row has a server CPU
+// set.
+var csvCPUHeader = []string{"server_cpus", "cpus", "cpu_best", "cpu_speedup", "cpu_efficiency"}
+
 // WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
 // data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
 // ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
 // per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
-// reason, mixed, options, outage_runs), then one record per row and system with every number at full
+// reason, mixed, options, outage_runs, server_cpus, cpus, cpu_best,
+// cpu_speedup, cpu_efficiency), then one record per row and system with every number at full
 // precision; empty fields are figures that do not apply (NaN) or a system
 // without the cell (n = 0). mixed is empty for a row of figures of the same
 // thing and says what a mixed row puts together otherwise ("data set: x86
 // w10, arm w100"; see Row.Mixed); options are the row's run options that
 // differ from the defaults (Key.Options, "rate=5000"), empty for the defaults;
 // outage_runs counts the system's rounds of the cell whose server went away
-// during the run (Cell.Outages).
+// during the run (Cell.Outages). When a row has a server CPU set, five
+// columns follow (csvCPUHeader; a comparison without sets keeps the
+// header it always had): server_cpus is the row's set (Key.CPUs,
+// "cpus=4:one-per-core"; empty when the server could use every CPU) and cpus
+// its count; on the record of a set's best thread count (Comparison.ByCPUs)
+// cpu_best is true and cpu_speedup and cpu_efficiency are its CPUPoint's
+// figures.
 func WriteCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	sets := c.hasCPUSets()
+	header := csvHeader
+	if sets {
+		header = append(slices.Clip(header), csvCPUHeader...)
+	}
+	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write CSV: %w", err)
 	}
 	for _, r := range c.Rows {
@@ -49,6 +66,15 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
 				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed), r.Key.Options,
 				strconv.Itoa(cl.Outages),
+			}
+			if sets {
+				rec = append(rec, r.Key.CPUs, "", "false", "", "")
+				if n, _ := parseCPUSet(r.Key.CPUs); n > 0 {
+					rec[len(rec)-4] = strconv.Itoa(n)
+				}
+				if p, ok := c.cpuPointOf(r.Key, c.Systems[i].Label); ok {
+					rec[len(rec)-3], rec[len(rec)-2], rec[len(rec)-1] = "true", csvNum(p.SpeedUp), csvNum(p.Efficiency)
+				}
 			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("write CSV: %w", err)
@@ -69,8 +95,14 @@ func csvNum(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// JSONSchema is the version of WriteJSON's document layout (1.1: differences, under_test).
-const JSONSchema = "1.1"
+// JSONSchema is the version of WriteJSON's document layout (1.1: differences,
+// under_test; 1.2: rows' server_cpus and by_cpus). A document without server
+// CPU sets holds no 1.2 field and says jsonSchemaNoCPUs, the layout it fits.
+const JSONSchema = "1.2"
+
+// jsonSchemaNoCPUs is the layout version of a document without server CPU
+// sets.
+const jsonSchemaNoCPUs = "1.1"
 
 // JSONDocument is what WriteJSON writes: the comparison with every number.
 // Figures that do not apply (NaN in Go) are null.
@@ -88,7 +120,42 @@ type JSONDocument struct {
 	Differences Differences  `json:"differences"`
 	Systems     []JSONSystem `json:"systems"`
 	Rows        []JSONRow    `json:"rows"`
-	Notes       []string     `json:"notes,omitempty"`
+	// ByCPUs is throughput by server CPUs (Comparison.ByCPUs, 1.2); absent
+	// when no system ran several CPU sets.
+	ByCPUs []JSONCPUSection `json:"by_cpus,omitempty"`
+	Notes  []string         `json:"notes,omitempty"`
+}
+
+// JSONCPUSection is one by-CPUs section (CPUSection).
+type JSONCPUSection struct {
+	Group  Key            `json:"group"`
+	Curves []JSONCPUCurve `json:"curves"`
+}
+
+// JSONCPUCurve is one system's series of CPU sets (CPUCurve).
+type JSONCPUCurve struct {
+	System    string         `json:"system"`
+	SMT       string         `json:"smt,omitempty"`
+	Placement string         `json:"placement,omitempty"`
+	Mode      string         `json:"mode,omitempty"`
+	BaseCPUs  int            `json:"base_cpus"`
+	Points    []JSONCPUPoint `json:"points"`
+}
+
+// JSONCPUPoint is one CPU set of a curve (CPUPoint): the figures of its best
+// thread count.
+type JSONCPUPoint struct {
+	Set        string   `json:"server_cpus"`
+	CPUs       int      `json:"cpus"`
+	Threads    int      `json:"threads"`
+	N          int      `json:"n"`
+	Value      *float64 `json:"value"`
+	CILo       *float64 `json:"ci_lo"`
+	CIHi       *float64 `json:"ci_hi"`
+	SpeedUp    *float64 `json:"speedup"`
+	Efficiency *float64 `json:"efficiency"`
+	Caveat     string   `json:"caveat,omitempty"`
+	OutageRuns int      `json:"outage_runs,omitempty"`
 }
 
 // JSONSystem describes one operand.
@@ -159,8 +226,12 @@ type JSONSignificance struct {
 
 // JSON returns the document WriteJSON writes.
 func (c *Comparison) JSON() JSONDocument {
+	schema := jsonSchemaNoCPUs
+	if c.hasCPUSets() {
+		schema = JSONSchema
+	}
 	d := JSONDocument{
-		Schema: JSONSchema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
+		Schema: schema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
 		Baseline: c.BaselineSystem().Label, Scaled: c.Scaled, PerCompute: c.PerCompute, Notes: c.Notes,
 		Differences: c.Differences,
 	}
@@ -204,6 +275,19 @@ func (c *Comparison) JSON() JSONDocument {
 			jr.Systems = append(jr.Systems, jc)
 		}
 		d.Rows = append(d.Rows, jr)
+	}
+	for _, cs := range c.ByCPUs {
+		js := JSONCPUSection{Group: cs.Group}
+		for _, cv := range cs.Curves {
+			jc := JSONCPUCurve{System: cv.System, SMT: cv.SMT, Placement: cv.Placement, Mode: cv.Mode, BaseCPUs: cv.BaseCPUs}
+			for _, p := range cv.Points {
+				jc.Points = append(jc.Points, JSONCPUPoint{Set: p.Set, CPUs: p.CPUs, Threads: p.Threads, N: p.Stats.N,
+					Value: jnum(p.Value), CILo: jnum(p.Stats.CILo), CIHi: jnum(p.Stats.CIHi),
+					SpeedUp: jnum(p.SpeedUp), Efficiency: jnum(p.Efficiency), Caveat: p.Caveat, OutageRuns: p.Outages})
+			}
+			js.Curves = append(js.Curves, jc)
+		}
+		d.ByCPUs = append(d.ByCPUs, js)
 	}
 	return d
 }

@@ -45,10 +45,14 @@ type UnderTest struct {
 	Arch     string `json:"arch,omitempty"`
 	CPUModel string `json:"cpu_model,omitempty"`
 	// VCPUs is the logical CPUs the server may use, summed over the machines
-	// (each machine's CPU list when known), 0 when unknown; VCPUsSource says
-	// where it came from.
+	// (each machine's CPU list when known, else the set fairbench pinned a
+	// lone machine's server to: suite.server_cpus, managed_server.cpu_list),
+	// 0 when unknown; VCPUsSource says where it came from.
 	VCPUs       int    `json:"vcpus,omitempty"`
 	VCPUsSource string `json:"vcpus_source,omitempty"`
+	// setCounted says VCPUs counts the CPUs of a set the server was limited
+	// to (a cpu_list, a pinned set), not its machines' whole.
+	setCounted bool
 	// GHz is the machines' CPU frequency when every one has the same, 0
 	// otherwise; GHzSource says where it came from ("server_machines (agent):
 	// cpufreq max") and GHzHow how it was read ("cpufreq max", "cpu model",
@@ -77,6 +81,31 @@ const (
 // the rule). It is the one place compare, cost and report learn which machine
 // a result judges.
 func MachineUnderTest(res *result.Result) UnderTest {
+	u := machineUnderTest(res)
+	// A server fairbench pinned (a sweep's cell, server start --cpus) ran on
+	// its set: when the machine's entry does not say the CPUs it could use,
+	// the set is what it had.
+	if n, field := pinnedCPUs(res); n > 0 && u.Known && len(u.Machines) == 1 && u.Machines[0].CPUList == "" {
+		u.VCPUs, u.VCPUsSource, u.setCounted = n, u.From+": "+field, true
+	}
+	return u
+}
+
+// wholeVCPUs is the logical CPUs of the machines under test, whatever CPUs
+// the server could use; 0 when one machine's count is unknown.
+func wholeVCPUs(u UnderTest) int {
+	n := 0
+	for _, m := range u.Machines {
+		if m.LogicalCPUs <= 0 {
+			return 0
+		}
+		n += m.LogicalCPUs
+	}
+	return n
+}
+
+// machineUnderTest is MachineUnderTest before a pinned set is counted.
+func machineUnderTest(res *result.Result) UnderTest {
 	if len(res.ServerMachines) > 0 {
 		return fromServerMachines(res.ServerMachines)
 	}
@@ -174,7 +203,7 @@ func fromServerMachines(ms []sysinfo.ServerMachine) UnderTest {
 	case len(missing) > 0:
 		u.Notes = append(u.Notes, fmt.Sprintf("%s: the vCPU count of %s is not recorded: no per-vCPU figures; give it with --vcpus", from, strings.Join(missing, ", ")))
 	default:
-		u.VCPUs, u.VCPUsSource = vcpus, from
+		u.VCPUs, u.VCPUsSource, u.setCounted = vcpus, from, cpuLists
 		if cpuLists {
 			u.VCPUsSource += ": cpu_list"
 		}

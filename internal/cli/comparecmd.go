@@ -342,11 +342,15 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 		err = rep.WriteHTML(w)
 	case "text":
 		if err = analysis.WriteText(w, rep.Comparison); err == nil {
-			err = report.WriteScaling(w, rep.Scaling, false)
+			if err = report.WriteScaling(w, rep.Scaling, false); err == nil {
+				err = report.WriteCPUScaling(w, rep.Comparison.ByCPUs, false)
+			}
 		}
 	case "md", "markdown":
 		if err = analysis.WriteMarkdown(w, rep.Comparison); err == nil {
-			err = report.WriteScaling(w, rep.Scaling, true)
+			if err = report.WriteScaling(w, rep.Scaling, true); err == nil {
+				err = report.WriteCPUScaling(w, rep.Comparison.ByCPUs, true)
+			}
 		}
 	case "csv":
 		err = analysis.WriteCSV(w, rep.Comparison)

@@ -19,7 +19,10 @@ type Series struct {
 	// Color picks the line's colour and marker, so that a system keeps its
 	// colour in every chart (its position among the systems).
 	Color int
-	X, Y  []float64
+	// Dashed draws the line dashed: a second series of the same system
+	// (one thread per core beside SMT siblings in the core-scaling chart).
+	Dashed bool
+	X, Y   []float64
 }
 
 // Chart is one figure of a report: lines over x (throughput vs threads,
@@ -114,6 +117,9 @@ func (c *Chart) plot() (*plot.Plot, error) {
 		}
 		line.Color, points.Color = plotutil.Color(s.Color), plotutil.Color(s.Color)
 		line.Width = vg.Points(1.5)
+		if s.Dashed {
+			line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
 		points.Shape = plotutil.Shape(s.Color)
 		p.Add(line, points)
 		p.Legend.Add(s.Label, line, points)

@@ -54,8 +54,11 @@ type Report struct {
 	Latency    *analysis.Comparison // nil without a latency percentile
 	Scaling    []analysis.Curve
 	Sections   []Section
-	Cost       *CostSection
-	CostCharts []*Chart
+	// CPUSections are the core-scaling charts, one per by-CPUs section of
+	// the comparison (a workload run on several server CPU sets).
+	CPUSections []CPUSection
+	Cost        *CostSection
+	CostCharts  []*Chart
 }
 
 // Section is one workload (key group) of the report with its charts.
@@ -66,6 +69,13 @@ type Section struct {
 	// Mixed says what the section's rows put together when they are mixed
 	// (analysis.Row.Mixed, --allow-mixed); "" otherwise.
 	Mixed string
+}
+
+// CPUSection is throughput by server CPUs of one workload with its chart.
+type CPUSection struct {
+	Title string
+	analysis.CPUSection
+	Chart *Chart
 }
 
 // Build compares the systems and draws the charts.
@@ -110,6 +120,11 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 			sec.Charts = append(sec.Charts, ts)
 		}
 		r.Sections = append(r.Sections, sec)
+	}
+	for i, cs := range cmp.ByCPUs {
+		title := analysis.CPUSectionTitle(cs)
+		r.CPUSections = append(r.CPUSections, CPUSection{Title: title, CPUSection: cs,
+			Chart: cpuChart(fmt.Sprintf("cpus%d-%s", i+1, cmp.Metric.Name), title, cmp.Metric.Unit, systems, cs)})
 	}
 	if c := opts.Cost; c != nil {
 		for _, b := range []struct {
@@ -163,6 +178,25 @@ func lineChart(id, title, unit string, systems []*analysis.System, rows []analys
 		if len(ser.X) > 0 {
 			c.Series = append(c.Series, ser)
 		}
+	}
+	return c
+}
+
+// cpuChart is the core-scaling chart (seed 002): throughput at each CPU
+// set's best thread count by server CPUs, one line per system and series
+// (a system keeps its colour; one thread per core is dashed).
+func cpuChart(id, title, unit string, systems []*analysis.System, cs analysis.CPUSection) *Chart {
+	c := &Chart{ID: id, Title: title, XLabel: "server CPUs", YLabel: unit + " at the best thread count", ThreadAxis: true}
+	for _, cv := range cs.Curves {
+		ser := Series{Label: cv.System, Color: slices.IndexFunc(systems, func(s *analysis.System) bool { return s.Label == cv.System }), Dashed: cv.SMT != ""}
+		if cv.Mode != "" {
+			ser.Label += " " + cv.Mode
+		}
+		for _, p := range cv.Points {
+			ser.X = append(ser.X, float64(p.CPUs))
+			ser.Y = append(ser.Y, p.Value)
+		}
+		c.Series = append(c.Series, ser)
 	}
 	return c
 }
@@ -258,6 +292,9 @@ func (r *Report) Charts() []*Chart {
 	var out []*Chart
 	for _, s := range r.Sections {
 		out = append(out, s.Charts...)
+	}
+	for _, s := range r.CPUSections {
+		out = append(out, s.Chart)
 	}
 	return append(out, r.CostCharts...)
 }

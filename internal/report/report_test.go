@@ -421,3 +421,88 @@ func TestTimeSeriesShadesOutages(t *testing.T) {
 		t.Errorf("a chart without outages has a legend entry for them")
 	}
 }
+
+// sweepReport is a report of two systems' server_cpus sweeps (the fixtures
+// of package analysis, made from a real run's result).
+func sweepReport(t *testing.T) *Report {
+	t.Helper()
+	var systems []*analysis.System
+	for _, l := range []string{"x86", "arm"} {
+		s, err := analysis.Load(filepath.Join("..", "analysis", "testdata", "cpusweep", l), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		systems = append(systems, s)
+	}
+	r, err := Build(systems, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCoreScalingChart: the core-scaling chart has one line per system and
+// SMT mode (one per core dashed) over the CPU counts, and the HTML holds it
+// with the table and the caveat of arm's 107 % per CPU.
+func TestCoreScalingChart(t *testing.T) {
+	r := sweepReport(t)
+	if len(r.CPUSections) != 1 {
+		t.Fatalf("%d core-scaling sections, want 1", len(r.CPUSections))
+	}
+	c := r.CPUSections[0].Chart
+	var got []string
+	for _, s := range c.Series {
+		got = append(got, fmt.Sprintf("%s color=%d dashed=%v x=%v y=%v", s.Label, s.Color, s.Dashed, s.X, s.Y))
+	}
+	want := []string{
+		"x86 with SMT siblings color=0 dashed=false x=[1 2 4] y=[5000 6500 13000]",
+		"x86 one per core color=0 dashed=true x=[1 2 4] y=[5000 10000 19000]",
+		"arm no SMT siblings color=1 dashed=false x=[1 2 4] y=[4000 8560 15200]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("series\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Contains(r.Charts(), c) {
+		t.Error("the chart is not among the report's charts")
+	}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<h2>oltp_point_select (uniform, default, 1x1000) by server CPUs</h2>`,
+		`id="` + c.ID + `"><svg`,
+		`<td>2</td><td>arm</td><td>no SMT siblings</td><td>8560`,
+		`107% ` + analysis.SuperlinearMark,
+		analysis.SuperlinearMark + ` arm no SMT siblings at 2 CPUs: ` + analysis.CaveatNoise,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+func TestWriteCPUScalingGolden(t *testing.T) {
+	r := sweepReport(t)
+	for _, md := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := WriteCPUScaling(&b, r.Comparison.ByCPUs, md); err != nil {
+			t.Fatal(err)
+		}
+		name := map[bool]string{false: "cpuscaling.txt.golden", true: "cpuscaling.md.golden"}[md]
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test ./internal/report -update)", err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("%s differs (go test ./internal/report -update after checking):\n%s", name, b.String())
+		}
+	}
+}

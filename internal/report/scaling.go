@@ -37,6 +37,52 @@ func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 		}
 	}
 	fmt.Fprintf(w, "\nScalability (speed-up and efficiency relative to the smallest thread count; throughput stops growing where the next step gains less than %.0f%%)\n\n", curves[0].MinGain*100)
+	return writeTable(w, header, rows, markdown)
+}
+
+// WriteCPUScaling prints how each system scales with the server's CPUs (the
+// by-CPUs sections of a comparison): per series the throughput at each CPU
+// set's best thread count, speed-up and per-CPU efficiency, an efficiency
+// above 100 % marked analysis.SuperlinearMark with its caveat below.
+func WriteCPUScaling(w io.Writer, sections []analysis.CPUSection, markdown bool) error {
+	if len(sections) == 0 {
+		return nil
+	}
+	header := []string{"system", "workload", "series", "CPUs", "threads", "value", "speed-up", "efficiency per CPU"}
+	var rows [][]string
+	var caveats []string
+	for _, cs := range sections {
+		for _, cv := range cs.Curves {
+			for _, p := range cv.Points {
+				eff := fmt.Sprintf("%.0f%%", p.Efficiency*100)
+				if p.Caveat != "" {
+					eff += " " + analysis.SuperlinearMark
+					caveats = append(caveats, fmt.Sprintf("%s %s %s at %d CPUs: %s", analysis.SuperlinearMark, cv.System, cs.Group, p.CPUs, p.Caveat))
+				}
+				rows = append(rows, []string{cv.System, cs.Group.String(), orDash(cv.Mode), fmt.Sprint(p.CPUs), fmt.Sprint(p.Threads), num(p.Value),
+					fmt.Sprintf("%.2f×", p.SpeedUp), eff})
+			}
+		}
+	}
+	fmt.Fprintf(w, "\nScalability by server CPUs (each set at its best thread count; speed-up relative to the series' smallest set; efficiency per CPU = speed-up ÷ (CPUs ÷ smallest CPUs))\n\n")
+	if err := writeTable(w, header, rows, markdown); err != nil {
+		return err
+	}
+	if len(caveats) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(caveats, "\n"))
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// writeTable writes a pipe table (markdown) or aligned columns.
+func writeTable(w io.Writer, header []string, rows [][]string, markdown bool) error {
 	if markdown {
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
 		for _, r := range rows {
