@@ -9,7 +9,8 @@ import (
 )
 
 // WriteWideCSV renders c in the seeds' layout for a spreadsheet: one record
-// per row (workload, rand type, profile, data set, options, threads), one
+// per row (workload, rand type, profile, data set, options, server CPU set,
+// threads), one
 // column per system's figure, then the frequency-scaled figures, the %
 // differences against the baseline and the p values — the main table's
 // columns (mainColumns), numbers at full precision, empty where a figure does
@@ -18,7 +19,7 @@ import (
 func WriteWideCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	cols := c.mainColumns(c.Rows)
-	head := []string{"workload", "rand_type", "profile", "data", "options", "threads"}
+	head := []string{"workload", "rand_type", "profile", "data", "options", "server_cpus", "threads"}
 	for _, col := range cols {
 		head = append(head, col.head)
 	}
@@ -27,7 +28,7 @@ func WriteWideCSV(w io.Writer, c *Comparison) error {
 		return fmt.Errorf("write CSV: %w", err)
 	}
 	for _, r := range c.Rows {
-		rec := []string{r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, r.Key.Options, strconv.Itoa(r.Key.Threads)}
+		rec := []string{r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, r.Key.Options, r.Key.CPUs, strconv.Itoa(r.Key.Threads)}
 		for _, col := range cols {
 			rec = append(rec, csvNum(col.value(r)))
 		}

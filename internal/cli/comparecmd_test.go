@@ -49,7 +49,7 @@ func TestCompareReportAndCostCommands(t *testing.T) {
 	}
 
 	wide := runCLI(ctx, nil, append([]string{"compare", "--format", "csv", "--wide", "--ghz", "arm=2.6,x86=3.0"}, ops...)...)
-	if wide.code != ExitOK || !strings.HasPrefix(wide.stdout, "workload,rand_type,profile,data,options,threads,arm (tps),x86 (tps),x86 fscaled,% x86-vs-arm,") {
+	if wide.code != ExitOK || !strings.HasPrefix(wide.stdout, "workload,rand_type,profile,data,options,server_cpus,threads,arm (tps),x86 (tps),x86 fscaled,% x86-vs-arm,") {
 		t.Errorf("compare --format csv --wide: %d\n%s%s", wide.code, wide.stdout, wide.stderr)
 	}
 	if r := runCLI(ctx, nil, append([]string{"compare", "--wide"}, ops...)...); r.code != ExitUsage || !strings.Contains(r.stderr, "--wide is a layout of --format csv or md") {
