@@ -34,6 +34,10 @@ type Env struct {
 	// (cpuset.Usable); server.cpus outside them is refused. nil: not checked
 	// here (the server's start still checks).
 	UsableCPUs func() (cpuset.Set, error)
+	// Topology reads the machine's CPU topology, from which server.cpus_share
+	// and matrix.server_cpus choose the server's CPUs (within UsableCPUs);
+	// nil reads this machine's /sys (cpuset.ReadTopology).
+	Topology func() (cpuset.Topology, error)
 }
 
 // Defaults of optional plan fields.
@@ -55,7 +59,7 @@ func (p *Plan) Validate(env Env) error {
 		env.CPUs = runtime.NumCPU()
 	}
 	p.registry = env.Registry
-	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
 	for _, check := range checks {
 		if err := check(env); err != nil {
 			return err
@@ -209,7 +213,7 @@ func (p *Plan) validateServerCPUs(env Env) error {
 	s := p.Server
 	s.cpus = cpuset.Set{}
 	if s.CPUs == "" && !p.given("server.cpus") {
-		return nil
+		return p.validateCPUsShare(env)
 	}
 	set, err := cpuset.Parse(s.CPUs)
 	if err != nil {
