@@ -212,7 +212,7 @@ func (p *Plan) validateServer(env Env) error {
 func (p *Plan) validateServerCPUs(env Env) error {
 	s := p.Server
 	s.cpus = cpuset.Set{}
-	if s.CPUs == "" && !p.given("server.cpus") {
+	if s.CPUs == "" && !p.given("server.cpus") || p.given("server.cpus_share") {
 		return p.validateCPUsShare(env)
 	}
 	set, err := cpuset.Parse(s.CPUs)
