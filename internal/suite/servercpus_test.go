@@ -229,3 +229,36 @@ func TestServerCPUSweepDryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestExamplePlansChooseServerCPUs: seed 001's split gives the server its
+// share of any machine; seed 002's sweep runs on a large machine and is
+// refused on the 2-CPU VM, naming its topology.
+func TestExamplePlansChooseServerCPUs(t *testing.T) {
+	read := func(file string, env Env) (*Plan, error) {
+		p, err := ReadPlan("../../plans/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, p.Validate(env)
+	}
+	for _, tt := range []struct {
+		sys  fs.FS
+		want string
+	}{{ht28Sys, "0-10,14-24"}, {intelSys, "0-24,32-56"}, {vmSys, "0-1"}} {
+		p, err := read("seed001-split.yaml", fixtureEnv(tt.sys, ""))
+		if err != nil || p.Server.CPUSet().String() != tt.want {
+			t.Errorf("seed001 split: server CPUs %s, %v; want %s", p.Server.CPUSet(), err, tt.want)
+		}
+	}
+	p, err := read("seed002-core-scaling.yaml", fixtureEnv(intelSys, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(groups(p.Expand())); n != 5 {
+		t.Errorf("seed002 on the Intel machine: %d server restarts, want 5", n)
+	}
+	_, err = read("seed002-core-scaling.yaml", fixtureEnv(vmSys, ""))
+	if err == nil || !strings.Contains(err.Error(), "matrix.server_cpus[2]: 4 CPUs asked for, but this machine has 2 (2 CPUs, 2 cores, 1 socket, 1 NUMA node)") {
+		t.Errorf("seed002 on the 2-CPU VM: %v", err)
+	}
+}
