@@ -206,6 +206,9 @@ func checkDir(p *Plan, opts Options) (*suitedir.Manifest, error) {
 			return nil, fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
 		}
 	}
+	if err := p.checkSweepSets(existing); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
 	if c := opts.Client; c != nil && (existing.Client == nil || existing.Client.ID != c.ID) {
 		was := "ran without --client-id"
 		if existing.Client != nil {

@@ -238,6 +238,26 @@ func (p *Plan) validateServerCPUSweep(env Env) error {
 	return nil
 }
 
+// checkSweepSets refuses to resume a server_cpus sweep whose servers ran on
+// CPU sets this machine would not choose now (another machine, or other
+// usable CPUs): its cells would be measured on other sets under the same ids.
+func (p *Plan) checkSweepSets(m *suitedir.Manifest) error {
+	if p.sweep == nil {
+		return nil
+	}
+	var lists []string
+	for _, ss := range p.sweep.sets {
+		lists = append(lists, ss.cpus.String())
+	}
+	for _, srv := range m.Servers {
+		if l := cpuList(srv.Managed); l != "" && !slices.Contains(lists, l) {
+			return fmt.Errorf("its server ran on CPUs %s, which matrix.server_cpus does not choose here (it chooses %s from %s): resume on the machine, and with the CPUs, it started on",
+				l, strings.Join(lists, " / "), p.sweep.topology)
+		}
+	}
+	return nil
+}
+
 // writeSweep prints the sweep's sets for the dry run.
 func (p *Plan) writeSweep(w io.Writer) {
 	if p.sweep == nil {

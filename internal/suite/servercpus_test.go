@@ -10,6 +10,8 @@ import (
 
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/cpuset/cpusettest"
+	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/suitedir"
 )
 
 // The sysfs trees of the fixture machines (internal/cpuset): the committed
@@ -260,5 +262,35 @@ func TestExamplePlansChooseServerCPUs(t *testing.T) {
 	_, err = read("seed002-core-scaling.yaml", fixtureEnv(vmSys, ""))
 	if err == nil || !strings.Contains(err.Error(), "matrix.server_cpus[2]: 4 CPUs asked for, but this machine has 2 (2 CPUs, 2 cores, 1 socket, 1 NUMA node)") {
 		t.Errorf("seed002 on the 2-CPU VM: %v", err)
+	}
+}
+
+// TestResumeRefusesOtherSets: a sweep that ran on other CPU sets (another
+// machine) is not resumed under the same cell ids.
+func TestResumeRefusesOtherSets(t *testing.T) {
+	text := "server: {flavor: mariadb}\n" + fixtureOK + "  server_cpus: [1, 2]\nrun: {time: 1}\n"
+	dir := t.TempDir()
+	p, err := validOn(text, fixtureEnv(intelSys, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &suitedir.Manifest{Schema: suitedir.ManifestSchema, Plan: suitedir.PlanRecord{Name: p.Name, Hash: p.Hash(), Scale: 1}}
+	for _, c := range p.Expand() {
+		m.Cells = append(m.Cells, suitedir.CellRecord{Cell: c, Status: suitedir.StatusPending})
+	}
+	m.Servers = []suitedir.ServerRecord{{Profile: "cpu-bound", Managed: &result.ManagedServer{CPUList: "0,32"}}}
+	if err := m.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckDir(p, Options{Dir: dir, Resume: true}); err != nil {
+		t.Errorf("same machine: %v", err)
+	}
+	// The same sweep on the 2-CPU VM chooses 0 and 0-1, not 0,32.
+	p, err = validOn(text, fixtureEnv(vmSys, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckDir(p, Options{Dir: dir, Resume: true}); err == nil || !strings.Contains(err.Error(), "its server ran on CPUs 0,32, which matrix.server_cpus does not choose here (it chooses 0 / 0-1") {
+		t.Errorf("other machine: %v", err)
 	}
 }
