@@ -50,9 +50,9 @@ func setLabel(count int, smt string) string {
 // describe says what the set is for the dry run and step lines:
 // "4 CPUs (smt all): CPUs 0-1,32-33, 2 cores".
 func (ss serverSet) describe() string {
-	unit := "CPUs"
+	unit := plural(ss.count, "CPU", "CPUs")
 	if ss.smt == cpuset.SMTOnePerCore {
-		unit = "cores"
+		unit = plural(ss.count, "core", "cores")
 	}
 	return fmt.Sprintf("%d %s (smt %s): CPUs %s, %d %s", ss.count, unit, ss.smt, ss.cpus, ss.cores, plural(ss.cores, "core", "cores"))
 }
