@@ -208,7 +208,7 @@ func (p *Plan) validateServer(env Env) error {
 }
 
 // validateServerCPUs parses server.cpus and checks it against the CPUs this
-// process may use.
+// process may use, or chooses the set of server.cpus_share.
 func (p *Plan) validateServerCPUs(env Env) error {
 	s := p.Server
 	s.cpus = cpuset.Set{}
