@@ -132,6 +132,18 @@ func (t Topology) Cores() []Set {
 	return t.coresOf(t.CPUs)
 }
 
+// CoresIn is the number of cores of t that hold a CPU of s (the physical
+// cores a set touches).
+func (t Topology) CoresIn(s Set) int {
+	n := 0
+	for _, core := range t.Cores() {
+		if core.Overlaps(s) {
+			n++
+		}
+	}
+	return n
+}
+
 // coresOf groups cpus into cores by their sibling lists.
 func (t Topology) coresOf(cpus []CPU) []Set {
 	seen := map[string]bool{}

@@ -7,74 +7,15 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/fairbench/fairbench/internal/cpuset/cpusettest"
 )
 
-// machine describes a machine's CPUs compactly; tree turns it into the sysfs
-// files ReadTopology reads.
-type machine struct {
-	cpus int
-	// where gives CPU i's socket, core_id, SMT thread index and NUMA node.
-	where func(i int) (pkg, core, thread, node int)
-	// coreCPUsOnly writes core_cpus_list instead of thread_siblings_list (newer kernels).
-	coreCPUsOnly bool
-	// offline CPUs are left out of the online list.
-	offline []int
-}
-
-// tree generates the sysfs tree of m.
-func (m machine) tree() fstest.MapFS {
-	fsys := fstest.MapFS{}
-	put := func(name, text string) { fsys[name] = &fstest.MapFile{Data: []byte(text + "\n")} }
-	siblings := map[[2]int][]int{}
-	nodes := map[int][]int{}
-	var online []int
-	for i := 0; i < m.cpus; i++ {
-		pkg, core, _, node := m.where(i)
-		siblings[[2]int{pkg, core}] = append(siblings[[2]int{pkg, core}], i)
-		nodes[node] = append(nodes[node], i)
-		off := false
-		for _, o := range m.offline {
-			off = off || o == i
-		}
-		if !off {
-			online = append(online, i)
-		}
-	}
-	put("sys/devices/system/cpu/online", Of(online...).String())
-	for i := 0; i < m.cpus; i++ {
-		pkg, core, _, _ := m.where(i)
-		dir := "sys/devices/system/cpu/cpu" + strconv.Itoa(i) + "/topology/"
-		put(dir+"core_id", strconv.Itoa(core))
-		put(dir+"physical_package_id", strconv.Itoa(pkg))
-		sib := Of(siblings[[2]int{pkg, core}]...).String()
-		if m.coreCPUsOnly {
-			put(dir+"core_cpus_list", sib)
-		} else {
-			put(dir+"thread_siblings_list", sib)
-		}
-	}
-	for node, ids := range nodes {
-		put("sys/devices/system/node/node"+strconv.Itoa(node)+"/cpulist", Of(ids...).String())
-	}
-	return fsys
-}
-
-// The machines of the tests.
+// The machines of the tests (cpusettest generates their sysfs trees).
 var (
-	// Two Intel sockets × 16 cores × 2 threads: cpuN and cpuN+32 are siblings,
-	// socket 0 has cores 0-15 (CPUs 0-15, 32-47), one NUMA node per socket.
-	intel2S = machine{cpus: 64, where: func(i int) (int, int, int, int) {
-		return (i % 32) / 16, i % 16, i / 32, (i % 32) / 16
-	}}
-	// An 80-core ARM server without SMT, one socket, one node (core_cpus_list only).
-	arm80 = machine{cpus: 80, coreCPUsOnly: true, where: func(i int) (int, int, int, int) {
-		return 0, i, 0, 0
-	}}
-	// An EPYC: one socket, 64 cores, 128 threads, siblings N and N+64, four
-	// NUMA nodes (NPS4) of 16 cores each.
-	epyc = machine{cpus: 128, where: func(i int) (int, int, int, int) {
-		return 0, i % 64, i / 64, (i % 64) / 16
-	}}
+	intel2S = cpusettest.Intel2S
+	arm80   = cpusettest.ARM80
+	epyc    = cpusettest.EPYC
 )
 
 func readMachine(t *testing.T, fsys fs.FS) Topology {
@@ -93,9 +34,9 @@ func TestReadTopology(t *testing.T) {
 		want string
 		smt  bool
 	}{
-		{"intel2S", readMachine(t, intel2S.tree()), "64 CPUs, 32 cores, 2 sockets, 2 NUMA nodes", true},
-		{"arm80", readMachine(t, arm80.tree()), "80 CPUs, 80 cores, 1 socket, 1 NUMA node", false},
-		{"epyc", readMachine(t, epyc.tree()), "128 CPUs, 64 cores, 1 socket, 4 NUMA nodes", true},
+		{"intel2S", readMachine(t, intel2S.Tree()), "64 CPUs, 32 cores, 2 sockets, 2 NUMA nodes", true},
+		{"arm80", readMachine(t, arm80.Tree()), "80 CPUs, 80 cores, 1 socket, 1 NUMA node", false},
+		{"epyc", readMachine(t, epyc.Tree()), "128 CPUs, 64 cores, 1 socket, 4 NUMA nodes", true},
 		{"two-cpu-vm", readMachine(t, os.DirFS("testdata/two-cpu-vm")), "2 CPUs, 2 cores, 1 socket, 1 NUMA node", false},
 	}
 	for _, tt := range tests {
@@ -119,8 +60,8 @@ func TestReadTopology(t *testing.T) {
 
 	// An offline CPU is left out and drops out of its sibling's list.
 	off := intel2S
-	off.offline = []int{33}
-	topo := readMachine(t, off.tree())
+	off.Offline = []int{33}
+	topo := readMachine(t, off.Tree())
 	if len(topo.CPUs) != 63 || topo.CPUs[1].Siblings.String() != "1" {
 		t.Errorf("with cpu33 offline: %d CPUs, cpu1 siblings %q", len(topo.CPUs), topo.CPUs[1].Siblings)
 	}
@@ -128,6 +69,10 @@ func TestReadTopology(t *testing.T) {
 	w := intel.Within(MustParse("0-3,32-33"))
 	if w.String() != "6 CPUs, 4 cores, 1 socket, 1 NUMA node" || w.CPUs[2].Siblings.String() != "2" {
 		t.Errorf("Within = %s, cpu2 siblings %q", w, w.CPUs[2].Siblings)
+	}
+	// CoresIn counts the cores a set touches: siblings share one.
+	if n := intel.CoresIn(MustParse("0-1,32")); n != 2 {
+		t.Errorf("CoresIn(0-1,32) = %d, want 2", n)
 	}
 	// Without node and topology files every CPU is its own core.
 	bare := readMachine(t, fstest.MapFS{"sys/devices/system/cpu/online": {Data: []byte("0-3\n")}})
@@ -140,7 +85,7 @@ func TestReadTopology(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	intel, arm, amd := readMachine(t, intel2S.tree()), readMachine(t, arm80.tree()), readMachine(t, epyc.tree())
+	intel, arm, amd := readMachine(t, intel2S.Tree()), readMachine(t, arm80.Tree()), readMachine(t, epyc.Tree())
 	vm := readMachine(t, os.DirFS("testdata/two-cpu-vm"))
 	tests := []struct {
 		name      string
@@ -201,7 +146,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestSMTModes(t *testing.T) {
-	intel, arm := readMachine(t, intel2S.tree()), readMachine(t, arm80.tree())
+	intel, arm := readMachine(t, intel2S.Tree()), readMachine(t, arm80.Tree())
 	if m, err := intel.SMTModes(SMTBoth); err != nil || len(m) != 2 || m[0] != SMTAll || m[1] != SMTOnePerCore {
 		t.Errorf("intel both = %v, %v", m, err)
 	}
@@ -225,7 +170,7 @@ func TestSMTModes(t *testing.T) {
 }
 
 func TestFraction(t *testing.T) {
-	intel, arm := readMachine(t, intel2S.tree()), readMachine(t, arm80.tree())
+	intel, arm := readMachine(t, intel2S.Tree()), readMachine(t, arm80.Tree())
 	vm := readMachine(t, os.DirFS("testdata/two-cpu-vm"))
 	tests := []struct {
 		topo Topology
@@ -257,7 +202,7 @@ func TestFraction(t *testing.T) {
 		}
 	}
 	// Seed 001's split on a 28-thread machine: 22 server + 6 client.
-	ht28 := readMachine(t, machine{cpus: 28, where: func(i int) (int, int, int, int) { return 0, i % 14, i / 14, 0 }}.tree())
+	ht28 := readMachine(t, cpusettest.HT28.Tree())
 	n, err := ht28.Fraction(0.8, SMTAll)
 	if err != nil || n != 22 {
 		t.Fatalf("0.8 of 28 = %d, %v", n, err)

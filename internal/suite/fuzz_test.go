@@ -31,7 +31,7 @@ func FuzzPlan(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	env := Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 2}
+	env := fixtureEnv(intelSys, "") // server CPU sets are chosen from a fixture machine, not this one
 	f.Fuzz(func(t *testing.T, text []byte) {
 		p, err := ParsePlan("fuzz.yaml", text)
 		if err != nil {

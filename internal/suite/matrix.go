@@ -11,8 +11,8 @@ import (
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// group is the cells that share a server profile and a data set: the data is
-// prepared and warmed once for them.
+// group is the cells that share a server (profile and, in a server_cpus
+// sweep, CPU set) and a data set: the data is warmed once for them.
 type group struct {
 	Profile string
 	Dataset int
@@ -28,19 +28,24 @@ func (p *Plan) profiles() []string {
 }
 
 // Expand returns the matrix in the order it runs: per profile, per data set,
-// per distribution, per round, per workload, per thread count — so that the
-// thread sweep of a test case runs together and rounds are spread over time.
+// per server CPU set (a server_cpus sweep), per distribution, per round, per
+// workload, per thread count — so that the server is restarted once per CPU
+// set, the thread sweep of a test case runs together and rounds are spread
+// over time.
 func (p *Plan) Expand() []suitedir.Cell {
 	var cells []suitedir.Cell
 	for _, prof := range p.profiles() {
 		for ds := range p.Data {
-			for _, rt := range p.Matrix.RandTypes {
-				for round := 1; round <= p.Matrix.Rounds; round++ {
-					for _, wl := range p.Matrix.Workloads {
-						for _, th := range p.Matrix.threadCounts() {
-							c := suitedir.Cell{Index: len(cells) + 1, Profile: prof, Dataset: ds, Data: p.datasetLabel(ds), Workload: wl, RandType: rt, Threads: th, Round: round}
-							c.ID = p.cellID(c)
-							cells = append(cells, c)
+			for _, ss := range p.serverSets() {
+				for _, rt := range p.Matrix.RandTypes {
+					for round := 1; round <= p.Matrix.Rounds; round++ {
+						for _, wl := range p.Matrix.Workloads {
+							for _, th := range p.Matrix.threadCounts() {
+								c := suitedir.Cell{Index: len(cells) + 1, Profile: prof, Dataset: ds, Data: p.datasetLabel(ds), Workload: wl, RandType: rt, Threads: th, Round: round,
+									ServerCPUs: ss.count, SMT: string(ss.smt)}
+								c.ID = p.cellID(c)
+								cells = append(cells, c)
+							}
 						}
 					}
 				}
@@ -50,11 +55,11 @@ func (p *Plan) Expand() []suitedir.Cell {
 	return cells
 }
 
-// groups splits cells by profile and data set, in order.
+// groups splits cells by server and data set, in order.
 func groups(cells []suitedir.Cell) []group {
 	var out []group
 	for _, c := range cells {
-		if n := len(out); n == 0 || out[n-1].Profile != c.Profile || out[n-1].Dataset != c.Dataset {
+		if n := len(out); n == 0 || !sameGroup(out[n-1].Cells[0], c) {
 			out = append(out, group{Profile: c.Profile, Dataset: c.Dataset})
 		}
 		out[len(out)-1].Cells = append(out[len(out)-1].Cells, c)
@@ -70,6 +75,9 @@ func (p *Plan) cellID(c suitedir.Cell) string {
 	}
 	if len(p.Data) > 1 {
 		parts = append(parts, p.datasetLabel(c.Dataset))
+	}
+	if l := setLabel(c.ServerCPUs, c.SMT); l != "" {
+		parts = append(parts, l)
 	}
 	parts = append(parts, c.RandType, fmt.Sprintf("r%d", c.Round), c.Workload, fmt.Sprintf("t%d", c.Threads))
 	return strings.Join(parts, "/")
@@ -175,7 +183,7 @@ func (p *Plan) estimate(cells []suitedir.Cell) Estimate {
 		if prev != nil && p.sleepsBefore(*prev, *c) {
 			e.Sleeps += p.Steps.ChangeoverSleep.D()
 		}
-		if q := p.Steps.QueryWarmup; q != nil && (prev == nil || prev.Profile != c.Profile || prev.Dataset != c.Dataset) {
+		if q := p.Steps.QueryWarmup; q != nil && (prev == nil || !sameGroup(*prev, *c)) {
 			e.Warmups += q.Time.D()
 		}
 		prev = c
@@ -185,7 +193,7 @@ func (p *Plan) estimate(cells []suitedir.Cell) Estimate {
 
 // sleepsBefore reports whether the change-over sleep comes between prev and c.
 func (p *Plan) sleepsBefore(prev, c suitedir.Cell) bool {
-	if p.Steps.ChangeoverSleep <= 0 || prev.Profile != c.Profile || prev.Dataset != c.Dataset {
+	if p.Steps.ChangeoverSleep <= 0 || !sameGroup(prev, c) {
 		return false
 	}
 	if p.Steps.Changeover == ChangeoverCell {

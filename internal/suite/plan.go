@@ -44,6 +44,7 @@ type Plan struct {
 
 	source   source             // where the plan came from, for messages and the manifest
 	registry *workload.Registry // the workloads, set by Validate
+	sweep    *cpuSweep          // the server_cpus sweep's sets, chosen by Validate (nil: no sweep)
 }
 
 // TargetSpec is the connection, with the names of the run command's flags
@@ -87,8 +88,17 @@ type ServerSpec struct {
 	Settings map[string]string `yaml:"settings"` // server settings on top of the profile's
 	// CPUs pins every thread of the server to a CPU list ("0-21"); empty: unpinned.
 	CPUs string `yaml:"cpus"`
+	// CPUsShare pins the server to this share of the CPUs this process may
+	// use (0.78: 22 of 28), chosen from the machine's topology with SMT and
+	// Placement, so that a plan splits any machine alike (seed 001's
+	// "22 server + 6 client"). Not with CPUs or matrix.server_cpus.
+	CPUsShare float64 `yaml:"cpus_share"`
+	// SMT and Placement choose the cpus_share set: all (default) or
+	// one-per-core, packed (default) or spread (cpuset.Select).
+	SMT       string `yaml:"smt"`
+	Placement string `yaml:"placement"`
 
-	cpus cpuset.Set // CPUs, parsed by validation
+	cpus cpuset.Set // CPUs or CPUsShare, resolved by validation
 }
 
 // CPUSet is the CPU set the server is pinned to (server.cpus, validated);
@@ -130,6 +140,17 @@ type Matrix struct {
 	TargetCPUs int `yaml:"target_cpus"`
 	// Rounds repeats the matrix (default 1).
 	Rounds int `yaml:"rounds"`
+	// ServerCPUs sweeps the CPUs of the server the plan starts: for each
+	// value the server is restarted pinned to a set chosen from the
+	// machine's topology (SMT, Placement; cpuset.Select) and the warm-ups run
+	// again. A value counts logical CPUs with smt all, cores with
+	// one-per-core.
+	ServerCPUs []int `yaml:"server_cpus"`
+	// SMT is all (default), one-per-core, or both (every value with each).
+	SMT string `yaml:"smt"`
+	// Placement is packed (default: a socket/NUMA node filled before the
+	// next) or spread (alternating).
+	Placement string `yaml:"placement"`
 }
 
 // ThreadList is a list of thread counts or "auto".

@@ -35,17 +35,29 @@ func DryRun(w io.Writer, p *Plan) error {
 				continue
 			}
 			pinned := ""
-			if gen.CPUList != "" {
+			switch {
+			case p.sweep != nil:
+				pinned = ", restarted on each CPU set below"
+			case gen.CPUList != "":
 				pinned = ", every thread on CPUs " + gen.CPUList
 			}
 			fmt.Fprintf(w, "\nServer %s, profile %s (sized for %s%s):\n%s", p.Server.Flavor, prof, humanBytes(gen.DataBytes), pinned, gen.Config)
 		}
 	}
+	p.writeSweep(w)
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "cell\tworkload\tdata\trand\tthreads\tround\tprofile")
+	head := "cell\tworkload\tdata\trand\tthreads\tround\tprofile"
+	if p.sweep != nil {
+		head += "\tserver cpus"
+	}
+	fmt.Fprintln(tw, head)
 	for _, c := range cells {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Index, c.Workload, c.Data, c.RandType, c.Threads, c.Round, cmpOr(c.Profile, "-"))
+		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%d\t%d\t%s", c.Index, c.Workload, c.Data, c.RandType, c.Threads, c.Round, cmpOr(c.Profile, "-"))
+		if ss := p.setOf(c); ss.count > 0 {
+			line += fmt.Sprintf("\t%s (%s)", ss.label(), ss.cpus)
+		}
+		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
 	e := p.estimate(cells)

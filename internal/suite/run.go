@@ -151,6 +151,16 @@ type session struct {
 	cellsDone int
 	// co meets the other clients of a plan with clients: (nil without).
 	co *coordinator
+	// prepared holds the (profile, data set) pairs this session prepared: a
+	// server_cpus sweep restarts the server on the same data, which is not
+	// prepared again.
+	prepared map[dataKey]bool
+}
+
+// dataKey is a data set under a server profile.
+type dataKey struct {
+	profile string
+	dataset int
 }
 
 // CheckDir says whether Run could open opts.Dir for p — a new suite directory
@@ -195,6 +205,9 @@ func checkDir(p *Plan, opts Options) (*suitedir.Manifest, error) {
 		if existing.Cells[i].ID != cells[i].ID {
 			return nil, fmt.Errorf("cannot resume %s: cell %d is %s in the manifest but %s in the plan: resume on the same machine", dir, i+1, existing.Cells[i].ID, cells[i].ID)
 		}
+	}
+	if err := p.checkSweepSets(existing); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
 	if c := opts.Client; c != nil && (existing.Client == nil || existing.Client.ID != c.ID) {
 		was := "ran without --client-id"
@@ -252,23 +265,23 @@ func (s *session) run(ctx context.Context) error {
 		}
 	}
 	fmt.Fprintf(s.out, "Suite %s: %d cells, %d to run, in %s\n", s.plan.Name, len(s.m.Cells), len(todo), s.opts.Dir)
-	// One server (or connection target) per profile: the data sets of a
-	// profile run one after another against the same server.
+	// One server (or connection target) per profile and CPU set: the data
+	// sets of a profile run one after another against the same server; a
+	// server_cpus sweep restarts it on each set.
 	var (
 		tg      *target
 		stop    = func() {}
-		profile string
 		connErr error
 	)
 	defer func() { stop() }()
-	for i, g := range groups(todo) {
+	gs := groups(todo)
+	for i, g := range gs {
 		if ctx.Err() != nil {
 			return ErrInterrupted
 		}
-		if i == 0 || g.Profile != profile {
+		if i == 0 || !sameServer(gs[i-1].Cells[0], g.Cells[0]) {
 			stop()
 			tg, stop = nil, func() {}
-			profile = g.Profile
 			if tg, stop, connErr = s.connect(ctx, g); connErr != nil {
 				tg, stop = nil, func() {}
 				if s.plan.Steps.OnFailure == OnFailureStop || s.plan.Server == nil {
@@ -281,11 +294,23 @@ func (s *session) run(ctx context.Context) error {
 			s.failCells(g.Cells, connErr)
 			continue
 		}
-		if err := s.runGroup(ctx, g, tg); err != nil {
+		if err := s.runGroup(ctx, g, tg, lastOfData(gs, i)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lastOfData reports whether gs[i] is the last group of its profile and data
+// set (a server_cpus sweep runs a data set on several servers): the data is
+// dropped after it.
+func lastOfData(gs []group, i int) bool {
+	for _, g := range gs[i+1:] {
+		if g.Profile == gs[i].Profile && g.Dataset == gs[i].Dataset {
+			return false
+		}
+	}
+	return true
 }
 
 // pending returns the cells that are not complete.
@@ -329,8 +354,9 @@ type target struct {
 	ignore runner.ErrorPolicy
 }
 
-// runGroup prepares and warms a data set on tg, then runs its cells.
-func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
+// runGroup prepares and warms a data set on tg, then runs its cells, and
+// drops the data set after them when the plan says so and last is set.
+func (s *session) runGroup(ctx context.Context, g group, tg *target, last bool) error {
 	p := s.plan
 	var coord *CoordinationError
 	if err := s.groupSteps(ctx, g, tg); err != nil {
@@ -368,6 +394,9 @@ func (s *session) runGroup(ctx context.Context, g group, tg *target) error {
 		case rec.Status == suitedir.StatusFailed && p.Steps.OnFailure == OnFailureStop:
 			return fmt.Errorf("cell %s failed and the plan says on_failure: stop: %s", c.ID, rec.Error)
 		}
+	}
+	if !last {
+		return nil
 	}
 	return s.cleanupGroup(ctx, g, tg)
 }
@@ -465,12 +494,18 @@ func (s *session) startServer(ctx context.Context, g group) (*localserver.Server
 		var err error
 		srv, err = localserver.Start(ctx, localserver.Options{
 			Flavor: flavor, Profile: profile, Dir: p.Server.Dir, Port: p.Server.Port,
-			DataBytes: bytes, Settings: p.Server.Settings, CPUs: p.Server.CPUSet(),
+			DataBytes: bytes, Settings: p.Server.Settings, CPUs: p.serverCPUs(g.Cells[0]),
 		})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s %s on port %d, socket %s", srv.Flavor, srv.Profile, srv.Port, srv.Socket), nil
+		detail := fmt.Sprintf("%s %s on port %d, socket %s", srv.Flavor, srv.Profile, srv.Port, srv.Socket)
+		if ss := p.setOf(g.Cells[0]); ss.count > 0 {
+			detail += ", every thread on " + ss.describe()
+		} else if list := srv.Managed.CPUList; list != "" {
+			detail += ", every thread on CPUs " + list
+		}
+		return detail, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
@@ -479,16 +514,25 @@ func (s *session) startServer(ctx context.Context, g group) (*localserver.Server
 	return srv, nil
 }
 
-// recordServer keeps the server fingerprint of a profile in the manifest.
+// recordServer keeps the server fingerprint of a profile (and, in a
+// server_cpus sweep, of each CPU set) in the manifest.
 func (s *session) recordServer(profile string, tg *target) {
 	rec := suitedir.ServerRecord{Profile: profile, Server: tg.Server, Managed: tg.Managed}
 	for i := range s.m.Servers {
-		if s.m.Servers[i].Profile == profile {
+		if s.m.Servers[i].Profile == profile && cpuList(s.m.Servers[i].Managed) == cpuList(tg.Managed) {
 			s.m.Servers[i] = rec
 			return
 		}
 	}
 	s.m.Servers = append(s.m.Servers, rec)
+}
+
+// cpuList is a managed server's CPU list ("" when unpinned or not managed).
+func cpuList(m *result.ManagedServer) string {
+	if m == nil {
+		return ""
+	}
+	return m.CPUList
 }
 
 // step runs one step outside the cells, records it and prints a line.
@@ -615,7 +659,8 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		Target: tg.Target, Workload: wl, WorkloadName: c.Workload, Rand: rng, Config: rcfg, Data: data,
 		Tool: s.opts.Tool, CommandLine: s.opts.CommandLine, Options: s.cellOptions(fs, c, rcfg, rng.Config().Seed),
 		Machine: &s.m.Machine, Client: at.client,
-		Suite:    &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile},
+		Suite: &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile,
+			ServerCPUs: p.cellServerCPUs(c)},
 		Progress: s.display(), OnIntervalHistogram: s.opts.Watch.Interval,
 		OnMeasure: func() { s.opts.Watch.Phase("measure") },
 	})

@@ -19,7 +19,8 @@ import (
 )
 
 // prepareData loads the group's data set (or reuses it), then runs the
-// checksum and query warm-ups.
+// checksum and query warm-ups. A data set this session prepared already (a
+// server_cpus sweep restarted the server on it) is warmed again, not prepared.
 func (s *session) prepareData(ctx context.Context, g group, tg *target) error {
 	p := s.plan
 	d := p.Data[g.Dataset]
@@ -27,8 +28,17 @@ func (s *session) prepareData(ctx context.Context, g group, tg *target) error {
 	if err != nil {
 		return err
 	}
-	if err := s.step(g, "prepare", func() (string, error) { return s.prepare(ctx, wl, d, tg) }); err != nil {
-		return err
+	key := dataKey{g.Profile, g.Dataset}
+	if s.prepared[key] {
+		fmt.Fprintf(s.out, "-- prepare: the data set is loaded already; the server was restarted on %s\n", p.setOf(g.Cells[0]).describe())
+	} else {
+		if err := s.step(g, "prepare", func() (string, error) { return s.prepare(ctx, wl, d, tg) }); err != nil {
+			return err
+		}
+		if s.prepared == nil {
+			s.prepared = map[dataKey]bool{}
+		}
+		s.prepared[key] = true
 	}
 	if ds, ok := wl.(workload.Dataset); ok && p.Steps.ChecksumWarmup {
 		err := s.step(g, "checksum warm-up", func() (string, error) {
@@ -154,7 +164,7 @@ func (s *session) stepRandType() (randType, why string) {
 func (s *session) beforeCell(ctx context.Context, c suitedir.Cell, tg *target) error {
 	prev := s.lastRun
 	s.lastRun = &c
-	if prev == nil || prev.Profile != c.Profile || prev.Dataset != c.Dataset {
+	if prev == nil || !sameGroup(*prev, c) {
 		return nil
 	}
 	for _, a := range s.plan.Steps.BetweenCells {

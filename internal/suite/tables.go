@@ -63,14 +63,15 @@ const OutageMark = "‡"
 // outageLegend explains OutageMark under the tables that use it.
 const outageLegend = OutageMark + " the server went away during this cell (complete: every thread reconnected within 5 % of the measured phase); the figure includes the outage — see the cell's result for when and how long\n"
 
-// block is one seed-style table: a profile, data set and distribution.
+// block is one seed-style table: a profile, data set, server CPU set (a
+// server_cpus sweep) and distribution.
 type block struct {
-	profile, data, randType string
+	profile, data, cpus, randType string
 }
 
 func (b block) title() string {
 	var parts []string
-	for _, s := range []string{b.profile, b.data, b.randType} {
+	for _, s := range []string{b.profile, b.data, b.cpus, b.randType} {
 		if s != "" {
 			parts = append(parts, s)
 		}
@@ -91,7 +92,7 @@ func hadOutage(c suitedir.CellRecord) bool { return c.Summary != nil && c.Summar
 
 // sameTable reports whether two cells belong to the same table (and round).
 func sameTable(a, b suitedir.Cell) bool {
-	return a.Profile == b.Profile && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
+	return sameServer(a, b) && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
 }
 
 // writeTables prints the tables of the cells that keep selects.
@@ -104,7 +105,7 @@ func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) boo
 			continue
 		}
 		marked = marked || hadOutage(c) && c.Status != suitedir.StatusFailed
-		b := block{c.Profile, c.Data, c.RandType}
+		b := block{c.Profile, c.Data, setLabel(c.ServerCPUs, c.SMT), c.RandType}
 		if _, ok := byBlock[b]; !ok {
 			blocks = append(blocks, b)
 		}

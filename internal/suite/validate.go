@@ -34,6 +34,10 @@ type Env struct {
 	// (cpuset.Usable); server.cpus outside them is refused. nil: not checked
 	// here (the server's start still checks).
 	UsableCPUs func() (cpuset.Set, error)
+	// Topology reads the machine's CPU topology, from which server.cpus_share
+	// and matrix.server_cpus choose the server's CPUs (within UsableCPUs);
+	// nil reads this machine's /sys (cpuset.ReadTopology).
+	Topology func() (cpuset.Topology, error)
 }
 
 // Defaults of optional plan fields.
@@ -55,7 +59,7 @@ func (p *Plan) Validate(env Env) error {
 		env.CPUs = runtime.NumCPU()
 	}
 	p.registry = env.Registry
-	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
 	for _, check := range checks {
 		if err := check(env); err != nil {
 			return err
@@ -204,12 +208,12 @@ func (p *Plan) validateServer(env Env) error {
 }
 
 // validateServerCPUs parses server.cpus and checks it against the CPUs this
-// process may use.
+// process may use, or chooses the set of server.cpus_share.
 func (p *Plan) validateServerCPUs(env Env) error {
 	s := p.Server
 	s.cpus = cpuset.Set{}
-	if s.CPUs == "" && !p.given("server.cpus") {
-		return nil
+	if s.CPUs == "" && !p.given("server.cpus") || p.given("server.cpus_share") {
+		return p.validateCPUsShare(env)
 	}
 	set, err := cpuset.Parse(s.CPUs)
 	if err != nil {
