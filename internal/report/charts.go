@@ -46,6 +46,8 @@ type Chart struct {
 type Bar struct {
 	Label string
 	Value float64
+	// Color is the system's position among the systems (Series.Color).
+	Color int
 }
 
 // Chart sizes.

@@ -8,6 +8,7 @@ package report
 
 import (
 	"fmt"
+	"html/template"
 	"math"
 	"slices"
 	"strings"
@@ -35,10 +36,20 @@ type Options struct {
 // CostSection is the cost-performance part of a report, computed by the cost
 // model from a price sheet.
 type CostSection struct {
-	// Title says what was priced ("AWS us-west-2, 3 years").
-	Title string
-	// Text is the cost tables as the cost command prints them.
-	Text string
+	// Title is the section's short heading ("Cost and price-performance
+	// over 5y"); Source says where the prices come from, in a note under it.
+	Title, Source string
+	// Headline is the cost's verdict in a sentence or two for the top of
+	// the report ("ARM costs 18 % less per tpmC than x86 over 5y"); "" for
+	// none.
+	Headline []string
+	// Text, Markdown and HTML are the cost tables as the cost command renders
+	// them (HTML: fragments of cost.WriteHTML); the HTML report shows Text in
+	// a <pre> only when HTML is empty.
+	Text, Markdown string
+	HTML           template.HTML
+	// Baseline is the system the cost tables compare the others with.
+	Baseline string
 	// Monthly is each system's cost per month; PricePerformance its period
 	// cost per unit of throughput (lower is better); PerDollar its throughput
 	// per dollar (higher is better). Units name the bars' axes.
@@ -48,7 +59,10 @@ type CostSection struct {
 
 // Report is a built report: the comparisons and the charts.
 type Report struct {
-	Title      string
+	Title string
+	// Headline is the verdict in sentences: analysis.Headline of the
+	// comparison, then the cost's (CostSection.Headline).
+	Headline   []string
 	Systems    []*analysis.System
 	Comparison *analysis.Comparison
 	Latency    *analysis.Comparison // nil without a latency percentile
@@ -77,7 +91,10 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost}
+	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost, Headline: analysis.Headline(cmp)}
+	if opts.Cost != nil {
+		r.Headline = append(r.Headline, opts.Cost.Headline...)
+	}
 	if r.Title == "" {
 		r.Title = "fairbench: " + labels(systems)
 	}
