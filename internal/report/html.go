@@ -198,6 +198,7 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{range .Systems}}<tr><td>{{.Label}}</td><td>{{machine .}}</td><td>{{server .}}</td><td>{{len .Samples}}</td></tr>
 {{end}}</table>
 {{range .Comparison.Notes}}<p class="note">{{.}}</p>
+{{end}}{{with .Overview}}<div class="charts"><figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure></div>
 {{end}}
 {{range $i, $sec := .Sections}}
 <h2>{{$sec.Title}}{{if $sec.Mixed}} {{$.MixedMark}} mixed{{end}}</h2>

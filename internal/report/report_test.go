@@ -76,8 +76,8 @@ func buildReport(t *testing.T) *Report {
 		Compare:           analysis.CompareOptions{Metric: analysis.MetricTPS, Baseline: "x86"},
 		LatencyPercentile: "95",
 		Cost: &CostSection{Title: "made-up prices", Text: "arm 100 USD/month\nx86 150 USD/month",
-			Monthly: []Bar{{"arm", 100, 0}, {"x86", 150, 1}}, MonthlyUnit: "USD/month",
-			PricePerformance: []Bar{{"arm", 0.1, 0}, {"x86", 0.12, 1}}, PricePerformanceUnit: "USD per tps"},
+			Monthly: []Bar{{Label: "arm", Value: 100, Color: 0}, {Label: "x86", Value: 150, Color: 1}}, MonthlyUnit: "USD/month",
+			PricePerformance: []Bar{{Label: "arm", Value: 0.1, Color: 0}, {Label: "x86", Value: 0.12, Color: 1}}, PricePerformanceUnit: "USD per tps"},
 	})
 	if err != nil {
 		t.Fatal(err)

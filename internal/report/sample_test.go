@@ -112,9 +112,9 @@ func seedReport(t *testing.T) *Report {
 			Headline: []string{"Cost: ARM costs 40 % less per tps than x86 over 1y (made up)."},
 			Text:     "ARM 800 USD/year\nx86 1,360 USD/year\n", Markdown: "| system | USD/year |\n|---|---:|\n| ARM | 800 |\n| x86 | 1,360 |\n",
 			HTML:     "<table class=\"cost\"><tr><th>system</th><th class=\"num\">USD/year</th></tr><tr><td>ARM</td><td class=\"num\">800</td></tr><tr><td>x86</td><td class=\"num\">1,360</td></tr></table>",
-			Baseline: "x86", Monthly: []Bar{{"ARM", 66.67, 0}, {"x86", 113.33, 1}}, MonthlyUnit: "USD/month",
-			PricePerformance: []Bar{{"ARM", 0.0075, 0}, {"x86", 0.0098, 1}}, PricePerformanceUnit: "USD per tps (year)",
-			PerDollar: []Bar{{"ARM", 133.4, 0}, {"x86", 102.2, 1}}, PerDollarUnit: "tps per USD (year)"},
+			Baseline: "x86", Monthly: []Bar{{Label: "ARM", Value: 66.67, Color: 0}, {Label: "x86", Value: 113.33, Color: 1}}, MonthlyUnit: "USD/month",
+			PricePerformance: []Bar{{Label: "ARM", Value: 0.0075, Color: 0}, {Label: "x86", Value: 0.0098, Color: 1}}, PricePerformanceUnit: "USD per tps (year)",
+			PerDollar: []Bar{{Label: "ARM", Value: 133.4, Color: 0}, {Label: "x86", Value: 102.2, Color: 1}}, PerDollarUnit: "tps per USD (year)"},
 	})
 	if err != nil {
 		t.Fatal(err)

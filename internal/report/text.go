@@ -66,6 +66,11 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 		}
 		return s.String()
 	}
+	if r.Overview != nil && images != "" {
+		if _, err := io.WriteString(w, img([]*Chart{r.Overview})+"\n"); err != nil {
+			return err
+		}
+	}
 	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string { return img(r.Sections[i].Charts) }); err != nil {
 		return err
 	}
