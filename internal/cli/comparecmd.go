@@ -296,7 +296,7 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args, f) },
 	}
 	f.register(cmd.Flags(), "text, md, csv, json or html")
-	cmd.Flags().StringVar(&f.latency, "latency", "95", "latency percentile charted against threads in HTML (empty: none)")
+	cmd.Flags().StringVar(&f.latency, "latency", "95,99", "latency percentiles charted against threads, comma-separated (the first is required of the results, a further one they lack is left out; empty: none)")
 	cmd.Flags().StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
 	cmd.Flags().StringVar(&f.title, "title", "", "the report's title")
 	f.costFlag.register(cmd.Flags())

@@ -79,10 +79,25 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"peakEfficiency": func(c analysis.Curve) string {
 		for _, p := range c.Points {
 			if p.Threads == c.PeakThreads {
-				return fmt.Sprintf("%.0f%%", p.Efficiency*100)
+				s := fmt.Sprintf("%.0f%%", p.Efficiency*100)
+				if p.Efficiency > 1 {
+					s += " (above 100 %: faster than linear from the smallest thread count — a noisy or cache-starved base figure; check its rounds)"
+				}
+				return s
 			}
 		}
 		return "-"
+	},
+	// caveat says when a cell's figure rests on one round or varies by more
+	// than 10 % between rounds.
+	"caveat": func(c analysis.Cell) string {
+		switch {
+		case c.Stats.N == 1:
+			return "one round"
+		case c.Stats.N > 1 && c.Stats.CV > 0.10:
+			return fmt.Sprintf("CV %.0f %%", c.Stats.CV*100)
+		}
+		return ""
 	},
 	"ci": func(c analysis.Cell) string {
 		if c.Stats.N < 2 || math.IsNaN(c.Stats.CILo) {
@@ -118,11 +133,17 @@ func num(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
+// pct prints a signed whole percentage, "0%" for what rounds to zero (no
+// "-0%" or "+0%").
 func pct(v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return fmt.Sprintf("%+.0f%%", v)
+	s := fmt.Sprintf("%+.0f%%", v)
+	if s == "-0%" || s == "+0%" {
+		return "0%"
+	}
+	return s
 }
 
 // machine describes a system's machine under test (the database server's,
@@ -173,7 +194,7 @@ th:first-child, td:first-child { text-align: left; }
 .chart svg { width: 100%; height: auto; }
 .note { color: #666; font-size: .9rem; }
 #systems td, #systems th, #differences td, #differences th { text-align: left; }
-.ns { color: #888; }
+.ns { color: #888; } .caveat { color: #a65e00; font-size: .85rem; }
 pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 #headline { background: #f4f7fb; border-left: 4px solid #0072B2; padding: .5rem 1rem; margin: 1rem 0 1.5rem; }
 #headline ul { margin: .25rem 0; padding-left: 1.2rem; } #headline li { margin: .3rem 0; font-size: 1.05rem; }
@@ -204,15 +225,15 @@ table.cost td.num, table.cost th.num { text-align: right; }
 <h2>{{$sec.Title}}{{if $sec.Mixed}} {{$.MixedMark}} mixed{{end}}</h2>
 <div class="charts">{{range $sec.Charts}}<figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure>{{end}}</div>
 <table class="cmp">
-<tr><th>threads</th>{{range $.Systems}}<th>{{.Label}}</th>{{end}}{{range $j, $s := $.Systems}}{{if ne $j $.Comparison.Baseline}}<th>% {{$s.Label}}</th>{{if $.Comparison.Scaled}}<th>% {{$s.Label}} (FS)</th>{{end}}{{end}}{{end}}</tr>
-{{range $sec.Rows}}{{$row := .}}<tr{{if .Mixed}} class="mixed"{{end}}><td>{{.Key.Threads}}{{if .Mixed}} {{$.MixedMark}}{{end}}{{if .HasOutage}} {{$.OutageMark}}{{end}}</td>{{range .Cells}}<td>{{num .Value}} <span class="note">{{ci .}}</span></td>{{end}}{{range $j, $c := .Cells}}{{if ne $j $.Comparison.Baseline}}{{$mark := mark $c}}<td{{if $mark}} class="ns"{{end}} title="{{pvalue $c}}">{{pct $c.Pct}}{{if $mark}} {{$mark}}{{end}}</td>{{if $.Comparison.Scaled}}<td>{{pct $c.PctFScaled}}</td>{{end}}{{end}}{{end}}</tr>
+<tr><th>threads</th>{{range $.Systems}}<th>{{.Label}} ({{$.Comparison.Metric.Unit}})</th>{{end}}{{range $j, $s := $.Systems}}{{if ne $j $.Comparison.Baseline}}<th>% {{$s.Label}} vs {{$.Comparison.BaselineSystem.Label}}</th>{{if $.Comparison.Scaled}}<th>% {{$s.Label}} (FS) vs {{$.Comparison.BaselineSystem.Label}}</th>{{end}}{{end}}{{end}}</tr>
+{{range $sec.Rows}}{{$row := .}}<tr{{if .Mixed}} class="mixed"{{end}}><td>{{.Key.Threads}}{{if .Mixed}} {{$.MixedMark}}{{end}}{{if .HasOutage}} {{$.OutageMark}}{{end}}</td>{{range .Cells}}<td>{{num .Value}} <span class="note">{{ci .}}</span>{{with caveat .}} <span class="caveat">({{.}})</span>{{end}}</td>{{end}}{{range $j, $c := .Cells}}{{if ne $j $.Comparison.Baseline}}{{$mark := mark $c}}<td{{if $mark}} class="ns"{{end}} title="{{pvalue $c}}">{{pct $c.Pct}}{{if $mark}} {{$mark}}{{end}}</td>{{if $.Comparison.Scaled}}<td>{{pct $c.PctFScaled}}</td>{{end}}{{end}}{{end}}</tr>
 {{end}}</table>
 {{if $sec.Mixed}}<p class="note mixed">{{$.MixedMark}} mixed: {{$sec.Mixed}} (put together by --allow-mixed: not the same measurement).</p>
 {{end}}{{end}}
 {{if .Scaling}}
 <h2>Scalability</h2>
 <table id="scaling">
-<tr><th>system</th><th>workload</th><th>peak</th><th>at threads</th><th>stops growing at</th><th>efficiency at peak</th></tr>
+<tr><th>system</th><th>workload</th><th>peak ({{.Comparison.Metric.Unit}})</th><th>at threads</th><th>stops growing at (threads)</th><th>efficiency at peak</th></tr>
 {{range .Scaling}}<tr><td>{{.System}}</td><td>{{.Group.String}}</td><td>{{num .PeakValue}}</td><td>{{.PeakThreads}}</td><td>{{if .Saturated}}{{.KneeThreads}}{{else}}still growing{{end}}</td><td>{{peakEfficiency .}}</td></tr>
 {{end}}</table>
 {{end}}
