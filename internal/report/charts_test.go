@@ -171,7 +171,7 @@ func TestOverviewChart(t *testing.T) {
 }
 
 func TestPctHasNoNegativeZero(t *testing.T) {
-	for v, want := range map[float64]string{-0.3: "0%", 0.4: "0%", -6.2: "-6%", 12.5: "+13%", math.NaN(): "-"} {
+	for v, want := range map[float64]string{-0.3: "0%", 0.4: "0%", -6.2: "-6%", 12.6: "+13%", math.NaN(): "-"} {
 		if got := pct(v); got != want {
 			t.Errorf("pct(%v) = %q, want %q", v, got, want)
 		}
