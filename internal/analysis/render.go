@@ -531,7 +531,13 @@ func writeAligned(b *strings.Builder, t table) {
 }
 
 // WriteMarkdown renders c as Markdown pipe tables, one section per workload.
-func WriteMarkdown(w io.Writer, c *Comparison) error {
+func WriteMarkdown(w io.Writer, c *Comparison) error { return WriteMarkdownWith(w, c, nil) }
+
+// WriteMarkdownWith renders c as WriteMarkdown does, with what after returns
+// for each section (its index in Comparison.Sections) written under the
+// section's heading, before its tables: a report's charts. A nil after adds
+// nothing.
+func WriteMarkdownWith(w io.Writer, c *Comparison, after func(section int) string) error {
 	d := layout(c)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Comparison of %s\n\n", mdEscape(d.title))
@@ -553,8 +559,13 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
 		}
 	}
-	for _, sec := range d.body {
+	for i, sec := range d.body {
 		fmt.Fprintf(&b, "\n## %s\n", mdEscape(sec.title))
+		if after != nil {
+			if extra := after(i); extra != "" {
+				b.WriteString("\n" + extra)
+			}
+		}
 		for _, t := range sec.tables {
 			b.WriteString("\n")
 			if t.caption != "" {

@@ -296,7 +296,7 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args, f) },
 	}
 	f.register(cmd.Flags(), "text, md, csv, json or html")
-	cmd.Flags().StringVar(&f.latency, "latency", "95", "latency percentile charted against threads in HTML (empty: none)")
+	cmd.Flags().StringVar(&f.latency, "latency", "95,99", "latency percentiles charted against threads, comma-separated (the first is required of the results, a further one they lack is left out; empty: none)")
 	cmd.Flags().StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
 	cmd.Flags().StringVar(&f.title, "title", "", "the report's title")
 	f.costFlag.register(cmd.Flags())
@@ -325,7 +325,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	costSec, costText, err := f.costFlag.section(systems, opts)
+	costSec, err := f.costFlag.section(systems, opts)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -341,24 +341,13 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	case "html":
 		err = rep.WriteHTML(w)
 	case "text":
-		if err = analysis.WriteText(w, rep.Comparison); err == nil {
-			if err = report.WriteScaling(w, rep.Scaling, false); err == nil {
-				err = report.WriteCPUScaling(w, rep.Comparison.ByCPUs, false)
-			}
-		}
+		err = rep.WriteText(w)
 	case "md", "markdown":
-		if err = analysis.WriteMarkdown(w, rep.Comparison); err == nil {
-			if err = report.WriteScaling(w, rep.Scaling, true); err == nil {
-				err = report.WriteCPUScaling(w, rep.Comparison.ByCPUs, true)
-			}
-		}
+		err = rep.WriteMarkdown(w, imagePath(f.png, f.out))
 	case "csv":
 		err = analysis.WriteCSV(w, rep.Comparison)
 	case "json":
 		err = analysis.WriteJSON(w, rep.Comparison)
-	}
-	if err == nil && costText != "" && f.format != "html" {
-		_, err = fmt.Fprintf(w, "\n%s", costText)
 	}
 	if err := done(err); err != nil {
 		return withCode(ExitFailed, err)
@@ -371,4 +360,20 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 		fmt.Fprintf(a.Stderr, "Wrote %d charts to %s\n", len(files), f.png)
 	}
 	return nil
+}
+
+// imagePath is where a Markdown report written to out finds the PNGs of
+// --png dir: dir relative to out's directory (slash-separated, as Markdown
+// links are), dir as given when the report goes to stdout or the two share
+// no relative path; "" without --png.
+func imagePath(dir, out string) string {
+	if dir == "" {
+		return ""
+	}
+	if out != "" {
+		if rel, err := filepath.Rel(filepath.Dir(out), dir); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(dir)
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,38 +293,97 @@ func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.Compar
 	return &pricing{sheet: sheet, inputs: inputs, opts: opts, report: rep, eval: ev}, nil
 }
 
-// section is the report's cost section and its text; nil without --prices.
-func (f *costFlags) section(systems []*analysis.System, cmpOpts analysis.CompareOptions) (*report.CostSection, string, error) {
+// section is the report's cost section; nil without --prices.
+func (f *costFlags) section(systems []*analysis.System, cmpOpts analysis.CompareOptions) (*report.CostSection, error) {
 	metric := cmpOpts.Metric
 	if f.prices == "" {
-		return nil, "", nil
+		return nil, nil
 	}
 	if metric.LowerIsBetter {
-		return nil, "", fmt.Errorf("the cost model needs a throughput: use --metric tps, qps or tpmc with --prices")
+		return nil, fmt.Errorf("the cost model needs a throughput: use --metric tps, qps or tpmc with --prices")
 	}
 	pr, err := f.evaluate(systems, cmpOpts)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	rep, ev := pr.report, pr.eval
-	var text bytes.Buffer
-	if err := cost.WriteText(&text, rep); err != nil {
-		return nil, "", err
+	var text, md, html bytes.Buffer
+	for _, w := range []struct {
+		b     *bytes.Buffer
+		write func(io.Writer, *cost.Report) error
+	}{{&text, cost.WriteText}, {&md, cost.WriteMarkdown}, {&html, cost.WriteHTML}} {
+		if err := w.write(w.b, rep); err != nil {
+			return nil, err
+		}
+	}
+	source := strings.Join(strings.Fields(rep.Sheet.Source), " ")
+	if rep.Sheet.URL != "" {
+		source += " (" + rep.Sheet.URL + ")"
 	}
 	sec := &report.CostSection{
-		Title:                fmt.Sprintf("%s, %s", rep.Sheet.Source, ev.Period),
+		Title:                fmt.Sprintf("Cost and price-performance over %s", ev.Period),
+		Source:               source,
 		Text:                 text.String(),
+		Markdown:             md.String(),
+		HTML:                 template.HTML(html.String()), // cost.WriteHTML escapes every text
 		MonthlyUnit:          ev.Currency + "/month",
 		PricePerformanceUnit: fmt.Sprintf("%s per %s (%s)", ev.Currency, metric.Unit, ev.PricePerf),
 		PerDollarUnit:        fmt.Sprintf("%s per %s (%s)", metric.Unit, ev.Currency, ev.PerDollar),
 	}
 	for i, row := range ev.Rows {
 		label := systems[i].Label
-		sec.Monthly = append(sec.Monthly, report.Bar{Label: label, Value: row.Cost.Monthly})
-		sec.PricePerformance = append(sec.PricePerformance, report.Bar{Label: label, Value: row.PricePerformance})
-		sec.PerDollar = append(sec.PerDollar, report.Bar{Label: label, Value: row.PerDollar})
+		sec.Monthly = append(sec.Monthly, report.Bar{Label: label, Value: row.Cost.Monthly, Color: i})
+		sec.PricePerformance = append(sec.PricePerformance, report.Bar{Label: label, Value: row.PricePerformance, Color: i})
+		sec.PerDollar = append(sec.PerDollar, report.Bar{Label: label, Value: row.PerDollar, Color: i})
 	}
-	return sec, text.String(), nil
+	for i, row := range ev.Rows {
+		if row.Diff == nil {
+			sec.Baseline = systems[i].Label
+		}
+	}
+	sec.Headline = costHeadline(systems, ev, metric.Unit)
+	return sec, nil
+}
+
+// costHeadline is the cost's verdict for a report's headline: per system
+// other than the baseline, how much less or more it costs per unit of
+// throughput than the baseline over the sheet's price-performance basis.
+func costHeadline(systems []*analysis.System, ev *cost.Evaluation, unit string) []string {
+	base := slices.IndexFunc(ev.Rows, func(r cost.Row) bool { return r.Diff == nil })
+	if base < 0 || ev.Rows[base].PricePerformance == 0 {
+		return nil
+	}
+	var out []string
+	for i, r := range ev.Rows {
+		if r.Diff == nil || r.PricePerformance == 0 {
+			continue
+		}
+		d := r.Diff.PricePerformance
+		word := "less"
+		if d > 0 {
+			word = "more"
+		}
+		out = append(out, fmt.Sprintf("Cost: %s costs %.0f %% %s per %s than %s over %s (price-performance %s per %s: %.4g against %.4g; throughput the mean over %s threads).",
+			systems[i].Label, math.Abs(d), word, unit, systems[base].Label, basisName(ev), ev.Currency, unit, r.PricePerformance, ev.Rows[base].PricePerformance, threadList(r.Threads)))
+	}
+	return out
+}
+
+// basisName names the price-performance basis of ev: "5y" for the period.
+func basisName(ev *cost.Evaluation) string {
+	if ev.PricePerf == cost.BasisPeriod {
+		return ev.Period
+	}
+	return "a " + string(ev.PricePerf)
+}
+
+// threadList prints thread counts as "1, 2, 4".
+func threadList(ts []int) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = strconv.Itoa(t)
+	}
+	return strings.Join(s, ", ")
 }
 
 // costCommand is `fairbench cost`.

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"regexp"
 	"slices"
@@ -563,4 +564,43 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// WriteHTML writes the report as HTML fragments for a page: per table a
+// caption, a <table> (numbers right-aligned, class "num") and its notes as
+// paragraphs of class "note". Every text is escaped.
+func WriteHTML(w io.Writer, r *Report) error {
+	var b strings.Builder
+	esc := html.EscapeString
+	for _, t := range r.tables() {
+		t = t.human()
+		fmt.Fprintf(&b, "<table class=\"cost\" id=\"cost-%s\">\n<caption>%s</caption>\n", esc(t.id), esc(t.title))
+		if !t.noHeader {
+			b.WriteString("<tr>")
+			for _, c := range t.cols {
+				fmt.Fprintf(&b, "<th%s>%s</th>", numClass(c.right), esc(c.head))
+			}
+			b.WriteString("</tr>\n")
+		}
+		for _, row := range t.rows {
+			b.WriteString("<tr>")
+			for j, c := range row {
+				fmt.Fprintf(&b, "<td%s>%s</td>", numClass(t.cols[j].right), esc(c.text))
+			}
+			b.WriteString("</tr>\n")
+		}
+		b.WriteString("</table>\n")
+		for _, n := range t.notes {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(n))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func numClass(right bool) string {
+	if right {
+		return ` class="num"`
+	}
+	return ""
 }

@@ -6,11 +6,17 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one line of a chart.
@@ -19,10 +25,13 @@ type Series struct {
 	// Color picks the line's colour and marker, so that a system keeps its
 	// colour in every chart (its position among the systems).
 	Color int
-	// Dashed draws the line dashed: a second series of the same system
-	// (one thread per core beside SMT siblings in the core-scaling chart).
-	Dashed bool
+	// Dashes draws the line dashed (a second latency percentile of the same
+	// system); 0 is solid.
+	Dashes int
 	X, Y   []float64
+	// Lo and Hi, when set, are each point's confidence interval: drawn as
+	// a band and error bars. NaN where a point has none (a single round).
+	Lo, Hi []float64
 }
 
 // Chart is one figure of a report: lines over x (throughput vs threads,
@@ -33,15 +42,17 @@ type Chart struct {
 	Title  string
 	XLabel string
 	YLabel string
-	// Series are the lines; Bars are used instead when set.
+	// Series are the lines; Bars (one bar per category) or Groups (a group
+	// of bars per category) are used instead when set.
 	Series []Series
 	Bars   []Bar
+	Groups []BarGroup
 	// ThreadAxis puts x on a log₂ scale with the thread counts as ticks.
 	ThreadAxis bool
 	// Shade marks x ranges (a warm-up) with a grey band.
 	Shade [][2]float64
 	// Outages marks x ranges during which a charted run's server was away
-	// or stalled (result.Outages) with a red band.
+	// or stalled (result.Outages) with a hatched-looking dark band.
 	Outages [][2]float64
 }
 
@@ -49,127 +60,487 @@ type Chart struct {
 type Bar struct {
 	Label string
 	Value float64
+	// Color is the system's position among the systems (Series.Color).
+	Color int
+	// Lo and Hi are the bar's confidence interval (0, 0 or NaN: none).
+	Lo, Hi float64
 }
 
-// Chart sizes.
+// BarGroup is one category of a grouped bar chart: a bar per system.
+type BarGroup struct {
+	Label string
+	Bars  []Bar
+}
+
+// Chart sizes: the SVG's size, and the PNG's in points (drawn at PNGDPI, it
+// is twice the SVG's pixels at the web's 96 dpi, for high-density screens
+// and blog posts).
 const (
 	chartWidth  = 16 * vg.Centimeter
 	chartHeight = 9 * vg.Centimeter
+	// PNGDPI is the resolution of the PNGs: 2× the 96 dpi of CSS pixels.
+	PNGDPI = 192
 )
 
-// plot builds the gonum plot of c.
-func (c *Chart) plot() (*plot.Plot, error) {
+// The Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"): its
+// colours stay apart for the common colour-vision deficiencies. Systems take
+// them in this order: blue and orange first (no red/green pair).
+var palette = []color.RGBA{
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+	{0x00, 0x00, 0x00, 0xFF}, // black
+}
+
+// SystemColor is the colour of the system at position i among the systems,
+// the same in every chart.
+func SystemColor(i int) color.RGBA { return palette[i%len(palette)] }
+
+// SystemGlyph is the marker shape of the system at position i: a second cue
+// besides the colour, for print in grey and for readers who cannot tell the
+// colours apart.
+func SystemGlyph(i int) draw.GlyphDrawer {
+	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}}
+	return shapes[i%len(shapes)]
+}
+
+// chartFont is the charts' typeface: a sans serif like the page's.
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// textStyle is the charts' text of size pt.
+func textStyle(pt float64) text.Style {
+	return restyle(text.Style{Handler: plot.DefaultTextHandler}, pt)
+}
+
+// restyle gives a text style the charts' typeface, size pt and colour,
+// keeping its alignment and rotation.
+func restyle(st text.Style, pt float64) text.Style {
+	st.Color = color.Gray{Y: 0x33}
+	st.Font = font.From(chartFont, font.Length(pt))
+	if st.Handler == nil {
+		st.Handler = plot.DefaultTextHandler
+	}
+	return st
+}
+
+// StylePlot gives a plot the report's look: sans-serif text, a bold title
+// with room above it, grey axes and y tick labels in one unit (k or M)
+// each. Every chart of the report goes through it.
+func StylePlot(p *plot.Plot) {
+	p.Title.TextStyle = restyle(p.Title.TextStyle, 11)
+	p.Title.TextStyle.Font.Weight = xfont.WeightBold
+	p.Title.Padding = vg.Points(10)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle = restyle(a.Label.TextStyle, 9.5)
+		a.Tick.Label = restyle(a.Tick.Label, 9)
+		a.LineStyle.Color = color.Gray{Y: 0x88}
+		a.Tick.LineStyle.Color = color.Gray{Y: 0x88}
+	}
+	p.Y.Tick.Marker = unitTicks{}
+	p.X.Padding, p.Y.Padding = vg.Points(4), 0
+}
+
+// newLegend is a legend in the charts' style, drawn beside the data.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle = textStyle(9)
+	l.Top, l.Left = true, true
+	l.ThumbnailWidth = vg.Points(18)
+	l.Padding = vg.Points(3)
+	return l
+}
+
+// unitTicks marks an axis at round steps, one label per tick, with k and M
+// units: 0, 50k, 100k, 1.5M; small figures with only the decimals they need.
+type unitTicks struct{}
+
+// Ticks returns about five labelled ticks between min and max, all in the
+// unit of the largest (0, 2k, 4k … 10k rather than 8000 beside 10k).
+func (unitTicks) Ticks(min, max float64) []plot.Tick {
+	step := niceStep((max - min) / 5)
+	if step <= 0 || math.IsNaN(step) || math.IsInf(step, 0) {
+		return []plot.Tick{{Value: min, Label: FormatUnits(min)}}
+	}
+	scale := unitScale(math.Max(math.Abs(min), math.Abs(max)))
+	var out []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		out = append(out, plot.Tick{Value: v, Label: formatIn(v, scale)})
+	}
+	return out
+}
+
+// niceStep rounds a step up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 0
+	}
+	pow := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if raw <= m*pow {
+			return m * pow
+		}
+	}
+	return 10 * pow
+}
+
+// FormatUnits prints an axis or bar figure with k and M units and no
+// needless decimals: 0, 850, 12.5k, 1.5M, 0.25.
+func FormatUnits(v float64) string { return formatIn(v, unitScale(math.Abs(v))) }
+
+// unitScale is the unit of figures up to a: M from a million, k from ten
+// thousand, none below.
+func unitScale(a float64) float64 {
+	switch {
+	case a >= 1e6:
+		return 1e6
+	case a >= 1e4:
+		return 1e3
+	}
+	return 1
+}
+
+// formatIn prints v in the unit scale (1, 1e3: k, 1e6: M).
+func formatIn(v, scale float64) string {
+	if v == 0 {
+		return "0"
+	}
+	unit := map[float64]string{1: "", 1e3: "k", 1e6: "M"}[scale]
+	v /= scale
+	a := math.Abs(v)
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	switch {
+	case a >= 100 || (unit == "" && a >= 10):
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	case len(s) > 5:
+		s = strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s + unit
+}
+
+// withAlpha is c with opacity a (0–255), premultiplied as image/color wants.
+func withAlpha(c color.RGBA, a uint8) color.NRGBA { return color.NRGBA{R: c.R, G: c.G, B: c.B, A: a} }
+
+// plot builds the gonum plot of c and its legend (drawn beside the plot).
+func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
 	p.Title.Text = c.Title
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = c.YLabel
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	if len(c.Bars) > 0 {
-		return p, c.addBars(p)
+	StylePlot(p)
+	leg := newLegend()
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xE4}, color.Gray{Y: 0xE4}
+	grid.Vertical.Dashes, grid.Horizontal.Dashes = nil, nil
+	p.Add(grid)
+	if len(c.Bars) > 0 || len(c.Groups) > 0 {
+		grid.Vertical.Width = 0
+		return p, leg, c.addBars(p, &leg)
 	}
 	maxY := 0.0
 	for _, s := range c.Series {
-		for _, y := range s.Y {
+		for j, y := range s.Y {
 			maxY = math.Max(maxY, y)
+			if j < len(s.Hi) && !math.IsNaN(s.Hi[j]) {
+				maxY = math.Max(maxY, s.Hi[j])
+			}
 		}
 	}
-	for _, r := range c.Shade {
-		band, err := plotter.NewPolygon(plotter.XYs{{X: r[0], Y: 0}, {X: r[1], Y: 0}, {X: r[1], Y: maxY * 1.25}, {X: r[0], Y: maxY * 1.25}})
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", c.ID, err)
-		}
-		band.Color = color.Gray{Y: 225}
-		band.LineStyle.Width = 0
-		p.Add(band)
-		p.Legend.Add("warm-up", band)
-	}
-	for i, r := range c.Outages {
-		band, err := plotter.NewPolygon(plotter.XYs{{X: r[0], Y: 0}, {X: r[1], Y: 0}, {X: r[1], Y: maxY * 1.25}, {X: r[0], Y: maxY * 1.25}})
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", c.ID, err)
-		}
-		band.Color = color.RGBA{R: 250, G: 200, B: 200, A: 255}
-		band.LineStyle.Width = 0
-		p.Add(band)
-		if i == 0 {
-			p.Legend.Add("server away", band)
+	top := niceTop(maxY)
+	bands := []struct {
+		spans [][2]float64
+		col   color.Color
+		label string
+	}{{c.Shade, color.Gray{Y: 0xEC}, "warm-up"}, {c.Outages, color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0x50}, "server away"}}
+	for _, b := range bands {
+		for i, r := range b.spans {
+			band, err := plotter.NewPolygon(plotter.XYs{{X: r[0], Y: 0}, {X: r[1], Y: 0}, {X: r[1], Y: top}, {X: r[0], Y: top}})
+			if err != nil {
+				return nil, leg, fmt.Errorf("chart %s: %w", c.ID, err)
+			}
+			band.Color = b.col
+			band.LineStyle.Width = 0
+			p.Add(band)
+			if i == 0 {
+				leg.Add(b.label, band)
+			}
 		}
 	}
 	var ticks plot.ConstantTicks
 	seen := map[float64]bool{}
+	xOf := func(x float64) float64 {
+		if !c.ThreadAxis {
+			return x
+		}
+		if !seen[x] {
+			seen[x] = true
+			ticks = append(ticks, plot.Tick{Value: math.Log2(x), Label: strconv.FormatFloat(x, 'f', -1, 64)})
+		}
+		return math.Log2(x)
+	}
 	for _, s := range c.Series {
+		col := SystemColor(s.Color)
 		xys := make(plotter.XYs, 0, len(s.X))
+		var errs plotter.XYs
+		var lo, hi []float64
 		for j := range s.X {
-			x := s.X[j]
-			if c.ThreadAxis {
-				if !seen[x] {
-					seen[x] = true
-					ticks = append(ticks, plot.Tick{Value: math.Log2(x), Label: strconv.FormatFloat(x, 'f', -1, 64)})
-				}
-				x = math.Log2(x)
-			}
+			x := xOf(s.X[j])
 			xys = append(xys, plotter.XY{X: x, Y: s.Y[j]})
+			if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
+				errs = append(errs, plotter.XY{X: x, Y: s.Y[j]})
+				lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, s.Hi[j]-s.Y[j])
+			}
+		}
+		if len(errs) > 1 {
+			// The band of the confidence intervals, under the line.
+			poly := make(plotter.XYs, 0, 2*len(errs))
+			for j, e := range errs {
+				poly = append(poly, plotter.XY{X: e.X, Y: e.Y + hi[j]})
+			}
+			for j := len(errs) - 1; j >= 0; j-- {
+				poly = append(poly, plotter.XY{X: errs[j].X, Y: errs[j].Y - lo[j]})
+			}
+			band, err := plotter.NewPolygon(poly)
+			if err != nil {
+				return nil, leg, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
+			}
+			band.Color, band.LineStyle.Width = withAlpha(col, 0x38), 0
+			p.Add(band)
+		}
+		if len(errs) > 0 {
+			eb, err := plotter.NewYErrorBars(ciErrors{errs, lo, hi})
+			if err != nil {
+				return nil, leg, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
+			}
+			eb.Color, eb.Width, eb.CapWidth = col, vg.Points(1), vg.Points(5)
+			p.Add(eb)
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
+			return nil, leg, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
 		}
-		line.Color, points.Color = plotutil.Color(s.Color), plotutil.Color(s.Color)
-		line.Width = vg.Points(1.5)
-		if s.Dashed {
+		line.Color, points.Color = col, col
+		line.Width = vg.Points(2)
+		if s.Dashes > 0 {
 			line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
-		points.Shape = plotutil.Shape(s.Color)
+		points.Shape, points.Radius = SystemGlyph(s.Color), vg.Points(3)
+		if len(c.Series[0].X) > 40 {
+			points.Radius = 0 // a time series: the line alone
+		}
 		p.Add(line, points)
-		p.Legend.Add(s.Label, line, points)
+		leg.Add(s.Label, line, points)
 	}
 	if c.ThreadAxis {
 		p.X.Tick.Marker = ticks
 	}
-	// Head room above the lines keeps the legend off them.
-	p.Y.Min, p.Y.Max = 0, maxY*1.25
-	return p, nil
+	p.Y.Min, p.Y.Max = 0, top
+	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
+		leg.Add("95% CI", ciThumb{})
+	}
+	return p, leg, nil
 }
 
-// addBars draws c.Bars as a bar chart with the labels under the bars.
-func (c *Chart) addBars(p *plot.Plot) error {
-	vals := make(plotter.Values, len(c.Bars))
-	names := make([]string, len(c.Bars))
-	for i, b := range c.Bars {
-		vals[i], names[i] = b.Value, b.Label
+// niceTop is the top of a y axis that holds max with a little room: a
+// multiple of its tick step.
+func niceTop(max float64) float64 {
+	if max <= 0 {
+		return 1
 	}
-	bars, err := plotter.NewBarChart(vals, vg.Points(28))
-	if err != nil {
-		return fmt.Errorf("chart %s: %w", c.ID, err)
+	step := niceStep(max * 1.05 / 5)
+	return math.Ceil(max*1.05/step) * step
+}
+
+// ciErrors feeds NewYErrorBars.
+type ciErrors struct {
+	plotter.XYs
+	lo, hi []float64
+}
+
+func (e ciErrors) YError(i int) (float64, float64) { return e.lo[i], e.hi[i] }
+
+// ciThumb is the legend's sample of a confidence band.
+type ciThumb struct{}
+
+func (ciThumb) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	mid := (r.Min.Y + r.Max.Y) / 2
+	c.SetColor(color.Gray{Y: 0xC8})
+	c.Fill(vg.Rectangle{Min: vg.Point{X: r.Min.X, Y: mid - vg.Points(4)}, Max: vg.Point{X: r.Max.X, Y: mid + vg.Points(4)}}.Path())
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0x66}, Width: vg.Points(1)}, (r.Min.X+r.Max.X)/2, mid-vg.Points(5), (r.Min.X+r.Max.X)/2, mid+vg.Points(5))
+}
+
+// addBars draws c's bars: a group per category, a bar per system in the
+// system's colour, each with its value above it (and its confidence interval
+// as an error bar when it has one), the axis starting at 0 with room around
+// the bars.
+func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
+	groups := c.Groups
+	if len(groups) == 0 {
+		for _, b := range c.Bars {
+			groups = append(groups, BarGroup{Label: b.Label, Bars: []Bar{b}})
+		}
 	}
-	bars.Color = plotutil.Color(0)
-	bars.LineStyle.Width = 0
-	p.Add(bars)
-	p.NominalX(names...)
-	p.Legend.Top = false
+	maxY, most := 0.0, 1
+	for _, g := range groups {
+		most = max(most, len(g.Bars))
+		for _, b := range g.Bars {
+			maxY = math.Max(maxY, math.Max(b.Value, b.Hi))
+		}
+	}
+	top := niceTop(maxY * 1.08) // room for the value labels
+	width := 0.8 / float64(most)
+	var ticks plot.ConstantTicks
+	legended := map[int]bool{}
+	for gi, g := range groups {
+		ticks = append(ticks, plot.Tick{Value: float64(gi), Label: g.Label})
+		for bi, b := range g.Bars {
+			x := float64(gi) + (float64(bi)-float64(len(g.Bars)-1)/2)*width
+			col := SystemColor(b.Color)
+			rect, err := plotter.NewPolygon(plotter.XYs{{X: x - width*0.45, Y: 0}, {X: x + width*0.45, Y: 0}, {X: x + width*0.45, Y: b.Value}, {X: x - width*0.45, Y: b.Value}})
+			if err != nil {
+				return fmt.Errorf("chart %s: %w", c.ID, err)
+			}
+			rect.Color, rect.LineStyle.Width = col, 0
+			p.Add(rect)
+			labelY := b.Value
+			if b.Hi > b.Lo && !math.IsNaN(b.Lo) {
+				eb, err := plotter.NewYErrorBars(ciErrors{plotter.XYs{{X: x, Y: b.Value}}, []float64{b.Value - b.Lo}, []float64{b.Hi - b.Value}})
+				if err != nil {
+					return fmt.Errorf("chart %s: %w", c.ID, err)
+				}
+				eb.Color, eb.Width, eb.CapWidth = color.Gray{Y: 0x33}, vg.Points(1), vg.Points(5)
+				p.Add(eb)
+				labelY = b.Hi
+			}
+			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: labelY}}, Labels: []string{FormatUnits(roundShown(b.Value))}})
+			if err != nil {
+				return fmt.Errorf("chart %s: %w", c.ID, err)
+			}
+			sty := textStyle(8.5)
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+			lab.TextStyle[0] = sty
+			lab.Offset = vg.Point{Y: vg.Points(2)}
+			p.Add(lab)
+			if len(c.Groups) > 0 && !legended[b.Color] {
+				legended[b.Color] = true
+				leg.Add(b.Label, rect)
+			}
+		}
+	}
+	p.X.Tick.Marker = ticks
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	p.X.Tick.LineStyle.Width = 0
+	p.Y.Min, p.Y.Max = 0, top
 	return nil
 }
 
-// render writes the chart in format "svg" or "png".
+// roundShown rounds a bar's figure to three significant digits for its
+// label.
+func roundShown(v float64) float64 {
+	if v == 0 || math.IsNaN(v) {
+		return v
+	}
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	r, _ := strconv.ParseFloat(s, 64)
+	return r
+}
+
+// render writes the chart in format "svg" or "png": the plot, and its
+// legend in a column to the right of it, outside the data.
 func (c *Chart) render(format string) ([]byte, error) {
-	p, err := c.plot()
+	p, leg, err := c.plot()
 	if err != nil {
 		return nil, err
 	}
-	wt, err := p.WriterTo(chartWidth, chartHeight, format)
-	if err != nil {
-		return nil, fmt.Errorf("chart %s: %w", c.ID, err)
+	var canvas vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		canvas = vgsvg.New(chartWidth, chartHeight)
+	case "png":
+		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(PNGDPI))}
+	default:
+		return nil, fmt.Errorf("chart %s: unknown format %q", c.ID, format)
+	}
+	dc := draw.New(canvas)
+	// A white page, and a margin all round: nothing touches the edges.
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	margin := vg.Points(8)
+	dc = draw.Crop(dc, margin, -margin, margin, -margin)
+	if w := legendWidth(leg, c); w > 0 {
+		plotArea := draw.Crop(dc, 0, -(w + vg.Points(10)), 0, 0)
+		fitTitle(p, plotArea.Size().X)
+		legArea := draw.Crop(dc, plotArea.Max.X-dc.Min.X+vg.Points(10), 0, 0, -(p.Title.TextStyle.Rectangle("M").Size().Y + p.Title.Padding + vg.Points(6)))
+		p.Draw(plotArea)
+		leg.Draw(legArea)
+	} else {
+		fitTitle(p, dc.Size().X)
+		p.Draw(dc)
 	}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, fmt.Errorf("chart %s: %w", c.ID, err)
 	}
 	return b.Bytes(), nil
 }
 
+// fitTitle makes the title fit width: a smaller size first (down to 9 pt),
+// then two lines broken after its colon.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	st := &p.Title.TextStyle
+	for st.Rectangle(p.Title.Text).Size().X > width && st.Font.Size > vg.Points(9) {
+		st.Font.Size -= vg.Points(0.5)
+	}
+	if st.Rectangle(p.Title.Text).Size().X > width {
+		if i := strings.Index(p.Title.Text, ": "); i > 0 {
+			p.Title.Text = p.Title.Text[:i+1] + "\n" + p.Title.Text[i+2:]
+		}
+	}
+}
+
+// legendWidth is the width of the legend's column: its widest entry and
+// thumbnail; 0 for a chart without a legend.
+func legendWidth(l plot.Legend, c *Chart) vg.Length {
+	var names []string
+	for _, s := range c.Series {
+		names = append(names, s.Label)
+	}
+	for _, g := range c.Groups {
+		for _, b := range g.Bars {
+			names = append(names, b.Label)
+		}
+	}
+	if len(c.Shade) > 0 {
+		names = append(names, "warm-up")
+	}
+	if len(c.Outages) > 0 {
+		names = append(names, "server away")
+	}
+	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
+		names = append(names, "95% CI")
+	}
+	if len(names) == 0 {
+		return 0
+	}
+	w := vg.Length(0)
+	for _, n := range names {
+		w = max(w, l.TextStyle.Rectangle(n).Size().X)
+	}
+	return w + l.ThumbnailWidth + l.TextStyle.Rectangle(" ").Size().X + vg.Points(4)
+}
+
 // SVG renders the chart as an SVG document.
 func (c *Chart) SVG() ([]byte, error) { return c.render("svg") }
 
-// PNG renders the chart as a PNG image.
+// PNG renders the chart as a PNG image at PNGDPI (twice the SVG's pixels).
 func (c *Chart) PNG() ([]byte, error) { return c.render("png") }

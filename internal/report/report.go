@@ -8,6 +8,7 @@ package report
 
 import (
 	"fmt"
+	"html/template"
 	"math"
 	"slices"
 	"strings"
@@ -22,9 +23,15 @@ type Options struct {
 	Title string
 	// Compare chooses the headline metric, the baseline and the statistics.
 	Compare analysis.CompareOptions
-	// LatencyPercentile is the latency charted against threads ("95"); empty
-	// leaves the latency charts out.
+	// LatencyPercentile is the latency charted against threads ("95"), or
+	// several comma-separated ("95,99": a line each, the first solid, the
+	// others dashed; a further percentile the results lack is left out);
+	// empty leaves the latency charts out.
 	LatencyPercentile string
+	// BarThreads is the thread count of the chart with a bar group per test
+	// case (0: the largest thread count every section has for every
+	// system).
+	BarThreads int
 	// Cost, when set, adds the cost and price-performance section.
 	Cost *CostSection
 	// ReadResult reads a sample's result file for its interval series
@@ -35,10 +42,20 @@ type Options struct {
 // CostSection is the cost-performance part of a report, computed by the cost
 // model from a price sheet.
 type CostSection struct {
-	// Title says what was priced ("AWS us-west-2, 3 years").
-	Title string
-	// Text is the cost tables as the cost command prints them.
-	Text string
+	// Title is the section's short heading ("Cost and price-performance
+	// over 5y"); Source says where the prices come from, in a note under it.
+	Title, Source string
+	// Headline is the cost's verdict in a sentence or two for the top of
+	// the report ("ARM costs 18 % less per tpmC than x86 over 5y"); "" for
+	// none.
+	Headline []string
+	// Text, Markdown and HTML are the cost tables as the cost command renders
+	// them (HTML: fragments of cost.WriteHTML); the HTML report shows Text in
+	// a <pre> only when HTML is empty.
+	Text, Markdown string
+	HTML           template.HTML
+	// Baseline is the system the cost tables compare the others with.
+	Baseline string
 	// Monthly is each system's cost per month; PricePerformance its period
 	// cost per unit of throughput (lower is better); PerDollar its throughput
 	// per dollar (higher is better). Units name the bars' axes.
@@ -48,12 +65,20 @@ type CostSection struct {
 
 // Report is a built report: the comparisons and the charts.
 type Report struct {
-	Title      string
+	Title string
+	// Headline is the verdict in sentences: analysis.Headline of the
+	// comparison, then the cost's (CostSection.Headline).
+	Headline   []string
 	Systems    []*analysis.System
 	Comparison *analysis.Comparison
 	Latency    *analysis.Comparison // nil without a latency percentile
-	Scaling    []analysis.Curve
-	Sections   []Section
+	// MoreLatency are the comparisons of the further latency percentiles.
+	MoreLatency []*analysis.Comparison
+	// Overview charts every test case side by side (a bar group each at
+	// one thread count); nil with a single section or no common count.
+	Overview *Chart
+	Scaling  []analysis.Curve
+	Sections []Section
 	// CPUSections are the core-scaling charts, one per by-CPUs section of
 	// the comparison (a workload run on several server CPU sets).
 	CPUSections []CPUSection
@@ -87,15 +112,29 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost}
+	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost, Headline: analysis.Headline(cmp)}
+	if opts.Cost != nil {
+		r.Headline = append(r.Headline, opts.Cost.Headline...)
+	}
 	if r.Title == "" {
 		r.Title = "fairbench: " + labels(systems)
 	}
-	if opts.LatencyPercentile != "" {
+	for i, pc := range strings.Split(opts.LatencyPercentile, ",") {
+		if pc = strings.TrimSpace(pc); pc == "" {
+			continue
+		}
 		lopts := opts.Compare
-		lopts.Metric = analysis.LatencyMetric(opts.LatencyPercentile)
-		if r.Latency, err = analysis.Compare(systems, lopts); err != nil {
+		lopts.Metric = analysis.LatencyMetric(pc)
+		lc, err := analysis.Compare(systems, lopts)
+		switch {
+		case err != nil && i == 0:
 			return nil, fmt.Errorf("latency comparison: %w", err)
+		case err != nil:
+			continue
+		case r.Latency == nil:
+			r.Latency = lc
+		default:
+			r.MoreLatency = append(r.MoreLatency, lc)
 		}
 	}
 	if !cmp.Metric.LowerIsBetter {
@@ -111,10 +150,8 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 		sec := Section{Title: analysis.RowLabel(rows[0].Key), Rows: rows, Mixed: analysis.MixedString(rows[0].Mixed)}
 		id := fmt.Sprintf("s%d", i+1)
 		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, sec.Title+": "+cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
-		if r.Latency != nil {
-			if lrows := matching(r.Latency, rows[0].Key.Group()); len(lrows) > 0 {
-				sec.Charts = append(sec.Charts, lineChart(id+"-latency", sec.Title+": "+r.Latency.Metric.Unit+" by threads", r.Latency.Metric.Unit, systems, lrows))
-			}
+		if lc := r.latencyChart(id+"-latency", sec.Title, rows[0].Key.Group()); lc != nil {
+			sec.Charts = append(sec.Charts, lc)
 		}
 		if ts := timeSeries(id+"-series", sec.Title, systems, rows, opts.ReadResult); ts != nil {
 			sec.Charts = append(sec.Charts, ts)
@@ -126,12 +163,13 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 		r.CPUSections = append(r.CPUSections, CPUSection{Title: title, CPUSection: cs,
 			Chart: cpuChart(fmt.Sprintf("cpus%d-%s", i+1, cmp.Metric.Name), title, cmp.Metric.Unit, systems, cs)})
 	}
+	r.Overview = overview(cmp, opts.BarThreads)
 	if c := opts.Cost; c != nil {
 		for _, b := range []struct {
 			id, title, unit string
 			bars            []Bar
 		}{
-			{"cost-monthly", "Cost per month", c.MonthlyUnit, c.Monthly},
+			{"cost-monthly", "Cost per month (" + c.MonthlyUnit + ")", c.MonthlyUnit, c.Monthly},
 			{"cost-priceperf", "Price-performance (lower is better)", c.PricePerformanceUnit, c.PricePerformance},
 			{"cost-perdollar", "Throughput per dollar (higher is better)", c.PerDollarUnit, c.PerDollar},
 		} {
@@ -164,20 +202,123 @@ func matching(c *analysis.Comparison, g analysis.Key) []analysis.Row {
 	return nil
 }
 
-// lineChart draws one line per system over the thread counts of rows.
+// lineChart draws one line per system over the thread counts of rows, with
+// the confidence interval of every cell that has rounds.
 func lineChart(id, title, unit string, systems []*analysis.System, rows []analysis.Row) *Chart {
 	c := &Chart{ID: id, Title: title, XLabel: "threads", YLabel: unit, ThreadAxis: true}
+	c.Series = systemSeries(systems, rows, "", 0)
+	return c
+}
+
+// systemSeries is a line per system over rows' thread counts, labelled
+// "system" + suffix; Lo and Hi are set when some cell has a confidence
+// interval.
+func systemSeries(systems []*analysis.System, rows []analysis.Row, suffix string, dashes int) []Series {
+	var out []Series
 	for i, s := range systems {
-		ser := Series{Label: s.Label, Color: i}
+		ser := Series{Label: s.Label + suffix, Color: i, Dashes: dashes}
+		withCI := false
 		for _, row := range rows {
-			if v := row.Cells[i].Value; !math.IsNaN(v) {
-				ser.X = append(ser.X, float64(row.Key.Threads))
-				ser.Y = append(ser.Y, v)
+			cl := row.Cells[i]
+			if math.IsNaN(cl.Value) {
+				continue
 			}
+			ser.X = append(ser.X, float64(row.Key.Threads))
+			ser.Y = append(ser.Y, cl.Value)
+			lo, hi := ciOf(cl)
+			ser.Lo, ser.Hi = append(ser.Lo, lo), append(ser.Hi, hi)
+			withCI = withCI || !math.IsNaN(lo)
+		}
+		if !withCI {
+			ser.Lo, ser.Hi = nil, nil
 		}
 		if len(ser.X) > 0 {
-			c.Series = append(c.Series, ser)
+			out = append(out, ser)
 		}
+	}
+	return out
+}
+
+// ciOf is a cell's confidence interval, NaN without two rounds.
+func ciOf(cl analysis.Cell) (lo, hi float64) {
+	if cl.Stats.N < 2 || math.IsNaN(cl.Stats.CILo) {
+		return math.NaN(), math.NaN()
+	}
+	return cl.Stats.CILo, cl.Stats.CIHi
+}
+
+// latencyChart draws the latency percentiles of a section against threads:
+// a line per system and percentile (the first percentile solid, the others
+// dashed); nil without latency figures for the section.
+func (r *Report) latencyChart(id, title string, g analysis.Key) *Chart {
+	if r.Latency == nil {
+		return nil
+	}
+	all := append([]*analysis.Comparison{r.Latency}, r.MoreLatency...)
+	var units []string
+	c := &Chart{ID: id, XLabel: "threads", YLabel: "ms", ThreadAxis: true}
+	for k, lc := range all {
+		rows := matching(lc, g)
+		if len(rows) == 0 {
+			continue
+		}
+		name := strings.TrimSuffix(lc.Metric.Unit, " ms")
+		suffix := ""
+		if len(all) > 1 {
+			suffix = " " + name
+		}
+		units = append(units, name)
+		c.Series = append(c.Series, systemSeries(r.Systems, rows, suffix, k)...)
+	}
+	if len(c.Series) == 0 {
+		return nil
+	}
+	c.Title = title + ": " + strings.Join(units, ", ") + " latency (ms) by threads"
+	return c
+}
+
+// overview charts every section of cmp as a bar group of the systems at
+// one thread count (threads, or the largest every section has for every
+// system), with confidence intervals; nil with fewer than two sections or
+// no such thread count.
+func overview(cmp *analysis.Comparison, threads int) *Chart {
+	sections := cmp.Sections()
+	if len(sections) < 2 {
+		return nil
+	}
+	if threads == 0 {
+		count := map[int]int{}
+		for _, rows := range sections {
+			for _, row := range rows {
+				if !slices.ContainsFunc(row.Cells, func(c analysis.Cell) bool { return c.Stats.N == 0 }) {
+					count[row.Key.Threads]++
+				}
+			}
+		}
+		for t, n := range count {
+			if n == len(sections) && t > threads {
+				threads = t
+			}
+		}
+		if threads == 0 {
+			return nil
+		}
+	}
+	c := &Chart{ID: "overview", Title: fmt.Sprintf("%s by test case at %d threads", cmp.Metric.Unit, threads), YLabel: cmp.Metric.Unit}
+	for _, rows := range sections {
+		i := slices.IndexFunc(rows, func(r analysis.Row) bool { return r.Key.Threads == threads })
+		if i < 0 {
+			continue
+		}
+		g := BarGroup{Label: rows[i].Key.Workload}
+		for j, cl := range rows[i].Cells {
+			if math.IsNaN(cl.Value) {
+				continue
+			}
+			lo, hi := ciOf(cl)
+			g.Bars = append(g.Bars, Bar{Label: cmp.Systems[j].Label, Value: cl.Value, Color: j, Lo: lo, Hi: hi})
+		}
+		c.Groups = append(c.Groups, g)
 	}
 	return c
 }
@@ -188,7 +329,7 @@ func lineChart(id, title, unit string, systems []*analysis.System, rows []analys
 func cpuChart(id, title, unit string, systems []*analysis.System, cs analysis.CPUSection) *Chart {
 	c := &Chart{ID: id, Title: title, XLabel: "server CPUs", YLabel: unit + " at the best thread count", ThreadAxis: true}
 	for _, cv := range cs.Curves {
-		ser := Series{Label: cv.System, Color: slices.IndexFunc(systems, func(s *analysis.System) bool { return s.Label == cv.System }), Dashed: cv.SMT != ""}
+		ser := Series{Label: cv.System, Color: slices.IndexFunc(systems, func(s *analysis.System) bool { return s.Label == cv.System }), Dashes: dashesIf(cv.SMT != "")}
 		if cv.Mode != "" {
 			ser.Label += " " + cv.Mode
 		}
@@ -253,8 +394,9 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 		ser := Series{Label: s.Label, Color: i}
 		warmEnd := 0.0
 		// Results written before the runner folded a trailing sliver still
-		// end with one: charted, its rate is a plunge or a spike.
-		for _, iv := range result.FoldTrailingSliver(res.Intervals) {
+		// end with one, and a run may end between two ticks: charted, such
+		// an interval's rate is a plunge or a spike.
+		for _, iv := range result.ChartIntervals(res.Intervals) {
 			ser.X = append(ser.X, iv.At)
 			ser.Y = append(ser.Y, iv.TPS)
 			if iv.Warmup {
@@ -290,6 +432,9 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 // Charts returns every chart of the report in order.
 func (r *Report) Charts() []*Chart {
 	var out []*Chart
+	if r.Overview != nil {
+		out = append(out, r.Overview)
+	}
 	for _, s := range r.Sections {
 		out = append(out, s.Charts...)
 	}
@@ -297,4 +442,12 @@ func (r *Report) Charts() []*Chart {
 		out = append(out, s.Chart)
 	}
 	return append(out, r.CostCharts...)
+}
+
+// dashesIf is a series' Dashes: 1 (dashed) when dashed, else 0 (solid).
+func dashesIf(dashed bool) int {
+	if dashed {
+		return 1
+	}
+	return 0
 }

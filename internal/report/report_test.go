@@ -76,8 +76,8 @@ func buildReport(t *testing.T) *Report {
 		Compare:           analysis.CompareOptions{Metric: analysis.MetricTPS, Baseline: "x86"},
 		LatencyPercentile: "95",
 		Cost: &CostSection{Title: "made-up prices", Text: "arm 100 USD/month\nx86 150 USD/month",
-			Monthly: []Bar{{"arm", 100}, {"x86", 150}}, MonthlyUnit: "USD/month",
-			PricePerformance: []Bar{{"arm", 0.1}, {"x86", 0.12}}, PricePerformanceUnit: "USD per tps"},
+			Monthly: []Bar{{Label: "arm", Value: 100, Color: 0}, {Label: "x86", Value: 150, Color: 1}}, MonthlyUnit: "USD/month",
+			PricePerformance: []Bar{{Label: "arm", Value: 0.1, Color: 0}, {Label: "x86", Value: 0.12, Color: 1}}, PricePerformanceUnit: "USD per tps"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -452,7 +452,7 @@ func TestCoreScalingChart(t *testing.T) {
 	c := r.CPUSections[0].Chart
 	var got []string
 	for _, s := range c.Series {
-		got = append(got, fmt.Sprintf("%s color=%d dashed=%v x=%v y=%v", s.Label, s.Color, s.Dashed, s.X, s.Y))
+		got = append(got, fmt.Sprintf("%s color=%d dashed=%v x=%v y=%v", s.Label, s.Color, s.Dashes > 0, s.X, s.Y))
 	}
 	want := []string{
 		"x86 with SMT siblings color=0 dashed=false x=[1 2 4] y=[5000 6500 13000]",

@@ -87,3 +87,22 @@ func foldHistograms(prev, last Interval) (Interval, bool) {
 	}
 	return iv, true
 }
+
+// PartialFraction bounds a full interval: a last interval shorter than this
+// fraction of the one before it (in the same phase) is partial — the run
+// ended between two ticks.
+const PartialFraction = 0.9
+
+// ChartIntervals returns the series as a chart shows it: a trailing sliver
+// folded into the interval before it (FoldTrailingSliver), then a last
+// interval that is partial (PartialFraction) left out, since its rate rests
+// on a fraction of an interval and reads as a plunge or a spike. The run's
+// totals hold its events either way. ivs is not modified.
+func ChartIntervals(ivs []Interval) []Interval {
+	ivs = FoldTrailingSliver(ivs)
+	n := len(ivs)
+	if n >= 2 && ivs[n-1].Warmup == ivs[n-2].Warmup && ivs[n-1].Seconds < PartialFraction*ivs[n-2].Seconds {
+		return ivs[:n-1]
+	}
+	return ivs
+}

@@ -121,3 +121,28 @@ func cloneIntervals(in []Interval) []Interval {
 	}
 	return out
 }
+
+func TestChartIntervals(t *testing.T) {
+	full := func(at float64) Interval { return Interval{At: at, Seconds: 1, TPS: 100} }
+	for _, tc := range []struct {
+		name string
+		ivs  []Interval
+		want []float64 // the At of the intervals kept
+	}{
+		{"full intervals stay", []Interval{full(1), full(2), full(3)}, []float64{1, 2, 3}},
+		{"a partial last interval is left out", []Interval{full(1), full(2), {At: 2.4, Seconds: 0.4, TPS: 30}}, []float64{1, 2}},
+		{"a sliver is folded, not left out", []Interval{full(1), full(2), {At: 2.001, Seconds: 0.001, TPS: 2000}}, []float64{1, 2.001}},
+		{"a jittered full interval stays", []Interval{full(1), full(2), {At: 2.97, Seconds: 0.97, TPS: 100}}, []float64{1, 2, 2.97}},
+		{"the last warm-up interval is another phase", []Interval{{At: 1, Seconds: 1, Warmup: true}, {At: 1.5, Seconds: 0.5}}, []float64{1, 1.5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []float64
+			for _, iv := range ChartIntervals(tc.ivs) {
+				got = append(got, iv.At)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("kept %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/fairbench/fairbench/internal/analysis"
+)
+
+// headlineCaption introduces the headline in every rendering.
+const headlineCaption = "Headline"
+
+// WriteText writes the report as plain text: the headline, the comparison's
+// tables (analysis.WriteText), the scalability and the cost tables.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	if len(r.Headline) > 0 {
+		b.WriteString(headlineCaption + ":\n")
+		for _, h := range r.Headline {
+			fmt.Fprintf(&b, "  - %s\n", h)
+		}
+		fmt.Fprintf(&b, "  (%s)\n\n", analysis.HeadlineRule)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if err := analysis.WriteText(w, r.Comparison); err != nil {
+		return err
+	}
+	if err := WriteScaling(w, r.Scaling, false); err != nil {
+		return err
+	}
+	if err := WriteCPUScaling(w, r.Comparison.ByCPUs, false); err != nil {
+		return err
+	}
+	if c := r.Cost; c != nil && c.Text != "" {
+		if _, err := fmt.Fprintf(w, "\n%s\n\n%s", c.Heading(), c.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteMarkdown writes the report as Markdown that renders on GitHub: the
+// headline, the comparison's tables, and — when images is not "" — each
+// section's charts as images images/ID.png (a path relative to the Markdown
+// file, where WritePNGs wrote them), then scalability and cost.
+func (r *Report) WriteMarkdown(w io.Writer, images string) error {
+	var b strings.Builder
+	if len(r.Headline) > 0 {
+		b.WriteString("**" + headlineCaption + ":**\n\n")
+		for _, h := range r.Headline {
+			fmt.Fprintf(&b, "- %s\n", mdText(h))
+		}
+		fmt.Fprintf(&b, "\n<sub>%s</sub>\n\n", mdText(analysis.HeadlineRule))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	img := func(charts []*Chart) string {
+		if images == "" {
+			return ""
+		}
+		var s strings.Builder
+		for _, c := range charts {
+			fmt.Fprintf(&s, "![%s](%s)\n", mdText(c.Title), path.Join(images, c.ID+".png"))
+		}
+		return s.String()
+	}
+	if r.Overview != nil && images != "" {
+		if _, err := io.WriteString(w, img([]*Chart{r.Overview})+"\n"); err != nil {
+			return err
+		}
+	}
+	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string { return img(r.Sections[i].Charts) }); err != nil {
+		return err
+	}
+	if err := WriteScaling(w, r.Scaling, true); err != nil {
+		return err
+	}
+	if err := WriteCPUScaling(w, r.Comparison.ByCPUs, true); err != nil {
+		return err
+	}
+	if c := r.Cost; c != nil {
+		var s strings.Builder
+		fmt.Fprintf(&s, "\n## %s\n\n", mdText(c.Heading()))
+		if c.Source != "" {
+			fmt.Fprintf(&s, "Prices: %s\n\n", mdText(c.Source))
+		}
+		if x := img(r.CostCharts); x != "" {
+			s.WriteString(x + "\n")
+		}
+		if c.Markdown != "" {
+			s.WriteString(c.Markdown)
+		} else if c.Text != "" {
+			s.WriteString("```\n" + c.Text + "```\n")
+		}
+		if _, err := io.WriteString(w, s.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Heading is the cost section's heading: Title, or a default.
+func (c *CostSection) Heading() string {
+	if c.Title == "" {
+		return "Cost and price-performance"
+	}
+	return c.Title
+}
+
+// mdText keeps prose from turning into Markdown emphasis or breaking a line.
+func mdText(s string) string {
+	return strings.NewReplacer("*", `\*`, "\n", " ", "[", `\[`, "]", `\]`).Replace(s)
+}
