@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fairbench/fairbench/internal/cli"
+	"github.com/fairbench/fairbench/internal/cpuset"
 )
 
 // version and commit are stamped by the linker (see Makefile).
@@ -20,21 +21,25 @@ var (
 )
 
 func main() {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-sig
-		cancel() // first Ctrl-C: stop, write the partial result
+		s := <-sig
+		// First Ctrl-C: stop, write the partial result (a run pinned by
+		// --client-cpus gets the same signal).
+		cancel(cpuset.SignalCause{Signal: s.(syscall.Signal)})
 		<-sig
 		os.Exit(cli.ExitInterrupted) // second: leave at once
 	}()
+	self, _ := os.Executable() // empty: --client-cpus refused
 	app := &cli.App{
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Getenv:  os.Getenv,
 		Version: version,
 		Commit:  commit,
+		Self:    self,
 		IsTerminal: func(w io.Writer) bool {
 			f, ok := w.(*os.File)
 			return ok && term.IsTerminal(int(f.Fd()))

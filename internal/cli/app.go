@@ -62,6 +62,10 @@ type App struct {
 	Version, Commit string
 	// Workloads is the registry; nil means the built-in workloads.
 	Workloads *workload.Registry
+	// Self is the path of the fairbench binary, which --client-cpus runs
+	// again pinned (os.Executable in main); empty refuses --client-cpus
+	// (in-process tests, where the binary is the test's).
+	Self string
 
 	argv []string // the arguments of this invocation, for the result
 	// beforeConnect, when set, is called where a command would first reach a
@@ -110,7 +114,8 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	if code != ExitInterrupted || ee == nil || ee.err.Error() != "" {
+	// An empty message ends quietly: the reason was given already.
+	if ee == nil || ee.err.Error() != "" {
 		fmt.Fprintf(a.Stderr, "fairbench: %v\n", err)
 	}
 	if code == ExitUsage && ee == nil {
