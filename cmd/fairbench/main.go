@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/cpuset"
 )
 
 // version and commit are stamped by the linker (see Makefile).
@@ -21,18 +20,16 @@ var (
 )
 
 func main() {
-	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		s := <-sig
-		// First Ctrl-C: stop, write the partial result (a run pinned by
-		// --client-cpus gets the same signal).
-		cancel(cpuset.SignalCause{Signal: s.(syscall.Signal)})
+		<-sig
+		cancel() // first Ctrl-C: stop, write the partial result
 		<-sig
 		os.Exit(cli.ExitInterrupted) // second: leave at once
 	}()
-	self, _ := os.Executable() // empty: --client-cpus refused
+	self, _ := os.Executable() // run again pinned by --client-cpus; empty: refused
 	app := &cli.App{
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,

@@ -114,8 +114,7 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	// An empty message ends quietly: the reason was given already.
-	if ee == nil || ee.err.Error() != "" {
+	if code != ExitInterrupted || ee == nil || ee.err.Error() != "" {
 		fmt.Fprintf(a.Stderr, "fairbench: %v\n", err)
 	}
 	if code == ExitUsage && ee == nil {

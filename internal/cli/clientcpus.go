@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -45,11 +44,10 @@ func (v *clientCPUsValue) Set(s string) error {
 // pinClient decides the client's CPUs (clientcpus.Resolve against srv, the
 // database server's, and the CPUs this process may use) before anything
 // starts, and refuses what cannot be (exit 2). When the client is to be
-// pinned and this process is not the pinned one yet, it runs this fairbench
-// again, with the same arguments, pinned (cpuset.RunSelfPinned): ran is
-// then true and err ends the command with the exit code the pinned run
-// ended with (nil for 0), having said what it had to say itself.
-func (a *App) pinClient(ctx context.Context, spec clientcpus.Spec, srv clientcpus.Server, allowOverlap bool, what string) (d clientcpus.Decision, ran bool, err error) {
+// pinned and this process is not the pinned one yet, it becomes this
+// fairbench again, with the same arguments, pinned (cpuset.ExecSelfPinned),
+// and does not return; should that fail, ran is true with the error.
+func (a *App) pinClient(spec clientcpus.Spec, srv clientcpus.Server, allowOverlap bool, what string) (d clientcpus.Decision, ran bool, err error) {
 	var usable cpuset.Set
 	if !spec.IsZero() {
 		if usable, err = cpuset.Usable(os.DirFS("/"), os.Getpid()); err != nil {
@@ -73,14 +71,11 @@ func (a *App) pinClient(ctx context.Context, spec clientcpus.Spec, srv clientcpu
 	case a.Self == "":
 		return d, false, usageErrorf("%s: this fairbench cannot run itself again pinned (its own path is not known)", what)
 	}
-	code, err := cpuset.RunSelfPinned(ctx, a.Self, d.CPUs, usable, a.argv, cpuset.Stdio{Out: a.Stdout, Err: a.Stderr})
-	if err != nil {
-		return d, true, withCode(ExitFailed, err)
-	}
-	if code == ExitOK {
-		return d, true, nil
-	}
-	return d, true, withCode(code, errors.New("")) // the pinned run said why
+	// Nothing is open yet (no file, no connection, no listener): the
+	// process becomes the pinned run, with its id, so its exit code and the
+	// signals sent to it are the run's own.
+	err = cpuset.ExecSelfPinned(a.Self, d.CPUs, usable, a.argv)
+	return d, true, withCode(ExitFailed, err)
 }
 
 // describeClientCPUs is the output's line for a pinned client ("" for one

@@ -151,7 +151,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	pin, pinnedRun, err := a.pinClient(ctx, inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
+	pin, pinnedRun, err := a.pinClient(inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
 	if pinnedRun || err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -128,7 +127,7 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err := a.connecting(); err != nil {
 		return err
 	}
-	pin, pinnedRun, err := a.pinSuiteClient(ctx, plan, f, env)
+	pin, pinnedRun, err := a.pinSuiteClient(plan, f, env)
 	if pinnedRun || err != nil {
 		return err
 	}
@@ -186,7 +185,7 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 
 // pinSuiteClient decides the suite's client CPUs (pinClient): against the
 // plan's server, or the process of a local target.
-func (a *App) pinSuiteClient(ctx context.Context, plan *suite.Plan, f suiteFlags, env suite.Env) (clientcpus.Decision, bool, error) {
+func (a *App) pinSuiteClient(plan *suite.Plan, f suiteFlags, env suite.Env) (clientcpus.Decision, bool, error) {
 	what := "run.client_cpus"
 	if !f.pin.spec.IsZero() {
 		what = "--client-cpus"
@@ -211,7 +210,7 @@ func (a *App) pinSuiteClient(ctx context.Context, plan *suite.Plan, f suiteFlags
 			return clientcpus.Decision{}, false, withCode(ExitUsage, err)
 		}
 	}
-	return a.pinClient(ctx, plan.ClientCPUs(), srv, plan.Run.AllowCPUOverlap, what)
+	return a.pinClient(plan.ClientCPUs(), srv, plan.Run.AllowCPUOverlap, what)
 }
 
 // suiteMetrics feeds a suite's progress to the live metrics.

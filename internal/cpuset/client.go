@@ -1,23 +1,18 @@
 package cpuset
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"runtime"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// Pinning fairbench itself (run --client-cpus). RunSelfPinned re-executes
-// this binary through the pinned-exec mode (Command), so that every thread of
-// the new process — the Go runtime's included — has the client's mask, and
-// sets ClientEnv in it. The re-executed process sees ClientEnv (PinnedClient)
+// Pinning fairbench itself (run --client-cpus). ExecSelfPinned re-executes
+// this binary in place as the pinned-exec mode execs its program, so that
+// every thread of the new image — the Go runtime's included — has the
+// client's mask, and sets ClientEnv in it. The re-executed process sees ClientEnv (PinnedClient)
 // and does not re-execute again; its Usable is still the CPUs the first
 // process could use, so that the servers it starts and the checks it makes
 // are not narrowed to the client's CPUs.
@@ -90,70 +85,19 @@ func beforeClient() (Set, bool) {
 	return c.Before, true
 }
 
-// Stdio are the standard streams of a process RunSelfPinned starts.
-type Stdio struct {
-	In       io.Reader
-	Out, Err io.Writer
+// ExecSelfPinned replaces this process with the fairbench binary self run
+// with args, pinned to set, marked with ClientEnv (usable is what this
+// process may use: Client.Before there). The calling thread sets its mask
+// and execs, as the pinned-exec mode does, so every thread of the new image
+// has the mask, and it keeps this process's id: signals sent to it, and its
+// exit code, are the pinned run's own. On success it does not return.
+func ExecSelfPinned(self string, set, usable Set, args []string) error {
+	env := append(os.Environ(), ClientEnv+"="+set.String()+";"+usable.String())
+	if err := pinnedExec(set.String(), "", append([]string{self}, args...), env); err != nil {
+		return fmt.Errorf("run fairbench again pinned to CPUs %s: %w", set, err)
+	}
+	return nil
 }
-
-// RunSelfPinned runs the fairbench binary self with args pinned to set (every
-// thread of it: see Command), marked with ClientEnv (usable is what this
-// process may use, Client.Before there), waits for it and returns its exit
-// code: its own, or 128+N when signal N ended it, as a shell reports it.
-//
-// The child runs in a process group of its own, so that a Ctrl-C at the
-// terminal reaches it once, from here: cancelling ctx sends it the signal
-// that context.Cause(ctx) holds (a SignalCause; SIGINT otherwise) — each
-// cancellation once. It gets SIGTERM should this process die first (a
-// second Ctrl-C ends fairbench at once: the child, signalled twice, too).
-func RunSelfPinned(ctx context.Context, self string, set, usable Set, args []string, stdio Stdio) (int, error) {
-	cmd, err := Command(context.Background(), set, nil, self, args...)
-	if err != nil {
-		return 0, err
-	}
-	cmd.Env = append(cmd.Env, ClientEnv+"="+set.String()+";"+usable.String())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.In, stdio.Out, stdio.Err
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	// Pdeathsig fires when the thread that forked the child ends: keep this
-	// goroutine on one thread until the child is waited for.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("re-execute fairbench pinned to CPUs %s: %w", set, err)
-	}
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			sig := syscall.SIGINT
-			var sc SignalCause
-			if errors.As(context.Cause(ctx), &sc) {
-				sig = sc.Signal
-			}
-			_ = cmd.Process.Signal(sig)
-		case <-done:
-		}
-	}()
-	err = cmd.Wait()
-	close(done)
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
-		}
-		return ee.ExitCode(), nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("fairbench pinned to CPUs %s: %w", set, err)
-	}
-	return 0, nil
-}
-
-// SignalCause is the cause of a context cancelled by a signal
-// (context.WithCancelCause): RunSelfPinned passes that signal on.
-type SignalCause struct{ Signal syscall.Signal }
-
-func (s SignalCause) Error() string { return "interrupted by " + s.Signal.String() }
 
 // fromMask is the set of CPUs in an affinity mask.
 func fromMask(m *unix.CPUSet) Set {

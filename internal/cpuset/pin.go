@@ -46,15 +46,21 @@ func ExecIfAsked() {
 		return
 	}
 	cred := os.Getenv(pinCredEnv)
-	if err := pinnedExec(list, cred, os.Args[1:]); err != nil {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, PinEnv+"=") && !strings.HasPrefix(kv, pinCredEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	if err := pinnedExec(list, cred, os.Args[1:], env); err != nil {
 		fmt.Fprintf(os.Stderr, "fairbench: pinned start (%s is set): %v\n", PinEnv, err)
 		os.Exit(127)
 	}
 }
 
 // pinnedExec pins the calling thread to list, switches to cred when given,
-// and execs argv with PinEnv and pinCredEnv removed from the environment.
-func pinnedExec(list, cred string, argv []string) error {
+// and execs argv with the environment env.
+func pinnedExec(list, cred string, argv, env []string) error {
 	if len(argv) == 0 {
 		return fmt.Errorf("%s is set but no program was given", PinEnv)
 	}
@@ -75,12 +81,6 @@ func pinnedExec(list, cred string, argv []string) error {
 	if cred != "" {
 		if err := switchUser(cred); err != nil {
 			return err
-		}
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, PinEnv+"=") && !strings.HasPrefix(kv, pinCredEnv+"=") {
-			env = append(env, kv)
 		}
 	}
 	if err := syscall.Exec(argv[0], argv, env); err != nil {
