@@ -114,8 +114,8 @@ func Resolve(spec Spec, usable cpuset.Set, srv Server, allowOverlap bool, what s
 	case allowOverlap:
 		d.Shared = AdviceAllowed
 	default:
-		return Decision{}, fmt.Errorf("%s %s: CPU %s is also the database server's (%s may use CPUs %s), so the client would take CPU from the server it measures: give the client other CPUs (%s rest takes the ones left), pin the server apart (server --cpus), or allow it with --allow-cpu-overlap",
-			what, client, shared, srv.What, srv.CPUs, what)
+		return Decision{}, fmt.Errorf("%s %s: CPU %s is also the database server's (%s may use CPUs %s), so the client would take CPU from the server it measures: give the client other CPUs (rest takes the ones left), pin the server apart (server --cpus, a plan's server.cpus), or allow the overlap (--allow-cpu-overlap, a plan's run.allow_cpu_overlap)",
+			what, client, shared, srv.What, srv.CPUs)
 	}
 	return d, nil
 }
