@@ -3,7 +3,7 @@
 // usable CPUs the server was not given), checked before anything starts
 // against the CPUs this process may use and against the database server's,
 // so that client and server share no CPU unless the user allows it. The
-// pinning itself is cpuset.RunSelfPinned's.
+// pinning itself is cpuset.ExecSelfPinned's.
 package clientcpus
 
 import (

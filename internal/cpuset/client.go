@@ -32,7 +32,7 @@ type Client struct {
 }
 
 // PinnedClient reports whether this process is a fairbench re-executed by
-// RunSelfPinned, and its pinning. A ClientEnv that does not parse, or that
+// ExecSelfPinned, and its pinning. A ClientEnv that does not parse, or that
 // names a mask this process does not have (the variable was inherited or set
 // by hand), is an error: the caller must not take itself for pinned.
 func PinnedClient() (Client, bool, error) {
