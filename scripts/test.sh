@@ -112,6 +112,7 @@ FUZZ_TARGETS=(
 	"FuzzParseMachine ./internal/servermachine"
 	"FuzzParseFileRefs ./internal/servermachine"
 	"FuzzParse ./internal/cpuset"
+	"FuzzParse ./internal/clientcpus"
 	"FuzzParseAgentList ./internal/agent"
 	"FuzzParse ./internal/targetspec"
 )

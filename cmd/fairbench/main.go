@@ -29,12 +29,14 @@ func main() {
 		<-sig
 		os.Exit(cli.ExitInterrupted) // second: leave at once
 	}()
+	self, _ := os.Executable() // run again pinned by --client-cpus; empty: refused
 	app := &cli.App{
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Getenv:  os.Getenv,
 		Version: version,
 		Commit:  commit,
+		Self:    self,
 		IsTerminal: func(w io.Writer) bool {
 			f, ok := w.(*os.File)
 			return ok && term.IsTerminal(int(f.Fd()))

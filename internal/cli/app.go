@@ -62,6 +62,10 @@ type App struct {
 	Version, Commit string
 	// Workloads is the registry; nil means the built-in workloads.
 	Workloads *workload.Registry
+	// Self is the path of the fairbench binary, which --client-cpus runs
+	// again pinned (os.Executable in main); empty refuses --client-cpus
+	// (in-process tests, where the binary is the test's).
+	Self string
 
 	argv []string // the arguments of this invocation, for the result
 	// beforeConnect, when set, is called where a command would first reach a

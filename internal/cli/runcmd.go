@@ -26,6 +26,7 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -144,6 +145,17 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err := a.connecting(); err != nil {
 		return err
 	}
+	// The client's CPUs are checked before anything starts; a pinned client
+	// is this command run again under the mask.
+	srv, err := servermachine.Env{}.ServerCPUs(inv.run.server.spec, servermachine.Target{Config: cfg})
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	pin, pinnedRun, err := a.pinClient(inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
+	if pinnedRun || err != nil {
+		return err
+	}
+	fmt.Fprint(human, describeClientCPUs(pin))
 	// The output files are opened now, before connecting: a bad path ends
 	// the command at once, not after a long run with the result lost.
 	files, err := inv.openOutputs()
@@ -190,7 +202,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		}
 		fmt.Fprintf(human, "The embedded database %s lacks %s: preparing it now (as 'fairbench prepare %s' would).\n",
 			s.cfg.Path, missing, inv.spec.Name)
-		if err := inv.load(ctx, s, human, runtime.NumCPU(), false); err != nil {
+		if err := inv.load(ctx, s, human, machineCPUs(), false); err != nil {
 			return err
 		}
 		fmt.Fprintln(human)
@@ -238,6 +250,8 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Tool:         result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine:  redactArgs(append([]string{"fairbench"}, a.argv...)),
 		Options:      resolvedOptions(inv.command.Flags()),
+		SharedCPUs:   pin.Shared,
+		Warnings:     pin.Warnings,
 		Client:       inv.coord.client,
 		OnInterval: func(iv result.Interval) {
 			if printLines || iv.Warmup {
@@ -246,6 +260,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		},
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}
+	spec.Options["client-cpus"] = pin.CPUs.String() // the list "rest" gave
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
 	}

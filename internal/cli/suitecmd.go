@@ -12,10 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/suite"
 	"github.com/fairbench/fairbench/internal/suitedir"
 )
@@ -29,6 +31,7 @@ type suiteFlags struct {
 	metricsAddr string
 	clientID    int    // --client-id; suite.NoClientID when not given
 	runID       string // --run-id
+	pin         clientCPUFlags
 }
 
 // suiteCommand builds `fairbench suite run|status`.
@@ -78,6 +81,7 @@ on 1, 2, 4, … CPUs: matrix.server_cpus).`,
 	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
 	run.Flags().IntVar(&f.clientID, "client-id", suite.NoClientID, "this client's id among the plan's coordinated clients (clients.count), from 0 to N-1; client 0 leads")
 	run.Flags().StringVar(&f.runID, "run-id", "", "the token every coordinated client of one launch is given, e.g. the launcher's $(date +%s) (in Kubernetes the START_AT value)")
+	f.pin.register(run.Flags(), "the usable CPUs the plan's server.cpus does not take (overrides the plan's run.client_cpus)")
 	status := &cobra.Command{
 		Use:   "status DIR",
 		Short: "Show a suite's progress and its tables so far",
@@ -97,12 +101,16 @@ on 1, 2, 4, … CPUs: matrix.server_cpus).`,
 // suiteRun is `fairbench suite run`.
 func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error {
 	ctx := cmd.Context()
-	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: runtime.NumCPU(),
+	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(),
 		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
 	plan, err := suite.ReadPlan(planFile)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if !f.pin.spec.IsZero() { // the flag overrides the plan's run.client_cpus
+		plan.Run.ClientCPUs = f.pin.spec.String()
+	}
+	plan.Run.AllowCPUOverlap = plan.Run.AllowCPUOverlap || f.pin.allowOverlap
 	if err := plan.Validate(env); err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -123,6 +131,11 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err := a.connecting(); err != nil {
 		return err
 	}
+	pin, pinnedRun, err := a.pinSuiteClient(plan, f, env)
+	if pinnedRun || err != nil {
+		return err
+	}
+	fmt.Fprint(a.Stdout, describeClientCPUs(pin))
 	// The directory is checked before the target is touched, so that a suite
 	// that cannot start leaves nothing behind (not even the embedded database).
 	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {
@@ -143,7 +156,7 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		watch = suiteMetrics{exp}
 	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{
-		Watch: watch, Client: client,
+		Watch: watch, Client: client, ClientCPUs: pin,
 		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout, Terminal: a.IsTerminal(a.Stdout),
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
@@ -172,6 +185,36 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		return withCode(ExitUsage, err)
 	}
 	return withCode(ExitFailed, err)
+}
+
+// pinSuiteClient decides the suite's client CPUs (pinClient): against the
+// plan's server, or the process of a local target.
+func (a *App) pinSuiteClient(plan *suite.Plan, f suiteFlags, env suite.Env) (clientcpus.Decision, bool, error) {
+	what := "run.client_cpus"
+	if !f.pin.spec.IsZero() {
+		what = "--client-cpus"
+	}
+	var srv clientcpus.Server
+	if plan.Server != nil {
+		usable, err := env.UsableCPUs()
+		if err != nil {
+			return clientcpus.Decision{}, false, usageErrorf("%s: cannot tell which CPUs this process may use: %v", what, err)
+		}
+		srv = plan.ManagedServerCPUs(usable)
+	} else {
+		cfg, _, err := plan.TargetConfig(a.Getenv)
+		if err != nil {
+			return clientcpus.Decision{}, false, withCode(ExitUsage, err)
+		}
+		var spec servermachine.Spec
+		if plan.Target.ServerMachine != nil {
+			spec = *plan.Target.ServerMachine
+		}
+		if srv, err = (servermachine.Env{}).ServerCPUs(spec, servermachine.Target{Config: cfg}); err != nil {
+			return clientcpus.Decision{}, false, withCode(ExitUsage, err)
+		}
+	}
+	return a.pinClient(plan.ClientCPUs(), srv, plan.Run.AllowCPUOverlap, what)
 }
 
 // suiteMetrics feeds a suite's progress to the live metrics.

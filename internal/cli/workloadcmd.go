@@ -67,6 +67,8 @@ type runFlags struct {
 	server serverMachineFlags
 	// machines observes them, prepared before the target opens.
 	machines *machinewatch.Watch
+	// pin is --client-cpus and --allow-cpu-overlap.
+	pin clientCPUFlags
 }
 
 // checkFlags are the options of `check`.
@@ -238,6 +240,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
 		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
 		rfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
+		inv.run.pin.register(rfs, "the CPUs the database server on this machine may not use")
 		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
 		sfs := pflag.NewFlagSet("server machine", pflag.ContinueOnError)
 		inv.run.server.register(sfs)

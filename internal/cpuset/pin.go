@@ -46,15 +46,21 @@ func ExecIfAsked() {
 		return
 	}
 	cred := os.Getenv(pinCredEnv)
-	if err := pinnedExec(list, cred, os.Args[1:]); err != nil {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, PinEnv+"=") && !strings.HasPrefix(kv, pinCredEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	if err := pinnedExec(list, cred, os.Args[1:], env); err != nil {
 		fmt.Fprintf(os.Stderr, "fairbench: pinned start (%s is set): %v\n", PinEnv, err)
 		os.Exit(127)
 	}
 }
 
 // pinnedExec pins the calling thread to list, switches to cred when given,
-// and execs argv with PinEnv and pinCredEnv removed from the environment.
-func pinnedExec(list, cred string, argv []string) error {
+// and execs argv with the environment env.
+func pinnedExec(list, cred string, argv, env []string) error {
 	if len(argv) == 0 {
 		return fmt.Errorf("%s is set but no program was given", PinEnv)
 	}
@@ -75,12 +81,6 @@ func pinnedExec(list, cred string, argv []string) error {
 	if cred != "" {
 		if err := switchUser(cred); err != nil {
 			return err
-		}
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, PinEnv+"=") && !strings.HasPrefix(kv, pinCredEnv+"=") {
-			env = append(env, kv)
 		}
 	}
 	if err := syscall.Exec(argv[0], argv, env); err != nil {
@@ -128,7 +128,8 @@ func (s Set) mask() (unix.CPUSet, error) {
 // pinning; the helper itself starts as the caller). ctx kills the process
 // as for exec.CommandContext. Set Dir, Stdout,
 // SysProcAttr and so on as for any command — but not SysProcAttr.Credential:
-// pass cred instead. Env is the caller's environment plus the mode's variables.
+// pass cred instead. Env is the caller's environment (without ClientEnv) plus the mode's
+// variables.
 func Command(ctx context.Context, set Set, cred *syscall.Credential, prog string, args ...string) (*exec.Cmd, error) {
 	if _, err := set.mask(); err != nil {
 		return nil, err
@@ -143,7 +144,13 @@ func Command(ctx context.Context, set Set, cred *syscall.Credential, prog string
 		return nil, fmt.Errorf("find this program to start %s pinned to CPUs %s: %w", prog, set, err)
 	}
 	cmd := exec.CommandContext(ctx, self, append([]string{path}, args...)...)
-	cmd.Env = append(os.Environ(), PinEnv+"="+set.String())
+	// A pinned client's mark is its own, not the programs it starts.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, ClientEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, PinEnv+"="+set.String())
 	if cred != nil {
 		cmd.Env = append(cmd.Env, pinCredEnv+"="+strconv.Itoa(int(cred.Uid))+":"+strconv.Itoa(int(cred.Gid)))
 	}
@@ -151,8 +158,16 @@ func Command(ctx context.Context, set Set, cred *syscall.Credential, prog string
 }
 
 // Usable returns the CPUs process pid may be pinned to: the online CPUs it
-// is allowed (Online ∩ Effective).
+// is allowed (Online ∩ Effective). For this very process, when it is a
+// fairbench re-executed under --client-cpus (PinnedClient), it is what the
+// process before the re-execution could use: the client's mask narrows the
+// client, not the servers it starts nor the CPUs it checks lists against.
 func Usable(fsys fs.FS, pid int) (Set, error) {
+	if pid == os.Getpid() {
+		if before, ok := beforeClient(); ok {
+			return before, nil
+		}
+	}
 	online, err := Online(fsys)
 	if err != nil {
 		return Set{}, err

@@ -16,8 +16,10 @@ package measure
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/metrics"
@@ -163,11 +165,17 @@ type Spec struct {
 	// Options are the resolved options; Run adds "ignore-errors", the policy
 	// the run used.
 	Options map[string]string
-	// Machine is the client machine; nil reads it (sysinfo.LocalMachine)
-	// when the run ends.
+	// Machine is the client machine; nil reads it (ClientMachine) when the
+	// run ends.
 	Machine *sysinfo.Machine
-	Client  *result.ClientInfo
-	Suite   *result.SuiteCell
+	// SharedCPUs, when not empty, says the client may have run on the
+	// local server's CPUs (clientcpus.Decision.Shared): the result gets a
+	// warning with the client's share of the machine, ending with it.
+	SharedCPUs string
+	// Warnings are the caller's, for the result (each was printed).
+	Warnings []string
+	Client   *result.ClientInfo
+	Suite    *result.SuiteCell
 
 	// The runner's callbacks (runner.Deps); OnMeasure is called after the
 	// observation of the measured phase has begun.
@@ -247,7 +255,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	if spec.Machine != nil {
 		res.Machine = *spec.Machine
 	} else {
-		res.Machine = sysinfo.LocalMachine()
+		res.Machine = ClientMachine()
 	}
 	if res.Options == nil {
 		res.Options = map[string]string{}
@@ -259,5 +267,33 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	for _, n := range append(append([]string(nil), t.machineNotes...), machineNotes...) {
 		res.AddWarning("server machines: " + n)
 	}
+	for _, w := range spec.Warnings {
+		res.AddWarning(w)
+	}
+	if spec.SharedCPUs != "" {
+		used := "its share of the machine could not be read"
+		if observed != nil && observed.Client != nil {
+			used = observe.ClientShare(observed.Client)
+		}
+		res.AddWarning("the client shared the server's CPUs and " + used + ": " + spec.SharedCPUs)
+	}
 	return res, out
+}
+
+// ClientMachine fingerprints the machine fairbench runs on
+// (sysinfo.LocalMachine) with the CPUs fairbench itself may use as its
+// cpu_list (cpuset.ProcessList: empty when all of them, as when the client
+// is not pinned; the set of --client-cpus when it is).
+func ClientMachine() sysinfo.Machine {
+	m := sysinfo.LocalMachine()
+	m.CPUList = ClientCPUList()
+	return m
+}
+
+// ClientCPUList is the machine's cpu_list for fairbench itself: the CPUs
+// this process may use in list form, empty when all of them (or when they
+// cannot be read).
+func ClientCPUList() string {
+	list, _ := cpuset.ProcessList(os.DirFS("/"), os.Getpid())
+	return list
 }

@@ -30,7 +30,7 @@ func verdict(o *result.Observed) (bound, line string) {
 		if o.Client == nil {
 			return ""
 		}
-		return fmt.Sprintf("; client used %.0f%% of the machine", o.Client.MachinePct)
+		return "; client " + ClientShare(o.Client)
 	}
 	steal := func() string {
 		if m == nil || m.StealPct < stealNotePct {
@@ -71,6 +71,12 @@ func verdict(o *result.Observed) (bound, line string) {
 		line += "; " + strings.Join(parts, ", ")
 	}
 	return result.BoundUnknown, line + client()
+}
+
+// ClientShare says the client's share of the machine as the verdict does
+// ("used 18% of the machine"), for the lines that speak of it.
+func ClientShare(c *result.ObservedClient) string {
+	return fmt.Sprintf("used %.0f%% of the machine", c.MachinePct)
 }
 
 // serverCacheFigures gives the server's cache-miss figures as parts of a
@@ -192,7 +198,7 @@ func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine,
 			if o.Client == nil {
 				return ""
 			}
-			return fmt.Sprintf("; client used %.0f%% of the machine", o.Client.MachinePct)
+			return "; client " + ClientShare(o.Client)
 		case o.Machine == nil:
 			return "; the client machine's CPU use could not be read"
 		case !serverBound && o.Machine.BusyPct >= clientBoundPct:

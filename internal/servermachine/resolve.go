@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
@@ -197,13 +198,34 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 	if m.Role == "" {
 		m.Role = sysinfo.RoleServer
 	}
-	var p Process
-	var findErr error
+	p, findErr, err := e.serverProcess(spec, t)
+	if err != nil {
+		return m, nil, err
+	}
+	if findErr != nil {
+		m.Note = findErr.Error()
+		return m, []string{m.Note + "; the CPUs the server may use are taken to be all of this machine's"}, nil
+	}
+	m.PID, m.Process = p.PID, p.Comm
+	list, err := cpuset.ProcessList(e.FS, p.PID)
+	if err != nil {
+		m.Note = fmt.Sprintf("the CPUs server process %d may use could not be read: %v", p.PID, err)
+		return m, []string{m.Note + "; they are taken to be all of this machine's"}, nil
+	}
+	m.CPUList = list
+	return m, nil, nil
+}
+
+// serverProcess finds the process of the local server t reaches: the
+// --server-pid process, fairbench itself for embedded SQLite, the managed
+// server, or the process holding the socket or the port. findErr says why
+// it was not found (a note, not a failure); err is the user's to fix.
+func (e Env) serverProcess(spec Spec, t Target) (p Process, findErr, err error) {
 	c := t.Config
 	switch {
 	case spec.PID != 0:
 		if _, err := fs.Stat(e.FS, procfs.Dir(spec.PID)); err != nil {
-			return m, nil, fieldErr("pid", "no process %d runs on this machine", spec.PID)
+			return p, nil, fieldErr("pid", "no process %d runs on this machine", spec.PID)
 		}
 		p = Process{PID: spec.PID, Comm: procfs.Comm(e.FS, spec.PID)}
 	case c.Kind == driver.KindSQLite:
@@ -219,18 +241,44 @@ func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string,
 		findErr = fmt.Errorf("%s (pid %d) forwards the server's port into a container or VM: the server's own process is not visible here; its CPUs are unknown (name it with --server-pid if it runs on this machine)", p.Comm, p.PID)
 		p = Process{}
 	}
-	if findErr != nil {
-		m.Note = findErr.Error()
-		return m, []string{m.Note + "; the CPUs the server may use are taken to be all of this machine's"}, nil
+	return p, findErr, nil
+}
+
+// ServerCPUs says what is known of the CPUs of the server t reaches, for
+// the client's CPUs (clientcpus.Resolve): for a local server with a process
+// of its own, the online CPUs that process may use (cpuset.Usable), the
+// process found as Resolve finds it; a remote server and embedded SQLite
+// (the client itself) are not Local. A process that cannot be found or read
+// leaves the CPUs unknown, What saying why; err is the user's to fix (a
+// --server-pid of no process).
+func (e Env) ServerCPUs(spec Spec, t Target) (clientcpus.Server, error) {
+	if e.FS == nil {
+		e.FS = os.DirFS("/")
 	}
-	m.PID, m.Process = p.PID, p.Comm
-	list, err := cpuset.ProcessList(e.FS, p.PID)
+	if local, _ := IsLocal(t); !local || t.Config.Kind == driver.KindSQLite {
+		return clientcpus.Server{}, nil
+	}
+	p, findErr, err := e.serverProcess(spec, t)
 	if err != nil {
-		m.Note = fmt.Sprintf("the CPUs server process %d may use could not be read: %v", p.PID, err)
-		return m, []string{m.Note + "; they are taken to be all of this machine's"}, nil
+		return clientcpus.Server{}, err
 	}
-	m.CPUList = list
-	return m, nil, nil
+	if findErr != nil {
+		return clientcpus.Server{Local: true, What: findErr.Error()}, nil
+	}
+	what := fmt.Sprintf("%s (pid %d)", cmpOr(p.Comm, "the server process"), p.PID)
+	cpus, err := cpuset.Usable(e.FS, p.PID)
+	if err != nil {
+		return clientcpus.Server{Local: true, What: fmt.Sprintf("the CPUs %s may use could not be read: %v", what, err)}, nil
+	}
+	return clientcpus.Server{Local: true, CPUs: cpus, What: what}, nil
+}
+
+// cmpOr is s, or def when s is empty.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // forwarders are processes that listen for a server in a container or VM

@@ -11,6 +11,7 @@ package suite
 import (
 	"time"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -99,6 +100,9 @@ type ServerSpec struct {
 	Placement string `yaml:"placement"`
 
 	cpus cpuset.Set // CPUs or CPUsShare, resolved by validation
+	// shareNote says when CPUsShare was lowered to leave client_cpus: rest a
+	// CPU (a small machine); the dry run prints it.
+	shareNote string
 }
 
 // CPUSet is the CPU set the server is pinned to (server.cpus, validated);
@@ -176,7 +180,20 @@ type RunSpec struct {
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`
+	// ClientCPUs pins every thread of fairbench to a CPU list, or to rest:
+	// the usable CPUs the plan's server.cpus does not take (run
+	// --client-cpus, which overrides it); empty: unpinned.
+	ClientCPUs string `yaml:"client_cpus"`
+	// AllowCPUOverlap lets client_cpus share CPUs with the server (run
+	// --allow-cpu-overlap).
+	AllowCPUOverlap bool `yaml:"allow_cpu_overlap"`
+
+	clientCPUs clientcpus.Spec // ClientCPUs, parsed by validation
 }
+
+// ClientCPUs is the client's CPUs as the plan asks them (run.client_cpus,
+// validated); the zero Spec for an unpinned client.
+func (p *Plan) ClientCPUs() clientcpus.Spec { return p.Run.clientCPUs }
 
 // Steps are the methodology around the cells.
 type Steps struct {

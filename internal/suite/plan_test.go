@@ -428,3 +428,52 @@ func TestServerCPUs(t *testing.T) {
 		t.Errorf("no cpus: %q, %v", p.Server.CPUSet(), err)
 	}
 }
+
+// TestClientCPUsKey: run.client_cpus is parsed and, for a plan that starts
+// its server, checked against server.cpus and the usable CPUs (rest: the
+// ones the server is not given); the dry run shows it.
+func TestClientCPUsKey(t *testing.T) {
+	const ok = "data: {tables: 1, table_size: 1000}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n"
+	env := Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 4,
+		UsableCPUs: func() (cpuset.Set, error) { return cpuset.MustParse("0-3"), nil }}
+	pinned := "server: {flavor: mariadb, cpus: 0-1}\n"
+	tests := []struct{ name, plan, want, err string }{
+		{"apart", pinned + ok + "run: {time: 1, client_cpus: 2-3}\n", "2-3", ""},
+		{"rest", pinned + ok + "run: {time: 1, client_cpus: rest}\n", "rest", ""},
+		{"overlap", pinned + ok + "run: {time: 1, client_cpus: 1-2}\n", "", "plan.yaml:4: run.client_cpus: client CPUs 1-2: CPU 1 is also the database server's (the plan's server (server.cpus) may use CPUs 0-1)"},
+		{"overlap allowed", pinned + ok + "run: {time: 1, client_cpus: 1-2, allow_cpu_overlap: true}\n", "1-2", ""},
+		{"unpinned server", "server: {flavor: mariadb}\n" + ok + "run: {time: 1, client_cpus: 3}\n", "", "CPU 3 is also the database server's (the plan's unpinned server (no server.cpus) may use CPUs 0-3)"},
+		{"rest, unpinned server", "server: {flavor: mariadb}\n" + ok + "run: {time: 1, client_cpus: rest}\n", "", "none is left for the client"},
+		{"not usable", pinned + ok + "run: {time: 1, client_cpus: 4}\n", "", "CPU 4 not usable here: this process may use CPUs 0-3"},
+		{"bad list", ok + "run: {time: 1, client_cpus: 2-x}\n", "", `plan.yaml:3: run.client_cpus: CPU list "2-x"`},
+		{"empty", ok + "run: {time: 1, client_cpus: ''}\n", "", "run.client_cpus: no CPUs given"},
+		// Without a server of its own, the target's process is checked when the suite runs.
+		{"no server", ok + "run: {time: 1, client_cpus: 1}\n", "1", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParsePlan("plan.yaml", []byte(tt.plan))
+			if err == nil {
+				err = p.Validate(env)
+			}
+			switch {
+			case tt.err != "":
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("%v, want %q", err, tt.err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			case p.ClientCPUs().String() != tt.want:
+				t.Fatalf("ClientCPUs %q, want %q", p.ClientCPUs(), tt.want)
+			}
+			var out bytes.Buffer
+			if err := DryRun(&out, p); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "Client: every thread of fairbench on CPUs "+tt.want) {
+				t.Errorf("dry run does not show the client's CPUs:\n%s", out.String())
+			}
+		})
+	}
+}

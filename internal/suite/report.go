@@ -43,8 +43,21 @@ func DryRun(w io.Writer, p *Plan) error {
 			}
 			fmt.Fprintf(w, "\nServer %s, profile %s (sized for %s%s):\n%s", p.Server.Flavor, prof, humanBytes(gen.DataBytes), pinned, gen.Config)
 		}
+		if p.Server.shareNote != "" {
+			fmt.Fprintf(w, "\nNote: %s.\n", p.Server.shareNote)
+		}
 	}
 	p.writeSweep(w)
+	if c := p.ClientCPUs(); !c.IsZero() {
+		fmt.Fprintf(w, "\nClient: every thread of fairbench on CPUs %s", c)
+		if c.Rest {
+			fmt.Fprint(w, " (the usable CPUs the server's are not)")
+		}
+		if p.Run.AllowCPUOverlap {
+			fmt.Fprint(w, ", sharing the server's allowed")
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "cell\tworkload\tdata\trand\tthreads\tround\tprofile"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/measure"
@@ -55,6 +56,11 @@ type Options struct {
 	// (--client-id, --run-id); required by a plan with clients:, refused
 	// without.
 	Client *ClientOptions
+	// ClientCPUs is the client's CPUs as decided and checked for this
+	// process (clientcpus.Resolve of the plan's run.client_cpus or
+	// --client-cpus), which runs pinned to them: recorded in every cell's
+	// options, and its warnings in every result.
+	ClientCPUs clientcpus.Decision
 }
 
 // Watcher follows a running suite.
@@ -237,7 +243,7 @@ func (s *session) open(ctx context.Context) error {
 			Tool:    s.opts.Tool,
 			Plan:    suitedir.PlanRecord{Name: p.Name, File: p.File(), Hash: p.Hash(), Scale: s.opts.Scale, Text: string(p.Text())},
 			Created: time.Now().UTC(),
-			Machine: sysinfo.LocalMachine(),
+			Machine: measure.ClientMachine(),
 		}
 		for _, c := range p.Expand() {
 			s.m.Cells = append(s.m.Cells, suitedir.CellRecord{Cell: c, Status: suitedir.StatusPending})
@@ -658,7 +664,8 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	res, out := measure.Run(ctx, measure.Spec{
 		Target: tg.Target, Workload: wl, WorkloadName: c.Workload, Rand: rng, Config: rcfg, Data: data,
 		Tool: s.opts.Tool, CommandLine: s.opts.CommandLine, Options: s.cellOptions(fs, c, rcfg, rng.Config().Seed),
-		Machine: &s.m.Machine, Client: at.client,
+		Machine: s.cellMachine(), Client: at.client,
+		SharedCPUs: s.opts.ClientCPUs.Shared, Warnings: s.opts.ClientCPUs.Warnings,
 		Suite: &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile,
 			ServerCPUs: p.cellServerCPUs(c)},
 		Progress: s.display(), OnIntervalHistogram: s.opts.Watch.Interval,
@@ -729,7 +736,17 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 		pcts = append(pcts, runner.PercentileKey(pc))
 	}
 	opts["percentile"] = strings.Join(pcts, ",")
+	opts["client-cpus"] = s.opts.ClientCPUs.CPUs.String()
+	opts["allow-cpu-overlap"] = strconv.FormatBool(s.plan.Run.AllowCPUOverlap)
 	return opts
+}
+
+// cellMachine is the client machine of a cell: the manifest's, with the
+// CPUs this process may use now (a resumed suite may be pinned otherwise).
+func (s *session) cellMachine() *sysinfo.Machine {
+	m := s.m.Machine
+	m.CPUList = measure.ClientCPUList()
+	return &m
 }
 
 // eta estimates the time left from the pace so far (or the plan before the first cell).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
@@ -170,6 +171,13 @@ func (p *Plan) validateCPUsShare(env Env) error {
 	n, err := topo.Fraction(s.CPUsShare, smt)
 	if err != nil {
 		return p.errAt("server.cpus_share", "%v", err)
+	}
+	s.shareNote = ""
+	if spec, err := clientcpus.Parse(p.Run.ClientCPUs); err == nil && spec.Rest && n == topo.Count(smt) && n > 1 {
+		// The share rounds to the whole machine: the client of client_cpus:
+		// rest would get nothing, so the server leaves it one.
+		s.shareNote = fmt.Sprintf("server.cpus_share %g of %d rounds to all %d, which leaves client_cpus: rest nothing: the server gets %d, the client the rest", s.CPUsShare, n, n, n-1)
+		n--
 	}
 	set, err := cpuset.Select(topo, n, smt, placement)
 	if err != nil {

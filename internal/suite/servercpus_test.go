@@ -246,10 +246,11 @@ func TestExamplePlansChooseServerCPUs(t *testing.T) {
 	for _, tt := range []struct {
 		sys  fs.FS
 		want string
-	}{{ht28Sys, "0-10,14-24"}, {intelSys, "0-24,32-56"}, {vmSys, "0-1"}} {
+		note string
+	}{{ht28Sys, "0-10,14-24", ""}, {intelSys, "0-24,32-56", ""}, {vmSys, "0", "rounds to all 2, which leaves client_cpus: rest nothing: the server gets 1"}} {
 		p, err := read("seed001-split.yaml", fixtureEnv(tt.sys, ""))
-		if err != nil || p.Server.CPUSet().String() != tt.want {
-			t.Errorf("seed001 split: server CPUs %s, %v; want %s", p.Server.CPUSet(), err, tt.want)
+		if err != nil || p.Server.CPUSet().String() != tt.want || !strings.Contains(p.Server.shareNote, tt.note) || (tt.note == "") != (p.Server.shareNote == "") {
+			t.Errorf("seed001 split: server CPUs %s (note %q), %v; want %s (note %q)", p.Server.CPUSet(), p.Server.shareNote, err, tt.want, tt.note)
 		}
 	}
 	p, err := read("seed002-core-scaling.yaml", fixtureEnv(intelSys, ""))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
@@ -59,7 +60,7 @@ func (p *Plan) Validate(env Env) error {
 		env.CPUs = runtime.NumCPU()
 	}
 	p.registry = env.Registry
-	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateClientCPUs, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
 	for _, check := range checks {
 		if err := check(env); err != nil {
 			return err
@@ -233,6 +234,57 @@ func (p *Plan) validateServerCPUs(env Env) error {
 	}
 	s.cpus = set
 	return nil
+}
+
+// validateClientCPUs parses run.client_cpus and, for a plan that starts its
+// own server, checks it against the server's CPUs (ManagedServerCPUs) and
+// the CPUs this process may use; a target the plan does not start is
+// checked when the suite runs (clientcpus.Resolve with its process's CPUs).
+func (p *Plan) validateClientCPUs(env Env) error {
+	r := &p.Run
+	spec, err := clientcpus.Parse(r.ClientCPUs)
+	if err != nil {
+		return p.errAt("run.client_cpus", "%v", err)
+	}
+	if spec.IsZero() && p.given("run.client_cpus") {
+		return p.errAt("run.client_cpus", "no CPUs given: write a CPU list such as 2-3, or rest, or leave client_cpus out for an unpinned client")
+	}
+	r.clientCPUs = spec
+	if spec.IsZero() || p.Server == nil || env.UsableCPUs == nil {
+		return nil
+	}
+	usable, err := env.UsableCPUs()
+	if err != nil {
+		return p.errAt("run.client_cpus", "cannot tell which CPUs this process may use: %v", err)
+	}
+	if _, err := clientcpus.Resolve(spec, usable, p.ManagedServerCPUs(usable), r.AllowCPUOverlap, "client CPUs"); err != nil {
+		return p.errAt("run.client_cpus", "%v", err)
+	}
+	return nil
+}
+
+// ManagedServerCPUs is what the plan says of its server's CPUs, for the
+// client's (clientcpus.Resolve): server.cpus or cpus_share, every set of a
+// server_cpus sweep together, or every usable CPU for a server not pinned;
+// not Local for a plan that starts no server.
+func (p *Plan) ManagedServerCPUs(usable cpuset.Set) clientcpus.Server {
+	switch {
+	case p.Server == nil:
+		return clientcpus.Server{}
+	case p.sweep != nil:
+		var all cpuset.Set
+		for _, ss := range p.sweep.sets {
+			all = all.Union(ss.cpus)
+		}
+		return clientcpus.Server{Local: true, CPUs: all, What: "the plan's server over its server_cpus sweep (every set together)"}
+	case p.Server.CPUSet().IsEmpty():
+		return clientcpus.Server{Local: true, CPUs: usable, What: "the plan's unpinned server (no server.cpus)"}
+	}
+	key := "server.cpus"
+	if p.Server.CPUsShare != 0 {
+		key = "server.cpus_share"
+	}
+	return clientcpus.Server{Local: true, CPUs: p.Server.CPUSet(), What: "the plan's server (" + key + ")"}
 }
 
 func (p *Plan) validateMatrix(env Env) error {
