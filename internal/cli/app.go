@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
@@ -62,6 +63,10 @@ type App struct {
 	Version, Commit string
 	// Workloads is the registry; nil means the built-in workloads.
 	Workloads *workload.Registry
+	// Kubernetes is where run and suite run find the agents of
+	// --server-agent-service (a plan's server_agent_service): the zero value
+	// is the cluster of the pod fairbench runs in; tests point it at fakes.
+	Kubernetes machinewatch.KubeEnv
 
 	argv []string // the arguments of this invocation, for the result
 	// beforeConnect, when set, is called where a command would first reach a

@@ -140,6 +140,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err := inv.run.server.spec.Validate(); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if _, err := inv.run.server.check(a.Getenv); err != nil {
+		return err
+	}
 	// Fuzzing stops here: past this point commands write files and connect.
 	if err := a.connecting(); err != nil {
 		return err
@@ -159,9 +162,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	defer func() { stopServing(ran) }()
 	// The server's machines are described before connecting: an agent
 	// that does not answer refuses the run before anything runs.
-	if inv.run.machines, err = inv.run.server.watch(ctx, cfg, a.Getenv); err != nil {
+	machines, found, err := inv.run.server.watch(ctx, cfg, a.Getenv, a.Kubernetes, human)
+	if err != nil {
 		return err
 	}
+	inv.run.machines = machines
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err
@@ -237,7 +242,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Data:         data,
 		Tool:         result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine:  redactArgs(append([]string{"fairbench"}, a.argv...)),
-		Options:      resolvedOptions(inv.command.Flags()),
+		Options:      inv.run.server.record(resolvedOptions(inv.command.Flags()), found),
 		Client:       inv.coord.client,
 		OnInterval: func(iv result.Interval) {
 			if printLines || iv.Warmup {

@@ -245,11 +245,15 @@ func describeSkipped(skipped []Skipped) string {
 	}
 	parts := make([]string, len(skipped))
 	for i, s := range skipped {
-		if s.Node != "" {
-			parts[i] = fmt.Sprintf("%s (node %s): %s", s.URL, s.Node, s.Reason)
-		} else {
-			parts[i] = fmt.Sprintf("%s: %s", s.URL, s.Reason)
-		}
+		parts[i] = s.String()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// String says which agent was left out and why: "URL (node N): reason".
+func (s Skipped) String() string {
+	if s.Node != "" {
+		return fmt.Sprintf("%s (node %s): %s", s.URL, s.Node, s.Reason)
+	}
+	return fmt.Sprintf("%s: %s", s.URL, s.Reason)
 }

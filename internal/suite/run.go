@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/outfile"
@@ -55,6 +56,9 @@ type Options struct {
 	// (--client-id, --run-id); required by a plan with clients:, refused
 	// without.
 	Client *ClientOptions
+	// Agents are the agents Plan.DiscoverAgents found before the suite
+	// began (nil: none asked for); every cell's server machines are theirs.
+	Agents *machinewatch.Discovered
 }
 
 // Watcher follows a running suite.
@@ -419,7 +423,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 	if managed != nil {
 		managedPID = srvPID
 	}
-	machines, err := p.machineWatch(ctx, cfg, managedPID, s.env.Getenv)
+	machines, err := p.machineWatch(ctx, cfg, managedPID, s.env.Getenv, s.opts.Agents)
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -684,6 +688,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 		pcts = append(pcts, runner.PercentileKey(pc))
 	}
 	opts["percentile"] = strings.Join(pcts, ",")
+	s.plan.Target.Sources().Record(opts, s.opts.Agents)
 	return opts
 }
 
