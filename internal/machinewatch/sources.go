@@ -173,7 +173,7 @@ func (d *Discovered) Summary() string {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(&b, "%s %s (%s)", sep, a.URL, a.Node)
+		fmt.Fprintf(&b, "%s %s (node %s)", sep, a.URL, a.Node)
 	}
 	if len(d.Skipped) > 0 {
 		var left []string
