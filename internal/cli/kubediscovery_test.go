@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/placement"
 	"github.com/fairbench/fairbench/internal/placement/placementtest"
+	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
@@ -185,6 +187,55 @@ func TestRunFindsAgentsThroughKubernetes(t *testing.T) {
 			}
 		})
 	}
+
+	// A plan's target keys find the agents once, before the suite connects;
+	// every cell's result has their machines.
+	t.Run("suite", func(t *testing.T) {
+		sqlite := testdb.SQLite(t)
+		plan := func(selector string) string {
+			return writeFile(t, "k8s.yaml", fmt.Sprintf(`target:
+  sqlite_db: %s
+  server_agent_service: fairbench-agent.bench.svc:%d
+  server_pods: %s
+  server_agent_token_env: AGENT_TOKEN
+data: {tables: 1, table_size: 1000}
+matrix: {workloads: [oltp_point_select], threads: [1]}
+run: {time: 1}
+`, sqlite.Path, port, selector))
+		}
+		suiteRun := func(planFile, dir string) cliRun {
+			var stdout, stderr syncbuf.Buffer
+			app := &App{Stdout: &stdout, Stderr: &stderr, Version: "test", Getenv: func(k string) string { return env[k] }, Kubernetes: kube}
+			code := app.Execute(ctx, []string{"suite", "run", planFile, "--out", dir})
+			return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+		}
+		dir := filepath.Join(t.TempDir(), "suite")
+		if r := suiteRun(plan("app.kubernetes.io/name=mariadb"), dir); r.code != ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		} else if !strings.Contains(r.stdout, "Agents of fairbench-agent.bench.svc") {
+			t.Errorf("the suite does not say which agents it found:\n%s", r.stdout)
+		}
+		m, err := suitedir.ReadManifest(dir)
+		if err != nil || len(m.Cells) != 1 {
+			t.Fatalf("manifest %+v, %v", m, err)
+		}
+		res := readResult(t, filepath.Join(dir, m.Cells[0].File))
+		if ms := res.ServerMachines; len(ms) != 2 || ms[0].Source != sysinfo.ServerSourceKubernetes || ms[0].Node != "node-a" || ms[1].Node != "node-b" {
+			t.Errorf("server_machines %+v, want node-a and node-b from kubernetes", ms)
+		}
+		if !hasWarning(res, "server machines: database node node-d") || res.Options["server-pods-namespace"] != "bench" {
+			t.Errorf("warnings %q, options %v", res.Warnings, res.Options)
+		}
+
+		dir = filepath.Join(t.TempDir(), "failed")
+		r := suiteRun(plan("app=nothing"), dir)
+		if r.code != ExitTarget || !strings.Contains(r.stderr, "nothing was run") {
+			t.Errorf("exit %d, want %d\n%s%s", r.code, ExitTarget, r.stdout, r.stderr)
+		}
+		if files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json")); len(files) > 0 {
+			t.Errorf("results were written: %q", files)
+		}
+	})
 
 	t.Run("API refuses", func(t *testing.T) {
 		api.SetForbidden("/api/v1/namespaces/bench/pods")
