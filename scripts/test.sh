@@ -109,6 +109,7 @@ FUZZ_TARGETS=(
 	"FuzzParseGoTPC ./internal/importer"
 	"FuzzParseCommand ./internal/importer"
 	"FuzzMetadataDocuments ./internal/placement"
+	"FuzzParseService ./internal/placement"
 	"FuzzParseMachine ./internal/servermachine"
 	"FuzzParseFileRefs ./internal/servermachine"
 	"FuzzParse ./internal/cpuset"

@@ -168,6 +168,12 @@ func objectMeta(o metav1.Object) *metav1.ObjectMeta {
 // loadManifests decodes every document of the directory.
 func loadManifests(t *testing.T) manifests {
 	t.Helper()
+	return decodeManifests(t, readDocuments(t))
+}
+
+// decodeManifests decodes the documents docs.
+func decodeManifests(t *testing.T, docs []document) manifests {
+	t.Helper()
 	m := manifests{
 		jobs: map[string]*batchv1.Job{}, pods: map[string]*corev1.Pod{}, configMaps: map[string]*corev1.ConfigMap{},
 		secrets: map[string]*corev1.Secret{}, claims: map[string]*corev1.PersistentVolumeClaim{},
@@ -177,7 +183,7 @@ func loadManifests(t *testing.T) manifests {
 		clusterRoleBindings: map[string]*rbacv1.ClusterRoleBinding{},
 	}
 	seen := map[string]string{}
-	for _, d := range readDocuments(t) {
+	for _, d := range docs {
 		obj, err := decode(d)
 		if err != nil {
 			t.Fatal(err)

@@ -432,8 +432,8 @@ func serverID(s sysinfo.Server) string {
 	return id
 }
 
-// describeMachine names a machine for messages: "bench1 (arm64 Neoverse-N1 ×4)".
-func describeMachine(m sysinfo.Machine) string {
+// DescribeMachine names a machine for messages and the run header: "bench1 (arm64 Neoverse-N1 ×4)".
+func DescribeMachine(m sysinfo.Machine) string {
 	desc := machineLabel(m)
 	switch {
 	case desc == "" && m.Hostname == "":

@@ -407,7 +407,7 @@ func describeSystem(s *System) string {
 		parts = append(parts, "server machine "+u.describe()+" from "+u.From)
 	default:
 		parts = append(parts, "server machine unknown")
-		if d := describeMachine(s.Machine); d != "an unknown machine" {
+		if d := DescribeMachine(s.Machine); d != "an unknown machine" {
 			parts = append(parts, "client "+d)
 		}
 	}

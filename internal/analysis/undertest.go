@@ -325,7 +325,7 @@ func (u UnderTest) describe() string {
 		return "an unknown server machine"
 	}
 	if len(u.Machines) == 1 {
-		return describeMachine(u.Machines[0].Machine)
+		return DescribeMachine(u.Machines[0].Machine)
 	}
 	return u.Label
 }
@@ -354,7 +354,7 @@ func describeJudged(u UnderTest, client sysinfo.Machine) string {
 	if u.Known {
 		return u.describe()
 	}
-	return "an unknown server machine (client " + describeMachine(client) + ")"
+	return "an unknown server machine (client " + DescribeMachine(client) + ")"
 }
 
 // serverLabel names a server briefly for a system label: flavour and the

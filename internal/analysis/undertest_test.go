@@ -50,7 +50,7 @@ func TestCompareScalesByServerMachine(t *testing.T) {
 			if err := WriteText(&b, c); err != nil {
 				t.Fatal(err)
 			}
-			want := "arm: server machine " + describeMachine(tt.machine) + " from server_machines (" + tt.source + ")"
+			want := "arm: server machine " + DescribeMachine(tt.machine) + " from server_machines (" + tt.source + ")"
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("text lacks %q:\n%s", want, b.String())
 			}

@@ -87,6 +87,9 @@ give no instance type. What could not be read is said in the fingerprint's note.
 				Cloud:    provider,
 				Metadata: placement.MetadataConfig{Endpoint: cloudEndpoint},
 				Getenv:   a.Getenv,
+				// The API server of the node's labels: the pod's own cluster,
+				// unless a test points it elsewhere.
+				InCluster: a.Kubernetes.InCluster,
 			})
 			srv, err := agent.NewServer(ctx, agent.Options{Token: token, PID: pid, Labels: labels})
 			if err != nil {

@@ -20,15 +20,22 @@ import (
 // its stderr and stop, which returns the exit code.
 func startAgent(t *testing.T, getenv func(string) string, args ...string) (url string, errb *syncbuf.Buffer, stop func() int) {
 	t.Helper()
+	return startAgentOn(t, &App{Getenv: getenv}, "127.0.0.1:0", args...)
+}
+
+// startAgentOn runs `fairbench agent --listen listen` of app (its Getenv and
+// Kubernetes) in-process, as startAgent does.
+func startAgentOn(t *testing.T, app *App, listen string, args ...string) (url string, errb *syncbuf.Buffer, stop func() int) {
+	t.Helper()
 	var out syncbuf.Buffer
 	errb = &syncbuf.Buffer{}
-	app := &App{Stdout: &out, Stderr: errb, Version: "test", Getenv: getenv}
+	app.Stdout, app.Stderr, app.Version = &out, errb, "test"
 	ctx, cancel := context.WithCancel(context.Background())
 	code := make(chan int, 1)
 	go func() {
-		code <- app.Execute(ctx, append([]string{"agent", "--listen", "127.0.0.1:0"}, args...))
+		code <- app.Execute(ctx, append([]string{"agent", "--listen", listen}, args...))
 	}()
-	addr := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+) \(read-only\)`)
+	addr := regexp.MustCompile(`on (http://127\.[0-9.]+:\d+) \(read-only\)`)
 	for deadline := time.Now().Add(30 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(out.String()); m != nil {
 			url = m[1]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
@@ -66,6 +67,10 @@ type App struct {
 	// again pinned (os.Executable in main); empty refuses --client-cpus
 	// (in-process tests, where the binary is the test's).
 	Self string
+	// Kubernetes is where run and suite run find the agents of
+	// --server-agent-service (a plan's server_agent_service): the zero value
+	// is the cluster of the pod fairbench runs in; tests point it at fakes.
+	Kubernetes machinewatch.KubeEnv
 
 	argv []string // the arguments of this invocation, for the result
 	// beforeConnect, when set, is called where a command would first reach a

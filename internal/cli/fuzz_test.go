@@ -105,6 +105,8 @@ func FuzzCommandLine(f *testing.F) {
 		"--format=md --ghz a=x",
 		"--system=a=ARM",
 		"--out=imported",
+		"--server-agent-service=fairbench-agent:9901 --server-pods=app=db --server-pods-namespace=bench",
+		"--server-agent-service=Bad:0 --server-pods= --server-agent=http://a --server-agent-token-env=X",
 		"--unknown-flag",
 		"--threads",
 		"--help",

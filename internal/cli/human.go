@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // header prints the sysbench-like preamble of a run.
@@ -17,6 +19,9 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
 	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
 	tlsLine(w, result.TargetOf(s.cfg, s.tls))
+	if s.target != nil {
+		serverMachineLines(w, s.target.ServerMachines, s.target.MachineNotes())
+	}
 	fmt.Fprintln(w, "Running the test with following options:")
 	fmt.Fprintf(w, "Number of threads: %d\n", cfg.Threads)
 	if cfg.Rate > 0 {
@@ -33,6 +38,42 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Threads started!")
 	fmt.Fprintln(w)
+}
+
+// serverMachineLines name the machines the database server runs on, one
+// line each ("Server machine: db1 (amd64 AMD EPYC 7B13 ×2) (local, pid
+// 3816 mariadbd)"; "Server machine (tikv): …" in a cluster), or say it is
+// not known, and warn about what could not be read or found.
+func serverMachineLines(w io.Writer, machines []sysinfo.ServerMachine, notes []string) {
+	if len(machines) == 0 {
+		fmt.Fprintln(w, "Server machine: not known")
+	}
+	for _, m := range machines {
+		title := "Server machine"
+		if m.Role != "" && m.Role != sysinfo.RoleServer {
+			title += " (" + m.Role + ")"
+		}
+		where := []string{m.Source}
+		if m.PID != 0 {
+			where = append(where, strings.TrimSpace(fmt.Sprintf("pid %d %s", m.PID, m.Process)))
+		}
+		if m.InstanceType != "" {
+			where = append(where, m.InstanceType)
+		}
+		if m.Node != "" {
+			where = append(where, "node "+m.Node)
+		}
+		if m.Agent != "" {
+			where = append(where, "agent "+m.Agent)
+		}
+		if m.File != "" {
+			where = append(where, m.File)
+		}
+		fmt.Fprintf(w, "%s: %s (%s)\n", title, analysis.DescribeMachine(m.Machine), strings.Join(where, ", "))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "WARNING: server machines: %s\n", n)
+	}
 }
 
 // tlsLine says whether the connections are encrypted, and warns when TLS was

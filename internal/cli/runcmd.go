@@ -141,6 +141,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err := inv.run.server.spec.Validate(); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if _, err := inv.run.server.check(a.Getenv); err != nil {
+		return err
+	}
 	// Fuzzing stops here: past this point commands write files and connect.
 	if err := a.connecting(); err != nil {
 		return err
@@ -171,9 +174,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	defer func() { stopServing(ran) }()
 	// The server's machines are described before connecting: an agent
 	// that does not answer refuses the run before anything runs.
-	if inv.run.machines, err = inv.run.server.watch(ctx, cfg, a.Getenv); err != nil {
+	machines, found, err := inv.run.server.watch(ctx, cfg, a.Getenv, a.Kubernetes, human)
+	if err != nil {
 		return err
 	}
+	inv.run.machines = machines
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err
@@ -249,7 +254,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Data:         data,
 		Tool:         result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine:  redactArgs(append([]string{"fairbench"}, a.argv...)),
-		Options:      resolvedOptions(inv.command.Flags()),
+		Options:      inv.run.server.record(resolvedOptions(inv.command.Flags()), found),
 		SharedCPUs:   pin.Shared,
 		Warnings:     pin.Warnings,
 		Client:       inv.coord.client,

@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/agent"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/machinewatch"
+	"github.com/fairbench/fairbench/internal/placement"
 	"github.com/fairbench/fairbench/internal/servermachine"
 )
 
@@ -16,47 +19,87 @@ import (
 // database server runs on (run only).
 const serverMachineGroup = "Server machine options"
 
-// serverMachineFlags are --server-agent, --server-agent-token-env and the
-// --server-* description flags of `run`.
+// serverMachineFlags are --server-agent, --server-agent-token-env, the
+// Kubernetes discovery flags and the --server-* description flags of `run`.
 type serverMachineFlags struct {
-	spec     servermachine.Spec
-	agents   string
-	tokenEnv string
+	spec    servermachine.Spec
+	sources machinewatch.Sources
 }
 
 // register adds the flags to fs.
 func (f *serverMachineFlags) register(fs *pflag.FlagSet) {
-	fs.Var(&agentsValue{&f.agents}, "server-agent", "read the database server's machine from the fairbench agent running there: URL, or ROLE=URL,… for a cluster (http://db1:9107); its counters are read during the run, and an agent that does not answer at the start refuses the run")
-	fs.StringVar(&f.tokenEnv, agent.TokenFlag[2:], "", "the environment variable holding the agents' token (as given to their --token-env); empty or unset is refused")
+	fs.Var(checkedValue{&f.sources.Agents, "[ROLE=]URL,...", func(v string) error { _, err := agent.ParseAgentList(v); return err }}, "server-agent", "read the database server's machine from the fairbench agent running there: URL, or ROLE=URL,… for a cluster (http://db1:9107); its counters are read during the run, and an agent that does not answer at the start refuses the run")
+	fs.StringVar(&f.sources.TokenEnv, agent.TokenFlag[2:], "", "the environment variable holding the agents' token (as given to their --token-env); empty or unset is refused")
+	fs.Var(checkedValue{&f.sources.Service, "NAME[:PORT]", func(v string) error { _, _, err := placement.ParseService(v); return err }},
+		machinewatch.FlagName(machinewatch.KeyService)[2:],
+		fmt.Sprintf("in Kubernetes: find the agents through their headless Service (fairbench-agent, port %d by default) and keep those on the nodes of the --server-pods; a failure refuses the run (the pod needs client-rbac.yaml's ServiceAccount)", placement.DefaultAgentPort))
+	fs.Var(checkedValue{&f.sources.Pods, "SELECTOR", placement.CheckSelector}, machinewatch.FlagName(machinewatch.KeyPods)[2:],
+		"with --server-agent-service: the label selector of the database pods (app.kubernetes.io/name=mariadb)")
+	fs.Var(checkedValue{&f.sources.Namespace, "NS", placement.CheckNamespace}, machinewatch.FlagName(machinewatch.KeyNamespace)[2:],
+		"the namespace of the --server-pods (default: the pod's own)")
 	servermachine.RegisterFlags(fs, &f.spec, true)
 }
 
-// watch describes the server's machines of cfg (machinewatch.Prepare): an
-// agent that does not answer is a target error, a description that does
-// not fit a usage error.
-func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, getenv func(string) string) (*machinewatch.Watch, error) {
-	eps, token, err := machinewatch.Agents(f.agents, f.tokenEnv, getenv)
+// check refuses, before anything connects, sources that do not fit
+// together or with the description flags.
+func (f *serverMachineFlags) check(getenv func(string) string) (machinewatch.Parsed, error) {
+	p, err := f.sources.Parse(getenv)
 	if err != nil {
-		return nil, withCode(ExitUsage, err)
+		return p, withCode(ExitUsage, err)
 	}
-	w, err := machinewatch.Prepare(ctx, cfg, machinewatch.Options{Spec: f.spec, Agents: eps, Token: token})
+	if len(p.Agents) > 0 || p.Kubernetes != nil {
+		if err := machinewatch.CheckSpec(f.spec); err != nil {
+			return p, withCode(ExitUsage, err)
+		}
+	}
+	return p, nil
+}
+
+// watch describes the server's machines of cfg (machinewatch.Prepare),
+// after finding the agents through Kubernetes when asked (said on human):
+// an agent that cannot be found or does not answer is a target error, a
+// description that does not fit a usage error.
+func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, getenv func(string) string, kube machinewatch.KubeEnv, human io.Writer) (*machinewatch.Watch, *machinewatch.Discovered, error) {
+	p, err := f.check(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	found, err := machinewatch.Discover(ctx, p, kube)
+	if err != nil {
+		return nil, nil, withCode(ExitTarget, err)
+	}
+	if found != nil {
+		fmt.Fprintln(human, found.Summary())
+	}
+	w, err := machinewatch.Prepare(ctx, cfg, machinewatch.Options{Spec: f.spec, Agents: p.Agents, Discovered: found, Token: p.Token})
 	var te *machinewatch.TargetError
 	switch {
 	case errors.As(err, &te):
-		return nil, withCode(ExitTarget, err)
+		return nil, nil, withCode(ExitTarget, err)
 	case err != nil:
-		return nil, withCode(ExitUsage, err)
+		return nil, nil, withCode(ExitUsage, err)
 	}
-	return w, nil
+	return w, found, nil
 }
 
-// agentsValue is --server-agent: a list checked as it is set.
-type agentsValue struct{ s *string }
+// record adds the sources to a result's options (the namespace discovery
+// used when none was given) and returns them.
+func (f *serverMachineFlags) record(opts map[string]string, found *machinewatch.Discovered) map[string]string {
+	f.sources.Record(opts, found)
+	return opts
+}
 
-func (v *agentsValue) String() string { return *v.s }
-func (v *agentsValue) Type() string   { return "[ROLE=]URL,..." }
-func (v *agentsValue) Set(s string) error {
-	if _, err := agent.ParseAgentList(s); err != nil {
+// checkedValue is a string flag checked as it is set.
+type checkedValue struct {
+	s     *string
+	typ   string
+	check func(string) error
+}
+
+func (v checkedValue) String() string { return *v.s }
+func (v checkedValue) Type() string   { return v.typ }
+func (v checkedValue) Set(s string) error {
+	if err := v.check(s); err != nil {
 		return err
 	}
 	*v.s = s

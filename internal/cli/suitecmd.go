@@ -101,7 +101,7 @@ on 1, 2, 4, … CPUs: matrix.server_cpus).`,
 // suiteRun is `fairbench suite run`.
 func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error {
 	ctx := cmd.Context()
-	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(),
+	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(), Kube: a.Kubernetes,
 		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
 	plan, err := suite.ReadPlan(planFile)
 	if err != nil {
@@ -141,6 +141,15 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {
 		return withCode(ExitUsage, err)
 	}
+	// The agents are found before anything connects or runs: a failure
+	// refuses the suite.
+	agents, err := plan.DiscoverAgents(ctx, env)
+	if err != nil {
+		return withCode(ExitTarget, err)
+	}
+	if agents != nil {
+		fmt.Fprintln(a.Stdout, agents.Summary())
+	}
 	if err := suite.Preflight(ctx, plan, env); err != nil {
 		return withCode(ExitTarget, err)
 	}
@@ -156,7 +165,8 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		watch = suiteMetrics{exp}
 	}
 	m, err := suite.Run(ctx, plan, env, suite.Options{
-		Watch: watch, Client: client, ClientCPUs: pin,
+		Agents: agents,
+		Watch:  watch, Client: client, ClientCPUs: pin,
 		Dir: dir, Resume: f.resume, Scale: f.scale, Out: a.Stdout, Terminal: a.IsTerminal(a.Stdout),
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),

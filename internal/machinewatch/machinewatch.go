@@ -49,6 +49,9 @@ type Options struct {
 	// Agents are the --server-agent endpoints; when given they alone
 	// describe the server.
 	Agents []agent.Endpoint
+	// Discovered are agents found through Kubernetes (Discover); when given
+	// they alone describe the server, as Agents do, with source kubernetes.
+	Discovered *Discovered
 	// Token is the agents' token ("" for none).
 	Token string
 	// ManagedPID is the PID of the server fairbench started (0: none).
@@ -99,21 +102,24 @@ func Prepare(ctx context.Context, cfg driver.Config, opts Options) (*Watch, erro
 	if opts.FS == nil {
 		opts.FS = os.DirFS("/")
 	}
-	if len(opts.Agents) > 0 {
-		s := opts.Spec
-		if len(s.Files) > 0 || s.Describes() || s.PID != 0 || s.Role != "" {
-			return nil, fmt.Errorf("--server-agent describes the server's machines itself: leave out --server-machine, --server-pid, --server-role and the --server-* description flags (or the agent)")
+	if len(opts.Agents) > 0 || opts.Discovered != nil {
+		if err := CheckSpec(opts.Spec); err != nil {
+			return nil, err
 		}
 		for _, ep := range opts.Agents {
-			c := &agent.Client{URL: ep.URL, Token: opts.Token}
-			m, err := c.Machine(ctx)
-			if err != nil {
-				return nil, &TargetError{fmt.Errorf("%w; nothing was run (leave out --server-agent %s to run without the server machine's figures)", err, ep.URL)}
+			if err := w.addAgent(ctx, ep.URL, opts.Token, ep.Role, "", sysinfo.ServerSourceAgent,
+				fmt.Sprintf("leave out %s %s to run without the server machine's figures", FlagName(KeyAgents), ep.URL)); err != nil {
+				return nil, err
 			}
-			m.Role, m.Source, m.Agent = ep.Role, sysinfo.ServerSourceAgent, ep.URL
-			w.machines = append(w.machines, m)
-			rc := &agent.Client{URL: ep.URL, Token: opts.Token, Timeout: SnapshotTimeout}
-			w.watched = append(w.watched, &watched{index: len(w.machines) - 1, what: "agent " + ep.URL, read: rc.Counters})
+		}
+		if d := opts.Discovered; d != nil {
+			for _, a := range d.Agents {
+				if err := w.addAgent(ctx, a.URL, opts.Token, sysinfo.RoleServer, a.Node, sysinfo.ServerSourceKubernetes,
+					"the agent answered a moment ago, during discovery: try again"); err != nil {
+					return nil, err
+				}
+			}
+			w.notes = append(w.notes, d.missingNotes()...)
 		}
 		return w, nil
 	}
@@ -130,6 +136,36 @@ func Prepare(ctx context.Context, cfg driver.Config, opts Options) (*Watch, erro
 		w.watched = append(w.watched, &watched{index: i, what: "this machine", read: func(context.Context) (hostcounters.Snapshot, error) { return r.Read() }})
 	}
 	return w, nil
+}
+
+// CheckSpec refuses a description of the server's machines (a plan's
+// server_machine, run's --server-machine, --server-pid, --server-role and
+// --server-* flags) beside agents, which describe the machines themselves.
+func CheckSpec(s servermachine.Spec) error {
+	if len(s.Files) > 0 || s.Describes() || s.PID != 0 || s.Role != "" {
+		return fmt.Errorf("the agents (%s, %s) describe the server's machines themselves: leave out --server-machine, --server-pid, --server-role and the --server-* description flags (or the agents)",
+			FlagName(KeyAgents), FlagName(KeyService))
+	}
+	return nil
+}
+
+// addAgent fingerprints the machine of the agent at url and observes it
+// through the agent's counters; an agent that does not answer is a
+// *TargetError, with hint saying what to do.
+func (w *Watch) addAgent(ctx context.Context, url, token, role, node, source, hint string) error {
+	c := &agent.Client{URL: url, Token: token}
+	m, err := c.Machine(ctx)
+	if err != nil {
+		return &TargetError{fmt.Errorf("%w; nothing was run (%s)", err, hint)}
+	}
+	m.Role, m.Source, m.Agent = role, source, url
+	if node != "" {
+		m.Node = node
+	}
+	w.machines = append(w.machines, m)
+	rc := &agent.Client{URL: url, Token: token, Timeout: SnapshotTimeout}
+	w.watched = append(w.watched, &watched{index: len(w.machines) - 1, what: "agent " + url, read: rc.Counters})
+	return nil
 }
 
 // Machines are the machines described, in order.
@@ -296,26 +332,4 @@ func secs(s float64) string {
 		return fmt.Sprintf("%.1f", s)
 	}
 	return fmt.Sprintf("%.0f", math.Round(s))
-}
-
-// Agents parses the agents of --server-agent (or a plan's server_agent),
-// "[ROLE=]URL[,…]", and reads their token from the environment variable
-// tokenEnv names (--server-agent-token-env). A token variable without
-// agents, or one that is empty or unset, is refused.
-func Agents(list, tokenEnv string, getenv func(string) string) (eps []agent.Endpoint, token string, err error) {
-	if list == "" {
-		if tokenEnv != "" {
-			return nil, "", fmt.Errorf("%s names the token of a fairbench agent, but no --server-agent is given", agent.TokenFlag)
-		}
-		return nil, "", nil
-	}
-	if eps, err = agent.ParseAgentList(list); err != nil {
-		return nil, "", fmt.Errorf("--server-agent: %w", err)
-	}
-	if tokenEnv != "" {
-		if token = getenv(tokenEnv); token == "" {
-			return nil, "", fmt.Errorf("%s %s: the environment variable %s is empty or unset: put the agent's token in it", agent.TokenFlag, tokenEnv, tokenEnv)
-		}
-	}
-	return eps, token, nil
 }

@@ -54,11 +54,11 @@ var remote = driver.Config{Kind: driver.KindMySQL, Hosts: []string{"db.example"}
 func TestAgentObserved(t *testing.T) {
 	url, _ := startAgent(t, "s3cret")
 	ctx := context.Background()
-	eps, token, err := Agents("tikv="+url, "TOK", func(k string) string { return map[string]string{"TOK": "s3cret"}[k] })
+	p, err := Sources{Agents: "tikv=" + url, TokenEnv: "TOK"}.Parse(func(k string) string { return map[string]string{"TOK": "s3cret"}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Prepare(ctx, remote, Options{Agents: eps, Token: token})
+	w, err := Prepare(ctx, remote, Options{Agents: p.Agents, Token: p.Token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,22 +157,41 @@ func TestRemoteUnknownAndFlags(t *testing.T) {
 	}
 }
 
-func TestAgentsInput(t *testing.T) {
+func TestSourcesInput(t *testing.T) {
 	env := func(k string) string { return map[string]string{"SET": "tok"}[k] }
+	const svc, pods = "fairbench-agent", "app=db"
 	for _, tc := range []struct {
-		list, tokenEnv, err string
+		s        Sources
+		key, err string
 	}{
-		{"", "", ""},
-		{"http://db1:9107", "", ""},
-		{"http://db1:9107", "SET", ""},
-		{"", "SET", "no --server-agent"},
-		{"http://db1:9107", "UNSET", "UNSET is empty or unset"},
-		{"db1:9107", "", "must start with http://"},
+		{Sources{}, "", ""},
+		{Sources{Agents: "http://db1:9107"}, "", ""},
+		{Sources{Agents: "http://db1:9107", TokenEnv: "SET"}, "", ""},
+		{Sources{Service: svc, Pods: pods, TokenEnv: "SET"}, "", ""},
+		{Sources{Service: svc + ":1234", Pods: pods, Namespace: "bench"}, "", ""},
+		{Sources{TokenEnv: "SET"}, KeyTokenEnv, "no --server-agent or --server-agent-service"},
+		{Sources{Agents: "http://db1:9107", TokenEnv: "UNSET"}, KeyTokenEnv, "UNSET is empty or unset"},
+		{Sources{Agents: "db1:9107"}, KeyAgents, "must start with http://"},
+		{Sources{Agents: "http://db1:9107", Service: svc, Pods: pods}, KeyService, "give one of them"},
+		{Sources{Service: svc}, KeyPods, "needs --server-pods SELECTOR"},
+		{Sources{Pods: pods}, KeyPods, "needs --server-agent-service"},
+		{Sources{Namespace: "bench"}, KeyNamespace, "--server-pods, which is not given"},
+		{Sources{Service: "Agents", Pods: pods}, KeyService, "not a Service's DNS name"},
+		{Sources{Service: svc, Pods: " app=db"}, KeyPods, "starts or ends with a space"},
+		{Sources{Service: svc, Pods: pods, Namespace: "Bench"}, KeyNamespace, "not a namespace's name"},
 	} {
-		_, _, err := Agents(tc.list, tc.tokenEnv, env)
-		if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("Agents(%q, %q) = %v, want %q", tc.list, tc.tokenEnv, err, tc.err)
+		p, err := tc.s.Parse(env)
+		var se *SourceError
+		if (err == nil) != (tc.err == "") || err != nil && (!strings.Contains(err.Error(), tc.err) || !errors.As(err, &se) || se.Key != tc.key) {
+			t.Errorf("%+v: %v (key %+v), want %q at %s", tc.s, err, se, tc.err, tc.key)
 		}
+		if err == nil && (tc.s.Service != "") != (p.Kubernetes != nil) {
+			t.Errorf("%+v: Kubernetes %+v", tc.s, p.Kubernetes)
+		}
+	}
+	p, _ := Sources{Service: svc + ":1234", Pods: pods, Namespace: "bench", TokenEnv: "SET"}.Parse(env)
+	if k := p.Kubernetes; k.Service != svc || k.Port != 1234 || k.Selector != pods || k.Namespace != "bench" || p.Token != "tok" {
+		t.Errorf("parsed %+v, token %q", k, p.Token)
 	}
 	if _, err := Prepare(context.Background(), remote, Options{Agents: []agent.Endpoint{{URL: "http://x"}}, Spec: servermachine.Spec{VCPUs: 2}}); err == nil || !strings.Contains(err.Error(), "leave out") {
 		t.Errorf("agent with flags: %v", err)

@@ -144,6 +144,10 @@ func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, er
 	return t, nil
 }
 
+// MachineNotes are what Machines.Describe could not read or find (each
+// result's warnings carry them).
+func (t *Target) MachineNotes() []string { return t.machineNotes }
+
 // Close closes the driver.
 func (t *Target) Close() error { return t.Driver.Close() }
 

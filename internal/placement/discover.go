@@ -44,8 +44,9 @@ type DiscoverConfig struct {
 	Client *http.Client
 	// Token is sent to the agents as "Authorization: Bearer TOKEN" when set.
 	Token string
-	// Kube lists the database pods; Namespace and Selector (a label
-	// selector, "app.kubernetes.io/name=mariadb") find them.
+	// Kube lists the database pods; Namespace (the pod's own when empty)
+	// and Selector (a label selector, "app.kubernetes.io/name=mariadb")
+	// find them.
 	Kube      *Kube
 	Namespace string
 	Selector  string
@@ -69,6 +70,9 @@ type Discovery struct {
 	// Agents are the agents on the database pods' nodes, one per node, in
 	// the order of DatabaseNodes.
 	Agents []Agent
+	// Namespace is the database pods' namespace (the given one, or the
+	// pod's own).
+	Namespace string
 	// DatabaseNodes are the nodes the database pods run on.
 	DatabaseNodes []string
 	// Missing are database nodes no agent answered for: their machines go
@@ -95,7 +99,14 @@ func DiscoverAgents(ctx context.Context, cfg DiscoverConfig) (Discovery, error) 
 	if cfg.Kube == nil || cfg.Selector == "" {
 		return Discovery{}, errors.New("no label selector for the database pods")
 	}
-	var d Discovery
+	if cfg.Namespace == "" {
+		ns, err := cfg.Kube.Namespace()
+		if err != nil {
+			return Discovery{}, fmt.Errorf("no namespace given for the database pods, and this pod's own is unknown (%v): name the namespace", err)
+		}
+		cfg.Namespace = ns
+	}
+	d := Discovery{Namespace: cfg.Namespace}
 	var err error
 	d.DatabaseNodes, err = cfg.Kube.PodNodes(ctx, cfg.Namespace, cfg.Selector)
 	if err != nil {
@@ -234,11 +245,15 @@ func describeSkipped(skipped []Skipped) string {
 	}
 	parts := make([]string, len(skipped))
 	for i, s := range skipped {
-		if s.Node != "" {
-			parts[i] = fmt.Sprintf("%s (node %s): %s", s.URL, s.Node, s.Reason)
-		} else {
-			parts[i] = fmt.Sprintf("%s: %s", s.URL, s.Reason)
-		}
+		parts[i] = s.String()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// String says which agent was left out and why: "URL (node N): reason".
+func (s Skipped) String() string {
+	if s.Node != "" {
+		return fmt.Sprintf("%s (node %s): %s", s.URL, s.Node, s.Reason)
+	}
+	return fmt.Sprintf("%s: %s", s.URL, s.Reason)
 }

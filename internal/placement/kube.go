@@ -57,6 +57,7 @@ type Kube struct {
 	base      string // https://host:port
 	tokenFile string
 	namespace string // the pod's own namespace, "" when unknown
+	nsErr     error  // why namespace is unknown
 	client    *http.Client
 }
 
@@ -93,10 +94,7 @@ func NewInCluster(cfg InClusterConfig) (*Kube, error) {
 	if !pool.AppendCertsFromPEM(caPEM) {
 		return nil, fmt.Errorf("%s holds no PEM certificate", caFile)
 	}
-	ns := ""
-	if b, err := os.ReadFile(filepath.Join(dir, "namespace")); err == nil {
-		ns = strings.TrimSpace(string(b))
-	}
+	ns, nsErr := podNamespace(dir)
 	timeout := cfg.Timeout
 	if timeout == 0 {
 		timeout = DefaultKubeTimeout
@@ -110,13 +108,14 @@ func NewInCluster(cfg InClusterConfig) (*Kube, error) {
 		base:      "https://" + host,
 		tokenFile: tokenFile,
 		namespace: ns,
+		nsErr:     nsErr,
 		client:    &http.Client{Transport: transport, Timeout: timeout},
 	}, nil
 }
 
 // Namespace is the pod's own namespace (the service account's namespace
-// file), "" when it could not be read.
-func (k *Kube) Namespace() string { return k.namespace }
+// file), or why it could not be read.
+func (k *Kube) Namespace() (string, error) { return k.namespace, k.nsErr }
 
 // status is the part of a Kubernetes Status object an error message uses.
 type status struct {

@@ -44,8 +44,8 @@ func TestNodePlacement(t *testing.T) {
 		"bare": {"kubernetes.io/arch": "amd64"},
 	}}
 	k := startFakeAPI(t, f)
-	if k.Namespace() != "bench" {
-		t.Errorf("Namespace() = %q, want bench", k.Namespace())
+	if ns, err := k.Namespace(); ns != "bench" || err != nil {
+		t.Errorf("Namespace() = %q, %v, want bench", ns, err)
 	}
 	tests := []struct {
 		node string

@@ -74,6 +74,13 @@ type TargetSpec struct {
 	// ServerAgentTokenEnv is run's --server-agent-token-env: the environment
 	// variable holding the agents' token.
 	ServerAgentTokenEnv string `yaml:"server_agent_token_env"`
+	// ServerAgentService, ServerPods and ServerPodsNamespace are run's
+	// --server-agent-service, --server-pods and --server-pods-namespace: in
+	// Kubernetes, the agents are found through their headless Service and
+	// kept on the nodes of the database pods the label selector names.
+	ServerAgentService  string `yaml:"server_agent_service"`
+	ServerPods          string `yaml:"server_pods"`
+	ServerPodsNamespace string `yaml:"server_pods_namespace"`
 	// ServerMachine describes the server's machines without an agent, as
 	// run's --server-machine and --server-* flags do (nil: detected for a
 	// local server, unknown for a remote one).

@@ -238,7 +238,12 @@ func TestPlanErrors(t *testing.T) {
 		{"agent token unset", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_agent_token_env: FAIRBENCH_NO_SUCH_VAR\n" + ok, []string{"plan.yaml:4:", "FAIRBENCH_NO_SUCH_VAR is empty or unset"}},
 		{"bad server machine", "target:\n  driver: mysql\n  server_machine:\n    vcpus: -1\n" + ok, []string{"plan.yaml:4:", "target.server_machine.vcpus"}},
 		{"unknown server machine key", "target:\n  driver: mysql\n  server_machine: {vcpu: 8}\n" + ok, []string{"plan.yaml:3:", `unknown key "vcpu"`, `"vcpus"`}},
-		{"agent and server machine", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_machine: {vcpus: 8}\n" + ok, []string{"plan.yaml:4:", "remove one of them"}},
+		{"agent and server machine", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_machine: {vcpus: 8}\n" + ok, []string{"plan.yaml:4:", "remove server_machine or them"}},
+		{"agent service without pods", "target:\n  driver: mysql\n  server_agent_service: fairbench-agent\n" + ok, []string{"target.server_pods", "needs --server-pods SELECTOR"}},
+		{"agent service and agents", "target:\n  driver: mysql\n  server_agent: http://db1:9107\n  server_agent_service: fairbench-agent\n  server_pods: app=db\n" + ok, []string{"plan.yaml:4:", "give one of them"}},
+		{"bad agent service", "target:\n  driver: mysql\n  server_agent_service: Fairbench\n  server_pods: app=db\n" + ok, []string{"plan.yaml:3:", "not a Service's DNS name"}},
+		{"bad pods namespace", "target:\n  driver: mysql\n  server_agent_service: fairbench-agent\n  server_pods: app=db\n  server_pods_namespace: a.b\n" + ok, []string{"plan.yaml:5:", "not a namespace's name"}},
+		{"agent service and server machine", "target:\n  driver: mysql\n  server_agent_service: fairbench-agent\n  server_pods: app=db\n  server_machine: {vcpus: 8}\n" + ok, []string{"plan.yaml:5:", "remove server_machine or them"}},
 		{"clients with a server", "server: {flavor: mariadb}\n" + ok + "clients:\n  count: 2\n", []string{"plan.yaml:5:", "server:", "fairbench server start"}},
 	}
 	for _, tc := range tests {

@@ -17,6 +17,7 @@ import (
 	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/outfile"
@@ -61,6 +62,9 @@ type Options struct {
 	// --client-cpus), which runs pinned to them: recorded in every cell's
 	// options, and its warnings in every result.
 	ClientCPUs clientcpus.Decision
+	// Agents are the agents Plan.DiscoverAgents found before the suite
+	// began (nil: none asked for); every cell's server machines are theirs.
+	Agents *machinewatch.Discovered
 }
 
 // Watcher follows a running suite.
@@ -454,7 +458,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 	if managed != nil {
 		managedPID = srvPID
 	}
-	machines, err := p.machineWatch(ctx, cfg, managedPID, s.env.Getenv)
+	machines, err := p.machineWatch(ctx, cfg, managedPID, s.env.Getenv, s.opts.Agents)
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -738,6 +742,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 	opts["percentile"] = strings.Join(pcts, ",")
 	opts["client-cpus"] = s.opts.ClientCPUs.CPUs.String()
 	opts["allow-cpu-overlap"] = strconv.FormatBool(s.plan.Run.AllowCPUOverlap)
+	s.plan.Target.Sources().Record(opts, s.opts.Agents)
 	return opts
 }
 

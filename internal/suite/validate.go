@@ -31,6 +31,9 @@ type Env struct {
 	Getenv func(string) string
 	// CPUs is this machine's logical CPU count (threads: auto); 0 means runtime.NumCPU().
 	CPUs int
+	// Kube is where the agents of target.server_agent_service are found
+	// (the zero value: the cluster of the pod the suite runs in).
+	Kube machinewatch.KubeEnv
 	// UsableCPUs returns the CPUs this process may pin a server to
 	// (cpuset.Usable); server.cpus outside them is refused. nil: not checked
 	// here (the server's start still checks).
@@ -82,38 +85,64 @@ func (p *Plan) validateTarget(env Env) error {
 			}
 		}
 	}
-	if _, _, err := machinewatch.Agents(t.ServerAgent, t.ServerAgentTokenEnv, env.Getenv); err != nil {
-		key := "target.server_agent"
-		if t.ServerAgentTokenEnv != "" && t.ServerAgent != "" {
-			key = "target.server_agent_token_env"
-		}
-		return p.errAt(key, "%v", err)
+	parsed, err := p.machineSources(env.Getenv)
+	if err != nil {
+		return err
 	}
 	if sm := t.ServerMachine; sm != nil {
 		if err := sm.Validate(); err != nil {
 			return p.machineErr(err)
 		}
-		if t.ServerAgent != "" {
-			return p.errAt("target.server_machine", "target.server_agent describes the server's machines itself: remove one of them")
+		if len(parsed.Agents) > 0 || parsed.Kubernetes != nil {
+			return p.errAt("target.server_machine", "target.server_agent and target.server_agent_service describe the server's machines themselves: remove server_machine or them")
 		}
 	}
 	// The parser also checks ignore_errors against the driver's codes.
-	_, _, err := p.TargetConfig(env.Getenv)
+	_, _, err = p.TargetConfig(env.Getenv)
 	return err
 }
 
-// machineWatch describes the server's machines of cfg as the plan's
-// target.server_agent and target.server_machine say (managedPID: the
-// server the plan started, 0 for none).
-func (p *Plan) machineWatch(ctx context.Context, cfg driver.Config, managedPID int, getenv func(string) string) (*machinewatch.Watch, error) {
-	t := &p.Target
-	eps, token, err := machinewatch.Agents(t.ServerAgent, t.ServerAgentTokenEnv, getenv)
-	if err != nil {
-		return nil, p.errAt("target.server_agent", "%v", err)
+// Sources are the target's keys that name or find the agents describing
+// the server's machines.
+func (t *TargetSpec) Sources() machinewatch.Sources {
+	return machinewatch.Sources{Agents: t.ServerAgent, TokenEnv: t.ServerAgentTokenEnv,
+		Service: t.ServerAgentService, Pods: t.ServerPods, Namespace: t.ServerPodsNamespace}
+}
+
+// machineSources checks the target's agent keys (machinewatch.Sources),
+// placing a mistake at its key.
+func (p *Plan) machineSources(getenv func(string) string) (machinewatch.Parsed, error) {
+	parsed, err := p.Target.Sources().Parse(getenv)
+	var se *machinewatch.SourceError
+	if errors.As(err, &se) {
+		return parsed, p.errAt("target."+se.Key, "%s", se.Msg)
 	}
-	opts := machinewatch.Options{Agents: eps, Token: token, ManagedPID: managedPID}
-	if t.ServerMachine != nil {
-		opts.Spec = *t.ServerMachine
+	return parsed, err
+}
+
+// DiscoverAgents finds the agents of the target's server_agent_service
+// (nil when it names none), before the suite runs anything: a failure is
+// a target error.
+func (p *Plan) DiscoverAgents(ctx context.Context, env Env) (*machinewatch.Discovered, error) {
+	parsed, err := p.machineSources(env.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return machinewatch.Discover(ctx, parsed, env.Kube)
+}
+
+// machineWatch describes the server's machines of cfg as the plan's
+// target.server_agent (or the agents found, DiscoverAgents) and
+// target.server_machine say (managedPID: the server the plan started, 0
+// for none).
+func (p *Plan) machineWatch(ctx context.Context, cfg driver.Config, managedPID int, getenv func(string) string, found *machinewatch.Discovered) (*machinewatch.Watch, error) {
+	parsed, err := p.machineSources(getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts := machinewatch.Options{Agents: parsed.Agents, Discovered: found, Token: parsed.Token, ManagedPID: managedPID}
+	if p.Target.ServerMachine != nil {
+		opts.Spec = *p.Target.ServerMachine
 	}
 	w, err := machinewatch.Prepare(ctx, cfg, opts)
 	var te *machinewatch.TargetError
