@@ -246,6 +246,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		},
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}
+	inv.recordIgnored(spec.Options)
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
 	}
