@@ -195,7 +195,7 @@ func TestSysbenchOrderRefusals(t *testing.T) {
 		{"oltp_read_write run extra", []string{`unexpected "extra"`}},
 		{"--test=tests/db/oltp.lua --oltp-table-size=1000 prepare", []string{"sysbench 0.5's script", "oltp_read_write"}},
 		{"fileio --file-test-mode=rndrw run", []string{"fileio test is not one fairbench runs"}},
-		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown option --oltp-test-mode"}},
+		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown flag: --oltp-test-mode"}},
 		{"oltp_read_write --mysql-dry-run run", []string{"--mysql-dry-run is not supported"}},
 		{"oltp_read_write --config-file=/nonexistent/sb.conf run", []string{"--config-file", "no such file"}},
 	} {

@@ -212,7 +212,7 @@ func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 		if t.short {
 			f := fs.ShorthandLookup(t.name)
 			if f == nil {
-				return fmt.Errorf("unknown option -%s for %s %s: 'fairbench %s help' lists the options", t.name, phase, c.Test, c.Test)
+				return fmt.Errorf("unknown shorthand flag: -%s: %s %s does not take it ('fairbench %s help' lists the options)", t.name, phase, c.Test, c.Test)
 			}
 			c.Args = append(c.Args, "-"+t.name)
 			if t.hasValue {
@@ -239,7 +239,7 @@ func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 		if f == nil {
 			of := takenBy(cat, c.Test, name)
 			if of == "" {
-				return fmt.Errorf("unknown option --%s: neither sysbench's %s nor fairbench takes it ('fairbench %s help' lists the options)", t.name, c.Test, c.Test)
+				return fmt.Errorf("unknown flag: --%s: neither sysbench's %s nor fairbench takes it ('fairbench %s help' lists the options)", t.name, c.Test, c.Test)
 			}
 			c.Ignored = append(c.Ignored, Ignored{Name: name, Value: t.value, Of: of})
 			continue
