@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/mycnf"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
@@ -317,5 +318,45 @@ func TestSysbenchIgnoredInResult(t *testing.T) {
 	}
 	if lines != 1 {
 		t.Fatalf("want one warning naming --replace, got %q", res.Warnings)
+	}
+}
+
+// TestLocalhostUsesTheSocket checks that --mysql-host=localhost reaches the
+// server through the Unix socket the client configuration names, as
+// libmysqlclient does, and records the transport; an explicit port keeps
+// TCP.
+func TestLocalhostUsesTheSocket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs against the test MariaDB")
+	}
+	sock, source, found := mycnf.Env{}.Socket()
+	if !found {
+		t.Skipf("no MySQL socket where the client configuration says (%q from %q)", sock, source)
+	}
+	my := testdb.MySQL(t)
+	base := []string{"--db-driver=mysql", "--mysql-user=" + my.User, "--mysql-password=" + my.Password, "--mysql-db=" + my.Database,
+		"--table-size=100", "--mysql-host=127.0.0.1"}
+	if r := runCLI(context.Background(), nil, join(base, []string{"oltp_point_select", "prepare"})...); r.code != ExitOK {
+		t.Fatalf("prepare: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, tc := range []struct {
+		name, transport, socket string
+		extra                   []string
+	}{
+		{"localhost", result.TransportSocket, sock, []string{"--mysql-host=localhost"}},
+		{"localhost with a port", result.TransportTCP, "", []string{"--mysql-host=localhost", "--mysql-port=" + strconv.Itoa(my.Ports[0])}},
+		{"an address", result.TransportTCP, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			r := runCLI(context.Background(), nil, join(base, tc.extra, []string{"--events=10", "oltp_point_select", "run", "-o", out})...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			res := readResult(t, out)
+			if res.Target.Transport != tc.transport || res.Target.Socket != tc.socket {
+				t.Fatalf("transport %q socket %q, want %q %q", res.Target.Transport, res.Target.Socket, tc.transport, tc.socket)
+			}
+		})
 	}
 }
