@@ -360,3 +360,26 @@ func TestLocalhostUsesTheSocket(t *testing.T) {
 		})
 	}
 }
+
+// TestPercentileZeroIsOff checks sysbench's --percentile=0: no percentile
+// computed or printed, the lines as sysbench prints them, the histogram kept.
+func TestPercentileZeroIsOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs on the embedded database")
+	}
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, "--sqlite-db="+cfg.Path, "--table-size=200", "--events=200", "--report-interval=1",
+		"--percentile=0", "oltp_point_select", "run", "--output="+out)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "         percentile stats:               disabled\n") || !strings.Contains(r.stdout, "lat (ms,0%): 0.00 ") ||
+		strings.Contains(r.stdout, "th percentile") {
+		t.Fatalf("output not as sysbench's with --percentile=0:\n%s", r.stdout)
+	}
+	res := readResult(t, out)
+	if len(res.Totals.Latency.Percentiles) != 0 || res.Totals.Latency.Histogram == nil {
+		t.Fatalf("percentiles %v, histogram kept: %v", res.Totals.Latency.Percentiles, res.Totals.Latency.Histogram != nil)
+	}
+}
