@@ -50,13 +50,14 @@ var switches = map[string]bool{
 }
 
 // refused are sysbench options fairbench does not take, with why and what to
-// do instead.
+// do instead; a switch among them given as off is accepted (it is off).
 var refused = map[string]string{
 	"report-checkpoints": "not implemented: give --report-interval (the result keeps every interval's figures)",
 	"mysql-ssl-cipher":   "not implemented: fairbench negotiates the cipher with the server (Go's TLS defaults)",
 	"mysql-compression":  "not implemented: fairbench's MySQL client does not compress",
 	"db-debug":           "not implemented",
 	"pgsql-variant":      "not implemented: fairbench runs no Redshift variant",
+	"histogram":          "not implemented: the result keeps the latency histogram (totals.latency.histogram), which 'fairbench report' draws",
 	"mysql-dry-run":      "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
 

@@ -229,6 +229,9 @@ func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 			continue
 		}
 		if why, ok := refused[name]; ok {
+			if switches[name] && t.hasValue && onOff[strings.ToLower(strings.TrimSpace(t.value))] == "false" {
+				continue // turned off, as it is by default
+			}
 			return fmt.Errorf("--%s is not supported: %s", name, why)
 		}
 		if why, ok := noEffect[name]; ok {
