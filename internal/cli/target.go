@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/mycnf"
 	"github.com/fairbench/fairbench/internal/targetspec"
 )
 
@@ -151,17 +150,7 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 	if err != nil {
 		return driver.Config{}, "", err
 	}
-	cfg, ignore, err := targetspec.Parse(t.settings(fs, kind), targetspec.Flags, getenv)
-	if err == nil && cfg.Kind == driver.KindMySQL && cfg.Socket == "" && !fs.Changed("mysql-port") &&
-		cfg.SSL == driver.SSLOff && len(cfg.Hosts) == 1 && cfg.Hosts[0] == "localhost" {
-		// libmysqlclient (and so sysbench) reaches "localhost" through the
-		// Unix socket its configuration names; an explicit port, or TLS
-		// asked for (never used over a socket), keeps TCP.
-		if path, _, found := (mycnf.Env{Getenv: getenv}).Socket(); found {
-			cfg.Socket = path
-		}
-	}
-	return cfg, ignore, err
+	return targetspec.Parse(t.settings(fs, kind), targetspec.Flags, getenv)
 }
 
 // settings are the flags of driver kind that were given, as target settings
