@@ -116,6 +116,7 @@ FUZZ_TARGETS=(
 	"FuzzParse ./internal/clientcpus"
 	"FuzzParseAgentList ./internal/agent"
 	"FuzzParse ./internal/targetspec"
+	"FuzzTranslate ./internal/sysbenchcli"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

@@ -121,6 +121,9 @@ func shapeOf(res *result.Result, randType string) string {
 			items = append(items, o.name+"="+v)
 		}
 	}
+	if res.Target.TransportOf() == result.TransportSocket { // TCP, the usual way, is left unsaid
+		items = append(items, "transport="+result.TransportSocket)
+	}
 	if unknown {
 		items = append(items, UnknownOptions)
 	}

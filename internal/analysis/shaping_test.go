@@ -90,6 +90,31 @@ func TestShapeOf(t *testing.T) {
 	}
 }
 
+// TestTransportShapes: a run over a Unix socket is not in the row of one
+// over TCP (schema 1.5's target.transport; older results derive it from
+// their socket and hosts), and TCP, the usual way, is left unsaid.
+func TestTransportShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		target result.Target
+		want   string
+	}{
+		{"socket", result.Target{Driver: "mysql", Hosts: []string{"localhost"}, Socket: "/run/mysqld/mysqld.sock", Transport: "socket"}, "transport=socket"},
+		{"tcp", result.Target{Driver: "mysql", Hosts: []string{"localhost"}, Transport: "tcp"}, ""},
+		{"older result with a socket", result.Target{Driver: "mysql", Socket: "/tmp/mysql.sock"}, "transport=socket"},
+		{"older result over TCP", result.Target{Driver: "pgsql", Hosts: []string{"db1"}}, ""},
+		{"sqlite", result.Target{Driver: "sqlite", Path: "x.db"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := fakeRun{}.build()
+			res.Target = tc.target
+			if got := shapeOf(res, res.Options["rand-type"]); got != tc.want {
+				t.Errorf("shapeOf = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestRunOptionsAreNotPooled: one system's runs with and without --rate are
 // two rows, never rounds of one.
 func TestRunOptionsAreNotPooled(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/machinewatch"
+	"github.com/fairbench/fairbench/internal/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
@@ -73,6 +74,9 @@ type App struct {
 	Kubernetes machinewatch.KubeEnv
 
 	argv []string // the arguments of this invocation, for the result
+	// dropin is the sysbench command line argv was read as, nil for
+	// fairbench's own (see fromSysbench).
+	dropin *sysbenchcli.Command
 	// beforeConnect, when set, is called where a command would first reach a
 	// database, start a server or listen on a port; an error it returns ends
 	// the command. The flag fuzz target stops there, after validation.
@@ -107,10 +111,13 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	}
 	a.argv = args
 	root := a.rootCommand()
-	root.SetArgs(args)
-	root.SetOut(a.Stdout)
-	root.SetErr(a.Stderr)
-	err := root.ExecuteContext(ctx)
+	args, err := a.fromSysbench(root, args) // sysbench's order and spellings
+	if err == nil {
+		root.SetArgs(args)
+		root.SetOut(a.Stdout)
+		root.SetErr(a.Stderr)
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return ExitOK
 	}

@@ -40,6 +40,8 @@ var fuzzCommands = [][]string{
 	{"run"},
 	{},
 	{"agent", "--listen", "127.0.0.1:0"},
+	{"oltp_read_write", "run"}, // sysbench's order (sysbenchcli)
+	{"--test=/usr/share/sysbench/oltp_point_select.lua", "prepare"},
 }
 
 // fuzzFixtures are the files the fuzzed commands find in their working

@@ -112,14 +112,18 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 		}
 		return float64(n) / iv.Seconds
 	}
-	p := mainPercentile(pcts)
+	p, lat := 0.0, 0.0 // --percentile=0: sysbench prints 0% and 0.00
+	if len(pcts) > 0 {
+		p = mainPercentile(pcts)
+		lat = iv.LatencyMs[runner.PercentileKey(p)]
+	}
 	tag := ""
 	if iv.Warmup {
 		tag = " (warm-up)"
 	}
 	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
 		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
-		runner.PercentileKey(p), iv.LatencyMs[runner.PercentileKey(p)], per(c.ErrorCount()), per(c.Reconnects))
+		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects))
 }
 
 // intervalLabel renders the end of an interval (seconds since the start of the
@@ -213,6 +217,9 @@ func latencyBlock(w io.Writer, title string, l result.Latency, pcts []float64) {
 	for _, p := range pcts {
 		k := runner.PercentileKey(p)
 		row(ordinal(k)+" percentile", l.Percentiles[k])
+	}
+	if len(pcts) == 0 { // --percentile=0
+		fmt.Fprintf(w, "         %-22s%18s\n", "percentile stats:", "disabled")
 	}
 	row("sum", l.SumMs)
 	fmt.Fprintln(w)

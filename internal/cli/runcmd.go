@@ -34,6 +34,9 @@ import (
 // parsePercentiles reads the --percentile list (runner.ParsePercentileList,
 // which plans' run.percentiles go through too).
 func parsePercentiles(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "0" { // sysbench's "no percentiles"; the histogram still has them
+		return nil, nil
+	}
 	out, err := runner.ParsePercentileList(s)
 	if err != nil {
 		return nil, fmt.Errorf("--percentile=%s: %w", s, err)
@@ -266,6 +269,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}
 	spec.Options["client-cpus"] = pin.CPUs.String() // the list "rest" gave
+	inv.recordIgnored(spec.Options)
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
 	}

@@ -113,16 +113,7 @@ func driverOf(flag string) string {
 // ignores them, and so does fairbench, but says so. None when the driver
 // cannot be resolved (config reports that).
 func (t *targetFlags) ignoredGiven(fs *pflag.FlagSet) []string {
-	kind, err := t.resolveKind(fs)
-	if err != nil {
-		return nil
-	}
-	var given []string
-	fs.Visit(func(f *pflag.Flag) {
-		if d := driverOf(f.Name); d != "" && d != kind {
-			given = append(given, "--"+f.Name)
-		}
-	})
+	kind, given := t.otherDriverFlags(fs)
 	if len(given) == 0 {
 		return nil
 	}
@@ -132,6 +123,22 @@ func (t *targetFlags) ignoredGiven(fs *pflag.FlagSet) []string {
 	}
 	return []string{fmt.Sprintf("%s given, but the driver is %s (%s): ignored, as sysbench ignores another driver's options",
 		strings.Join(given, ", "), kind, how)}
+}
+
+// otherDriverFlags returns the driver the command uses and the connection
+// options given for another one ("--mysql-host"), none when the driver
+// cannot be resolved (config reports that).
+func (t *targetFlags) otherDriverFlags(fs *pflag.FlagSet) (kind string, given []string) {
+	kind, err := t.resolveKind(fs)
+	if err != nil {
+		return "", nil
+	}
+	fs.Visit(func(f *pflag.Flag) {
+		if d := driverOf(f.Name); d != "" && d != kind {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	return kind, given
 }
 
 // config builds and validates the driver configuration: the driver is
@@ -189,7 +196,7 @@ func redactArgs(args []string) []string {
 			continue
 		}
 		name, _, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !secretFlags[name] {
+		if !secretFlags[strings.ReplaceAll(name, "_", "-")] { // --mysql_password, as sysbench spells it too
 			continue
 		}
 		if hasValue {

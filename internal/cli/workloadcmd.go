@@ -187,6 +187,9 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 				return withCode(ExitUsage, err)
 			}
 			inv.ignored = append(workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
+			if note, _ := a.dropinIgnored(); note != "" {
+				inv.ignored = append(inv.ignored, note)
+			}
 			if p != phaseRun && p != phaseCheck {
 				for _, note := range inv.ignored {
 					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)

@@ -471,7 +471,7 @@ func TestCoreScalingChart(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{
-		`<h2>oltp_point_select (uniform, default, 1x1000) by server CPUs</h2>`,
+		`<h2>oltp_point_select (uniform, default, 1x1000, transport=socket) by server CPUs</h2>`,
 		`id="` + c.ID + `"><svg`,
 		`<td>2</td><td>arm</td><td>no SMT siblings</td><td>8560`,
 		`107% ` + analysis.SuperlinearMark,

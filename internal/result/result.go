@@ -179,13 +179,17 @@ type Tool struct {
 
 // Target is the database a run talked to, without credentials.
 type Target struct {
-	Driver   string   `json:"driver"` // mysql, pgsql, sqlite
-	Hosts    []string `json:"hosts,omitempty"`
-	Ports    []int    `json:"ports,omitempty"`
-	Socket   string   `json:"socket,omitempty"`
-	Database string   `json:"database,omitempty"`
-	Path     string   `json:"path,omitempty"` // SQLite file
-	SSL      string   `json:"ssl,omitempty"`
+	Driver string   `json:"driver"` // mysql, pgsql, sqlite
+	Hosts  []string `json:"hosts,omitempty"`
+	Ports  []int    `json:"ports,omitempty"`
+	Socket string   `json:"socket,omitempty"`
+	// Transport is how the connections reached the server (schema 1.5):
+	// "socket" (a Unix socket) or "tcp"; empty for SQLite and in older
+	// results (TransportOf derives it).
+	Transport string `json:"transport,omitempty"`
+	Database  string `json:"database,omitempty"`
+	Path      string `json:"path,omitempty"` // SQLite file
+	SSL       string `json:"ssl,omitempty"`
 	// TLS is what the server said of one connection of the run, whatever SSL
 	// (the mode asked for: --mysql-ssl, --pgsql-ssl) was (schema 1.3):
 	// whether TLS was used, with which version and cipher. Nil for SQLite and
@@ -193,6 +197,27 @@ type Target struct {
 	TLS *sysinfo.TLS `json:"tls,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
+}
+
+// The transports of Target.Transport.
+const (
+	TransportSocket = "socket"
+	TransportTCP    = "tcp"
+)
+
+// TransportOf is how the connections reached the server: Transport, or for
+// a result that does not record it, "socket" when it names a socket and
+// "tcp" when it names hosts; "" for SQLite and when it says neither.
+func (t Target) TransportOf() string {
+	switch {
+	case t.Transport != "":
+		return t.Transport
+	case t.Socket != "":
+		return TransportSocket
+	case len(t.Hosts) > 0:
+		return TransportTCP
+	}
+	return ""
 }
 
 // Counters are what events did, summed over threads.

@@ -66,8 +66,12 @@ func TargetOf(cfg driver.Config, tls *sysinfo.TLS) Target {
 	if cfg.Prepared {
 		psMode = "prepared"
 	}
-	return Target{
+	t := Target{
 		Driver: cfg.Kind, Hosts: cfg.Hosts, Ports: cfg.Ports, Socket: cfg.Socket,
 		Database: cfg.Database, Path: cfg.Path, SSL: string(cfg.SSL), TLS: tls, PSMode: psMode,
 	}
+	if cfg.Kind != driver.KindSQLite {
+		t.Transport = t.TransportOf()
+	}
+	return t
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/mycnf"
 	"github.com/fairbench/fairbench/internal/runner"
 )
 
@@ -219,6 +220,16 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		return cfg, "", errorf(SSL, "%s needs %s to verify the server", sp.Given(SSL, kind, string(cfg.SSL)), sp.Suggest(SSLCA, kind, "FILE"))
 	}
 	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s[SSLCA], s[SSLCert], s[SSLKey]
+	_, portGiven := s[Port]
+	if cfg.Kind == driver.KindMySQL && cfg.Socket == "" && !portGiven && cfg.SSL == driver.SSLOff &&
+		len(cfg.Hosts) == 1 && cfg.Hosts[0] == "localhost" {
+		// libmysqlclient (and so sysbench) reaches "localhost" through the
+		// Unix socket its configuration names; an explicit port, or TLS
+		// asked for (never used over a socket), keeps TCP.
+		if path, _, found := (mycnf.Env{Getenv: getenv}).Socket(); found {
+			cfg.Socket = path
+		}
+	}
 	cfg.Password = s[Password]
 	if cfg.Password == "" {
 		envVar, named := s[PasswordEnv]

@@ -2,6 +2,8 @@ package targetspec
 
 import (
 	"errors"
+	"net"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,8 +11,46 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 )
 
+// env serves vars; MYSQL_UNIX_PORT, unless given, names no socket, so that
+// "localhost" stays TCP whatever sockets this machine has (see
+// TestLocalhostSocket).
 func env(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != "MYSQL_UNIX_PORT" {
+			return v
+		}
+		return "/nonexistent/fairbench-test.sock"
+	}
+}
+
+// TestLocalhostSocket checks that MySQL's "localhost" goes through the socket
+// the client configuration names (here MYSQL_UNIX_PORT), unless a port or
+// TLS is asked for or another host is named.
+func TestLocalhostSocket(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "my.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("no Unix sockets here: %v", err)
+	}
+	defer l.Close()
+	vars := map[string]string{"MYSQL_UNIX_PORT": sock}
+	for _, c := range []struct {
+		name string
+		s    Settings
+		want string
+	}{
+		{"default host", Settings{Driver: "mysql"}, sock},
+		{"localhost", Settings{Driver: "mysql", Host: "localhost"}, sock},
+		{"a port keeps TCP", Settings{Driver: "mysql", Host: "localhost", Port: "3306"}, ""},
+		{"TLS keeps TCP", Settings{Driver: "mysql", SSL: "on"}, ""},
+		{"an address", Settings{Driver: "mysql", Host: "127.0.0.1"}, ""},
+		{"PostgreSQL", Settings{Driver: "pgsql"}, ""},
+	} {
+		cfg, _, err := Parse(c.s, Flags, env(vars))
+		if err != nil || cfg.Socket != c.want {
+			t.Errorf("%s: socket %q (%v), want %q", c.name, cfg.Socket, err, c.want)
+		}
+	}
 }
 
 func TestParse(t *testing.T) {
