@@ -79,9 +79,9 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	}
 	cfg := runner.Config{
 		Threads:          f.threads,
-		Duration:         time.Duration(f.time) * time.Second,
+		Duration:         time.Duration(f.time),
 		Events:           f.events,
-		Warmup:           time.Duration(f.warmup) * time.Second,
+		Warmup:           time.Duration(f.warmup),
 		Rate:             f.rate,
 		ReportInterval:   time.Duration(f.reportInterval * float64(time.Second)),
 		Percentiles:      pcts,
