@@ -64,6 +64,10 @@ type App struct {
 	Workloads *workload.Registry
 
 	argv []string // the arguments of this invocation, for the result
+	// formNotes are the notes of a command line given in another tool's form
+	// (go-tpc's: its defaults that differ, options without effect), printed
+	// and, for a run, kept among the result's warnings.
+	formNotes []string
 	// beforeConnect, when set, is called where a command would first reach a
 	// database, start a server or listen on a port; an error it returns ends
 	// the command. The flag fuzz target stops there, after validation.
@@ -97,6 +101,10 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 		a.Workloads = DefaultWorkloads()
 	}
 	a.argv = args
+	args, code, done := a.fromGoTPC(args)
+	if done {
+		return code
+	}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(a.Stdout)
@@ -105,7 +113,7 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
-	code := ExitUsage // cobra's own errors are flag and argument errors
+	code = ExitUsage // cobra's own errors are flag and argument errors
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code

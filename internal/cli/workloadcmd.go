@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/gotpccli"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/randgen"
@@ -47,11 +48,14 @@ type runFlags struct {
 	percentiles    string
 	output         string
 	format         string
-	cpuProfile     string
-	memProfile     string
-	metricsAddr    string
-	metricsLinger  float64 // seconds the metrics stay up after the run
-	connectRate    float64
+	// outputStyle is the layout of the human output (--output-style):
+	// fairbench's or go-tpc's (gotpccli.Styles).
+	outputStyle   string
+	cpuProfile    string
+	memProfile    string
+	metricsAddr   string
+	metricsLinger float64 // seconds the metrics stay up after the run
+	connectRate   float64
 	// reconnectTimeout bounds how long a thread tries to replace a lost
 	// connection before the run fails (--reconnect-timeout).
 	reconnectTimeout secondsValue
@@ -187,6 +191,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 				return withCode(ExitUsage, err)
 			}
 			inv.ignored = append(workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
+			inv.ignored = append(inv.ignored, a.formNotes...)
 			if p != phaseRun && p != phaseCheck {
 				for _, note := range inv.ignored {
 					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
@@ -229,6 +234,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 		rfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
