@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/testdb"
@@ -25,5 +27,116 @@ func TestRunTimeTakesADuration(t *testing.T) {
 	}
 	if res.Totals.Seconds < 1.4 || res.Warmup == nil {
 		t.Fatalf("measured %.3fs (want about 1.5), warm-up %v", res.Totals.Seconds, res.Warmup)
+	}
+}
+
+// goTPCLines are real go-tpc command lines, as typed in go-tpc's README,
+// TiDB's documentation (`tiup bench tpcc …`) and public scripts, with the
+// shell's variables and templates given values; each is paired with the
+// same command in fairbench's own form. In the go-tpc form a run prints
+// go-tpc's lines every 10 s, as go-tpc does.
+var goTPCLines = []struct{ line, modern string }{
+	// go-tpc README and TiDB's tiup-bench page.
+	{"go-tpc tpcc --warehouses 4 --parts 4 prepare", "prepare tpcc --warehouses=4 --parts=4"},
+	{"go-tpc tpcc --warehouses 4 run", "run tpcc --warehouses=4 --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc tpcc --warehouses 4 cleanup", "cleanup tpcc --warehouses=4"},
+	{"go-tpc tpcc --warehouses 4 check", "check tpcc --warehouses=4"},
+	{"go-tpc tpcc --warehouses 4 prepare -T 4", "prepare tpcc --warehouses=4 --threads=4"},
+	{"go-tpc tpcc --warehouses 4 run -T 4", "run tpcc --warehouses=4 --threads=4 --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc tpcc --warehouses 4 run -T 4 --wait", "run tpcc --warehouses=4 --threads=4 --wait --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc -H 127.0.0.1 -P 3306 -D tpcc tpcc --warehouses 4 run",
+		"run tpcc --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-db=tpcc --warehouses=4 --report-interval=10 --output-style=go-tpc"},
+	{"tiup bench tpcc --warehouses 4 prepare --output-dir data --output-type=csv", "prepare tpcc --warehouses=4 --output-dir=data"},
+	{"go-tpc tpcc prepare -d postgres -U myuser -p '12345678' -D test -H 127.0.0.1 -P 5432 --conn-params sslmode=disable",
+		"prepare tpcc --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=5432 --pgsql-user=myuser --pgsql-password=12345678 --pgsql-db=test --pgsql-ssl=off"},
+	// TiDB's "How to Run TPC-C Test on TiDB" and its benchmark reports.
+	{"tiup bench tpcc -H 172.16.5.140,172.16.5.141 -P 4000 -D tpcc --warehouses 1000 --threads 20 prepare",
+		"prepare tpcc --db-driver=mysql --mysql-host=172.16.5.140,172.16.5.141 --mysql-port=4000 --mysql-db=tpcc --warehouses=1000 --threads=20"},
+	{"tiup bench tpcc prepare --warehouses 5000 --db tpcc -H 127.0.0.1 -P 4000",
+		"prepare tpcc --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=4000 --mysql-db=tpcc --warehouses=5000"},
+	{"tiup bench tpcc run -U root --db tpcc --host 127.0.0.1 --port 4000 --time 1800s --warehouses 5000 --threads 64",
+		"run tpcc --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=4000 --mysql-user=root --mysql-db=tpcc --time=30m --warehouses=5000 --threads=64 --report-interval=10 --output-style=go-tpc"},
+	// Public scripts.
+	{"go-tpc tpcc prepare --warehouses 300 -D test -H 172.16.5.177 -P 4000 -T 8 -U root",
+		"prepare tpcc --db-driver=mysql --mysql-host=172.16.5.177 --mysql-port=4000 --mysql-user=root --mysql-db=test --warehouses=300 --threads=8"},
+	{"go-tpc tpcc --warehouses 300 run -D test -H 172.16.5.177 -P 4000 -T 8 -U root",
+		"run tpcc --db-driver=mysql --mysql-host=172.16.5.177 --mysql-port=4000 --mysql-user=root --mysql-db=test --warehouses=300 --threads=8 --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc tpcc -T 16 -P 4000 -H 127.0.0.1 -U root --dropdata --warehouses 10 --time 102400h prepare",
+		"prepare tpcc --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=4000 --mysql-user=root --warehouses=10 --threads=16 --replace"},
+	{"go-tpc tpcc prepare --no-check true --warehouses 1 -T 4 -H mysql -U root -p '123456' -D test -P 3306",
+		"prepare tpcc --db-driver=mysql --mysql-host=mysql --mysql-port=3306 --mysql-user=root --mysql-password=123456 --mysql-db=test --warehouses=1 --threads=4 --no-check"},
+	{"go-tpc tpcc --warehouses 8 run -d postgres -U ubuntu -p '5432' -D postgres -H 127.0.0.1 -P 5432 --conn-params sslmode=disable -T 16 --time 100s",
+		"run tpcc --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=5432 --pgsql-user=ubuntu --pgsql-password=5432 --pgsql-db=postgres --pgsql-ssl=off --warehouses=8 --threads=16 --time=100 --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc tpcc --warehouses 128 prepare -d postgres -U tpcc -p secret -D tpcc -H 172.24.40.32 -P 26257 --conn-params sslmode=disable -T 32 --ignore-error --no-check",
+		"prepare tpcc --db-driver=pgsql --pgsql-host=172.24.40.32 --pgsql-port=26257 --pgsql-user=tpcc --pgsql-password=secret --pgsql-db=tpcc --pgsql-ssl=off --warehouses=128 --threads=32 --no-check"},
+}
+
+// words splits a command line as the shell would (single quotes only), and
+// drops the program (go-tpc, ./bin/go-tpc, tiup bench) that fairbench replaces.
+func words(line string) []string {
+	var out []string
+	for _, w := range strings.Fields(line) {
+		out = append(out, strings.Trim(w, "'"))
+	}
+	if out[0] == "tiup" {
+		return out[2:]
+	}
+	return out[1:]
+}
+
+// resolve parses args as Execute would, up to the command's flags: the
+// command's path and every option's resolved value, with the notes of the
+// go-tpc form.
+func resolve(t *testing.T, args []string) (string, map[string]string, []string) {
+	t.Helper()
+	var errb bytes.Buffer
+	a := &App{Stdout: &errb, Stderr: &errb, Getenv: func(string) string { return "" }, Workloads: DefaultWorkloads()}
+	args, code, done := a.fromGoTPC(args)
+	if done {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	cmd, rest, err := a.rootCommand().Find(args)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return cmd.CommandPath(), resolvedOptions(cmd.Flags()), a.formNotes
+}
+
+// TestGoTPCCommandLines: each real go-tpc command line resolves to the same
+// command and the same value of every option as its fairbench form, and
+// passes every check a command makes before it connects.
+func TestGoTPCCommandLines(t *testing.T) {
+	if len(goTPCLines) < 10 {
+		t.Fatalf("%d go-tpc command lines, want at least 10", len(goTPCLines))
+	}
+	for _, c := range goTPCLines {
+		t.Run(c.line, func(t *testing.T) {
+			args := words(c.line)
+			path, opts, notes := resolve(t, args)
+			wantPath, want, _ := resolve(t, strings.Fields(c.modern))
+			if path != wantPath {
+				t.Fatalf("command %q, want %q", path, wantPath)
+			}
+			for k, v := range want {
+				if opts[k] != v {
+					t.Errorf("--%s=%q, want %q (as %s)", k, opts[k], v, c.modern)
+				}
+			}
+			for _, n := range notes {
+				if strings.Contains(n, "12345678") || strings.Contains(n, "123456") {
+					t.Errorf("a note shows the password: %s", n)
+				}
+			}
+			dir := t.TempDir() // prepare --output-dir=data, the embedded database
+			t.Chdir(dir)
+			var errb bytes.Buffer
+			a := &App{Stdout: &errb, Stderr: &errb, Getenv: func(string) string { return "" }}
+			if code := a.CheckCommandLine(context.Background(), args); code != ExitOK {
+				t.Errorf("exit %d before connecting:\n%s", code, errb.String())
+			}
+		})
 	}
 }

@@ -228,10 +228,15 @@ func Translate(args []string, extra *pflag.FlagSet) (Translation, error) {
 		return Translation{}, errors.New("the go-tpc form is fairbench tpcc [flags] prepare|run|check|cleanup")
 	case len(pos) == 1:
 		return Translation{}, errors.New("tpcc needs an action: fairbench tpcc [flags] prepare|run|check|cleanup, as go-tpc")
-	case len(pos) > 2 || !actions[pos[1]]:
-		return Translation{}, fmt.Errorf("tpcc %s: give one action, prepare, run, check or cleanup, as go-tpc", strings.Join(pos[1:], " "))
+	case !actions[pos[1]]:
+		return Translation{}, fmt.Errorf("tpcc %s: give one action, prepare, run, check or cleanup, as go-tpc", pos[1])
 	}
 	t := Translation{Action: pos[1], Args: []string{pos[1], Workload}, CommandLine: redact(args, f.password)}
+	if len(pos) > 2 {
+		// go-tpc ignores words after the action, as in "--no-check true".
+		t.Notes = append(t.Notes, fmt.Sprintf("the words %q after %s are ignored, as go-tpc ignores them (a flag without a value is on: write --no-check=false for off)",
+			strings.Join(pos[2:], " "), pos[1]))
+	}
 	if err := f.refuse(); err != nil {
 		return Translation{}, err
 	}
