@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/importer"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -138,5 +142,140 @@ func TestGoTPCCommandLines(t *testing.T) {
 				t.Errorf("exit %d before connecting:\n%s", code, errb.String())
 			}
 		})
+	}
+}
+
+// goTPCSummary reads the counts of the [Summary] lines and the tpmC line of
+// go-tpc's plain output.
+func goTPCSummary(t *testing.T, out string) (counts map[string]int64, tpmC string, firstNewOrder int64) {
+	t.Helper()
+	counts = map[string]int64{}
+	firstNewOrder = -1
+	for _, l := range strings.Split(out, "\n") {
+		name, rest, ok := strings.Cut(l, " - ")
+		switch {
+		case strings.HasPrefix(l, "tpmC: "):
+			tpmC, _, _ = strings.Cut(strings.TrimPrefix(l, "tpmC: "), ",")
+		case !ok:
+		case strings.HasPrefix(name, "[Summary] "), strings.HasPrefix(name, "[Current] "):
+			var n int64
+			for _, f := range strings.Split(rest, ", ") {
+				if v, found := strings.CutPrefix(f, "Count: "); found {
+					n, _ = strconv.ParseInt(v, 10, 64)
+				}
+			}
+			op := strings.TrimSpace(name[len("[Summary] "):])
+			if strings.HasPrefix(name, "[Summary] ") {
+				counts[op] = n
+			} else if op == "NEW_ORDER" && firstNewOrder < 0 {
+				firstNewOrder = n
+			}
+		}
+	}
+	return counts, tpmC, firstNewOrder
+}
+
+// checkGoTPCRun holds a run's go-tpc lines against the result it wrote: the
+// [Summary] counts are the result's per-transaction events, the tpmC line is
+// its tpmC figure, the first [Current] block is its first interval, and
+// fairbench's importer of go-tpc logs reads the output back to the same
+// figures.
+func checkGoTPCRun(t *testing.T, r cliRun, res *result.Result, threads int) {
+	t.Helper()
+	counts, tpmC, first := goTPCSummary(t, r.stdout)
+	for _, k := range res.Totals.Kinds {
+		if got := counts[strings.ToUpper(k.Name)]; got != k.Events {
+			t.Errorf("[Summary] %s Count %d, the result has %d events", strings.ToUpper(k.Name), got, k.Events)
+		}
+	}
+	if want := strconv.FormatFloat(res.Figures[0].Value, 'f', 1, 64); res.Figures[0].Name != "tpmC" || tpmC != want {
+		t.Errorf("tpmC line %q, the result's %s is %s", tpmC, res.Figures[0].Name, want)
+	}
+	if len(res.Intervals) == 0 || first != res.Intervals[0].KindEvents[0] {
+		t.Errorf("first [Current] NEW_ORDER Count %d, the result's first interval has %v", first, res.Intervals)
+	}
+	if !strings.Contains(r.stdout, "\nFinished\n") || strings.Contains(r.stdout, "SQL statistics") {
+		t.Errorf("stdout is not go-tpc's layout alone:\n%s", r.stdout)
+	}
+	imported, err := importer.Parse(strings.NewReader(r.stdout), "stdout", importer.Options{Threads: []int{threads}})
+	if err != nil || len(imported) != 1 {
+		t.Fatalf("fairbench import reads the go-tpc output as %d runs: %v\n%s", len(imported), err, r.stdout)
+	}
+	for _, k := range imported[0].Totals.Kinds {
+		if counts[strings.ToUpper(k.Name)] != k.Events {
+			t.Errorf("imported %s: %d events, the output says %d", k.Name, k.Events, counts[strings.ToUpper(k.Name)])
+		}
+	}
+}
+
+// TestGoTPCCommandLinesRun runs go-tpc command lines from the table above
+// (TiDB's documentation) for real against MariaDB, at 1 warehouse with the
+// host, port, user and database substituted: prepare, run, check, cleanup.
+func TestGoTPCCommandLinesRun(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	host, port := cfg.Hosts[0], strconv.Itoa(cfg.Ports[0])
+	out := filepath.Join(t.TempDir(), "r.json")
+	ctx := context.Background()
+	steps := [][]string{
+		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "--threads", "2", "prepare"},
+		{"tpcc", "run", "-U", cfg.User, "--db", cfg.Database, "--host", host, "--port", port, "--time", "3s", "--warehouses", "1", "--threads", "2", "--interval", "1s", "-o", out},
+		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "check"},
+		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "cleanup"},
+	}
+	for i, args := range steps {
+		r := runCLI(ctx, nil, args...)
+		if r.code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stderr, "go-tpc's defaults differ") {
+			t.Errorf("%v: a note on defaults though every connection flag is given:\n%s", args, r.stderr)
+		}
+		if i != 1 {
+			continue
+		}
+		res := readResult(t, out)
+		if res.Workload != "tpcc" || res.Threads != 2 || res.Target.Driver != "mysql" || res.Options["output-style"] != "go-tpc" {
+			t.Fatalf("result: workload %s threads %d driver %s style %q", res.Workload, res.Threads, res.Target.Driver, res.Options["output-style"])
+		}
+		if got := strings.Join(res.CommandLine, " "); got != "fairbench "+strings.Join(args, " ") {
+			t.Errorf("command line %q, want the go-tpc form as given", got)
+		}
+		checkGoTPCRun(t, r, res, 2)
+	}
+}
+
+// TestGoTPCFormOnEmbeddedSQLite runs `go-tpc tpcc --warehouses 4 run -T 4`
+// from go-tpc's README on the embedded database at 1 warehouse, with go-tpc's
+// json style: fairbench's own options pass through (--sqlite-db,
+// --warmup-time), and every report is a JSON array.
+func TestGoTPCFormOnEmbeddedSQLite(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, "tpcc", "--warehouses", "1", "run", "-T", "2", "--output", "json", "--interval", "1s",
+		"--time", "2s", "--result", out, "--sqlite-db="+cfg.Path, "--warmup-time=1")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Warmup == nil || res.Options["output-style"] != "go-tpc-json" {
+		t.Fatalf("warm-up %v (--warmup-time passes through), style %q", res.Warmup, res.Options["output-style"])
+	}
+	var summary int64
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if l == "Finished" {
+			continue
+		}
+		var rows []map[string]string
+		if err := json.Unmarshal([]byte(l), &rows); err != nil || len(rows) == 0 {
+			t.Fatalf("stdout line is not a JSON array: %q (%v)", l, err)
+		}
+		for _, row := range rows {
+			if row["Prefix"] == "[Summary] " && row["Operation"] == "NEW_ORDER" {
+				summary, _ = strconv.ParseInt(row["Count"], 10, 64)
+			}
+		}
+	}
+	if summary == 0 || summary != res.Totals.Kinds[0].Events {
+		t.Errorf("[Summary] NEW_ORDER Count %d, the result has %d", summary, res.Totals.Kinds[0].Events)
 	}
 }
