@@ -114,6 +114,7 @@ FUZZ_TARGETS=(
 	"FuzzParse ./internal/cpuset"
 	"FuzzParseAgentList ./internal/agent"
 	"FuzzParse ./internal/targetspec"
+	"FuzzTranslate ./internal/gotpccli"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

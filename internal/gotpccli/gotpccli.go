@@ -199,8 +199,8 @@ func Claims(args []string) bool {
 // valueless reports whether every letter of the shorthand cluster before its
 // last names a flag that takes no value (-hT 4), so the last takes the next word.
 func valueless(fs *pflag.FlagSet, cluster string) bool {
-	for _, c := range cluster[:len(cluster)-1] {
-		f := fs.ShorthandLookup(string(c))
+	for i := 0; i < len(cluster)-1; i++ {
+		f := fs.ShorthandLookup(cluster[i : i+1]) // one byte: a letter of more would panic pflag
 		if f == nil || f.NoOptDefVal == "" {
 			return false
 		}
@@ -231,7 +231,7 @@ func Translate(args []string, extra *pflag.FlagSet) (Translation, error) {
 	case !actions[pos[1]]:
 		return Translation{}, fmt.Errorf("tpcc %s: give one action, prepare, run, check or cleanup, as go-tpc", pos[1])
 	}
-	t := Translation{Action: pos[1], Args: []string{pos[1], Workload}, CommandLine: redact(args, f.password)}
+	t := Translation{Action: pos[1], Args: []string{pos[1], Workload}, CommandLine: redact(f.fs, args)}
 	if len(pos) > 2 {
 		// go-tpc ignores words after the action, as in "--no-check true".
 		t.Notes = append(t.Notes, fmt.Sprintf("the words %q after %s are ignored, as go-tpc ignores them (a flag without a value is on: write --no-check=false for off)",
@@ -264,22 +264,46 @@ func Translate(args []string, extra *pflag.FlagSet) (Translation, error) {
 	return t, nil
 }
 
-// redact returns args with the password given replaced by "***": as its
-// own word (-p secret, --password secret) or after its flag (-psecret,
-// --password=secret, -Tpsecret).
-func redact(args []string, password string) []string {
+// redact returns args with every value given to -p/--password replaced by
+// "***": its own word (-p secret, --password secret) or the rest of its word
+// (-psecret, --password=secret, -hpsecret), read with go-tpc's flag grammar.
+func redact(fs *pflag.FlagSet, args []string) []string {
 	out := slices.Clone(args)
-	if password == "" {
-		return out
-	}
-	for i, a := range out {
+	for i := 0; i < len(out); i++ {
+		a := out[i]
 		switch {
-		case a == password && i > 0 && strings.HasPrefix(out[i-1], "-"):
-			out[i] = "***"
+		case a == "--":
+			return out
+		case a == "--password":
+			if i+1 < len(out) {
+				out[i+1] = "***"
+				i++
+			}
 		case strings.HasPrefix(a, "--password="):
 			out[i] = "--password=***"
-		case !strings.HasPrefix(a, "--") && strings.HasPrefix(a, "-") && strings.HasSuffix(a, "p"+password):
-			out[i] = strings.TrimSuffix(a, password) + "***"
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			if f := fs.Lookup(name); f != nil && !hasValue && f.NoOptDefVal == "" {
+				i++ // the flag's value, not a flag
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+		cluster:
+			for j := 1; j < len(a); j++ {
+				f := fs.ShorthandLookup(a[j : j+1])
+				if f == nil || f.NoOptDefVal != "" {
+					continue // unknown (pflag refuses it) or a flag without a value
+				}
+				switch {
+				case f.Name == "password" && j+1 < len(a):
+					out[i] = a[:j+1] + "***"
+				case f.Name == "password" && i+1 < len(out):
+					out[i+1] = "***"
+					i++
+				case j+1 == len(a):
+					i++ // the flag's value is the next word
+				}
+				break cluster // the rest of the word is the flag's value
+			}
 		}
 	}
 	return out
