@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/targetspec"
 )
 
 // Workload is the word that selects the go-tpc form: `fairbench tpcc …`.
@@ -249,7 +251,11 @@ func Translate(args []string, extra *pflag.FlagSet) (Translation, error) {
 	if err != nil {
 		return Translation{}, err
 	}
-	if err := f.options(t.Action, kind, add); err != nil {
+	own := map[string]bool{}
+	for _, p := range *pass {
+		own[p.name] = true
+	}
+	if err := f.options(t.Action, kind, own, add); err != nil {
 		return Translation{}, err
 	}
 	if note := f.ignoredNote(t.Action); note != "" {
@@ -370,13 +376,13 @@ func (f *flags) target(action string, pass []passed, add func(name, value string
 			withDiffers(differs))
 		return "sqlite", nil
 	}
-	kind := "mysql"
-	switch strings.ToLower(f.driver) {
-	case "", "mysql":
-	case "postgres", "pg", "pgsql", "postgresql":
-		kind = "pgsql"
-	default:
-		return "", fmt.Errorf("-d %s: go-tpc's drivers are mysql and postgres", f.driver)
+	kind := "mysql" // go-tpc's default driver
+	if f.driver != "" {
+		k, ok := targetspec.ParseDriver(strings.ToLower(f.driver))
+		if !ok || k == "sqlite" {
+			return "", fmt.Errorf("-d %s: go-tpc's drivers are mysql and postgres", f.driver)
+		}
+		kind = k
 	}
 	add("db-driver", kind)
 	if changed("host") {
@@ -424,7 +430,8 @@ func ownTarget(pass []passed) string {
 	for _, p := range pass {
 		switch {
 		case p.name == "db-driver":
-			return p.value
+			k, _ := targetspec.ParseDriver(p.value) // "" for a driver the command refuses
+			return k
 		case strings.HasPrefix(p.name, "mysql-") && p.name != "mysql-storage-engine":
 			kind = "mysql"
 		case strings.HasPrefix(p.name, "pgsql-"):
@@ -472,8 +479,10 @@ func sslOf(kind, params string) (string, error) {
 	return ssl, nil
 }
 
-// options maps the workload and action options.
-func (f *flags) options(action, kind string, add func(name, value string)) error {
+// options maps the workload and action options. own names fairbench's own
+// options given, which win over go-tpc's defaults (--report-interval over
+// the 10 s of --interval, --output-style over --output plain).
+func (f *flags) options(action, kind string, own map[string]bool, add func(name, value string)) error {
 	changed := f.fs.Changed
 	effective := func(name string) bool { return changed(name) && !ignored(action, name) }
 	if changed("warehouses") {
@@ -517,8 +526,13 @@ func (f *flags) options(action, kind string, add func(name, value string)) error
 		if interval < 0 {
 			return fmt.Errorf("--interval %s: give a positive duration, e.g. 10s", f.interval)
 		}
-		add("report-interval", strconv.FormatFloat(interval.Seconds(), 'f', -1, 64))
+		if !own["report-interval"] || changed("interval") || f.summary {
+			add("report-interval", strconv.FormatFloat(interval.Seconds(), 'f', -1, 64))
+		}
 		if f.ignoreError {
+			if kind == "" {
+				return errors.New("--ignore-error: name the driver with -d mysql or -d postgres (or fairbench's --db-driver)")
+			}
 			add(kind+"-ignore-errors", "all")
 		}
 		if f.wait {
@@ -537,7 +551,9 @@ func (f *flags) options(action, kind string, add func(name, value string)) error
 		if f.metricsAddr != "" {
 			add("metrics-addr", f.metricsAddr)
 		}
-		add("output-style", goTPCOutputs[f.output])
+		if !own["output-style"] || changed("output") {
+			add("output-style", goTPCOutputs[f.output])
+		}
 		if f.result != "" {
 			add("output", f.result)
 		}

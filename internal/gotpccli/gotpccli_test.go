@@ -184,3 +184,21 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+// TestOwnOptionsWin: fairbench's own --report-interval and --output-style
+// replace go-tpc's defaults rather than clash with them.
+func TestOwnOptionsWin(t *testing.T) {
+	fs := extra()
+	fs.Float64("report-interval", 0, "")
+	fs.String("output-style", "", "")
+	tr, err := Translate(strings.Fields("tpcc run --report-interval 1 --output-style fairbench"), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tr.Args, " "); got != "run tpcc --report-interval=1 --output-style=fairbench" {
+		t.Errorf("got %s", got)
+	}
+	if _, err := Translate(strings.Fields("tpcc run --interval 5s --report-interval 1"), fs); err == nil {
+		t.Errorf("--interval and --report-interval together: accepted")
+	}
+}
