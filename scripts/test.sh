@@ -117,6 +117,7 @@ FUZZ_TARGETS=(
 	"FuzzParseAgentList ./internal/agent"
 	"FuzzParse ./internal/targetspec"
 	"FuzzTranslate ./internal/sysbenchcli"
+	"FuzzTranslate ./internal/gotpccli"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

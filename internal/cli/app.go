@@ -77,6 +77,10 @@ type App struct {
 	// dropin is the sysbench command line argv was read as, nil for
 	// fairbench's own (see fromSysbench).
 	dropin *sysbenchcli.Command
+	// formNotes are the notes of a command line given in another tool's form
+	// (go-tpc's: its defaults that differ, options without effect), printed
+	// and, for a run, kept among the result's warnings.
+	formNotes []string
 	// beforeConnect, when set, is called where a command would first reach a
 	// database, start a server or listen on a port; an error it returns ends
 	// the command. The flag fuzz target stops there, after validation.
@@ -110,6 +114,10 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 		a.Workloads = DefaultWorkloads()
 	}
 	a.argv = args
+	args, code, done := a.fromGoTPC(args)
+	if done {
+		return code
+	}
 	root := a.rootCommand()
 	args, err := a.fromSysbench(root, args) // sysbench's order and spellings
 	if err == nil {
@@ -121,7 +129,7 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
-	code := ExitUsage // cobra's own errors are flag and argument errors
+	code = ExitUsage // cobra's own errors are flag and argument errors
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code

@@ -23,6 +23,8 @@ var fuzzCommands = [][]string{
 	{"run", "oltp_read_write"},
 	{"run", "oltp_point_select"},
 	{"run", "tpcc"},
+	{"tpcc", "run"}, // the go-tpc form
+	{"tpcc", "prepare"},
 	{"prepare", "oltp_read_write"},
 	{"prepare", "tpcc"},
 	{"cleanup", "oltp_insert"},

@@ -190,6 +190,13 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	fmt.Fprintln(w, "Threads fairness:")
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "events (avg/stddev):", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
 	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
+	runNotes(w, res)
+}
+
+// runNotes prints what limited the run, its warnings and a status other than
+// complete: the end of fairbench's summary, and all of it that go-tpc's
+// layout keeps (on stderr).
+func runNotes(w io.Writer, res *result.Result) {
 	if o := res.Observed; o != nil && o.Verdict != "" {
 		fmt.Fprintf(w, "\nWhat limited the run: %s\n", o.Verdict)
 	}

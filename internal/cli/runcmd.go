@@ -18,6 +18,8 @@ import (
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/gotpccli"
+	"github.com/fairbench/fairbench/internal/gotpcout"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
@@ -81,11 +83,14 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	if f.format != "text" && f.format != "json" {
 		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
 	}
+	if f.outputStyle != gotpccli.StyleFairbench {
+		pcts = gotpcout.WithPercentiles(pcts) // go-tpc's lines show these
+	}
 	cfg := runner.Config{
 		Threads:          f.threads,
-		Duration:         time.Duration(f.time) * time.Second,
+		Duration:         time.Duration(f.time),
 		Events:           f.events,
-		Warmup:           time.Duration(f.warmup) * time.Second,
+		Warmup:           time.Duration(f.warmup),
 		Rate:             f.rate,
 		ReportInterval:   time.Duration(f.reportInterval * float64(time.Second)),
 		Percentiles:      pcts,
@@ -118,6 +123,14 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	// Human output goes to stdout, or to stderr when stdout carries the JSON document.
 	human := a.Stdout
 	if inv.run.format == "json" {
+		human = a.Stderr
+	}
+	// go-tpc's layout has stdout to itself; fairbench's lines go to stderr.
+	goTPC, err := inv.goTPCPrinter(a.Stdout)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if goTPC != nil {
 		human = a.Stderr
 	}
 	if inv.run.clients > 0 && inv.rnd.seed != 0 {
@@ -262,7 +275,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Warnings:     pin.Warnings,
 		Client:       inv.coord.client,
 		OnInterval: func(iv result.Interval) {
-			if printLines || iv.Warmup {
+			if goTPC == nil && (printLines || iv.Warmup) {
 				intervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
@@ -272,6 +285,13 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	inv.recordIgnored(spec.Options)
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
+	}
+	if goTPC != nil {
+		spec.OnIntervalKinds = func(iv result.Interval, kinds []metrics.Kind) {
+			if printLines || iv.Warmup {
+				goTPC.Interval(iv, kinds)
+			}
+		}
 	}
 	res, out := measure.Run(ctx, spec)
 	if exp != nil {
@@ -285,7 +305,12 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	ran = true
 
-	summary(human, res, rcfg.Percentiles)
+	if goTPC != nil {
+		goTPC.Summary(res)
+		runNotes(human, res)
+	} else {
+		summary(human, res, rcfg.Percentiles)
+	}
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
 	}

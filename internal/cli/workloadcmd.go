@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/gotpccli"
 	"github.com/fairbench/fairbench/internal/livemetrics"
 	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/randgen"
@@ -36,20 +37,25 @@ var phaseShort = map[phase]string{
 
 // runFlags are the options of `run` (sysbench's names and defaults).
 type runFlags struct {
-	threads        int
-	time           int
+	threads int
+	// time and warmup are --time and --warmup-time: seconds or a duration
+	// ("10m"), as plans write them.
+	time           secondsValue
 	events         int64
 	rate           float64
 	reportInterval float64
-	warmup         int
+	warmup         secondsValue
 	percentiles    string
 	output         string
 	format         string
-	cpuProfile     string
-	memProfile     string
-	metricsAddr    string
-	metricsLinger  float64 // seconds the metrics stay up after the run
-	connectRate    float64
+	// outputStyle is the layout of the human output (--output-style):
+	// fairbench's or go-tpc's (gotpccli.Styles).
+	outputStyle   string
+	cpuProfile    string
+	memProfile    string
+	metricsAddr   string
+	metricsLinger float64 // seconds the metrics stay up after the run
+	connectRate   float64
 	// reconnectTimeout bounds how long a thread tries to replace a lost
 	// connection before the run fails (--reconnect-timeout).
 	reconnectTimeout secondsValue
@@ -190,6 +196,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 			if note, _ := a.dropinIgnored(); note != "" {
 				inv.ignored = append(inv.ignored, note)
 			}
+			inv.ignored = append(inv.ignored, a.formNotes...)
 			if p != phaseRun && p != phaseCheck {
 				for _, note := range inv.ignored {
 					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
@@ -223,14 +230,16 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 	case phaseRun:
 		rfs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 		rfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
-		rfs.IntVar(&inv.run.time, "time", 10, "measured time in seconds (after the warm-up); 0 = no limit")
+		inv.run.time = secondsValue(10 * time.Second)
+		rfs.Var(&inv.run.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
 		rfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
 		rfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
 		rfs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
-		rfs.IntVar(&inv.run.warmup, "warmup-time", 0, "seconds of warm-up before the measured time, reported apart and excluded from the results")
+		rfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
 		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 		rfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
@@ -303,8 +312,8 @@ func (inv *invocation) validateCounts() error {
 		n, max int64
 		what   string
 	}{
-		{"--time", int64(inv.run.time), workload.MaxSeconds, secs + "; 0 = no limit"},
-		{"--warmup-time", int64(inv.run.warmup), workload.MaxSeconds, secs},
+		{"--time", int64(time.Duration(inv.run.time).Seconds()), workload.MaxSeconds, secs + "; 0 = no limit"},
+		{"--warmup-time", int64(time.Duration(inv.run.warmup).Seconds()), workload.MaxSeconds, secs},
 		{"--events", inv.run.events, workload.MaxEvents, "events; 0 = no limit"},
 	} {
 		if err := workload.CheckCount(c.flag, c.n, 0, c.max, c.what); err != nil {

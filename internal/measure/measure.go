@@ -185,6 +185,7 @@ type Spec struct {
 	// observation of the measured phase has begun.
 	OnInterval          func(result.Interval)
 	OnIntervalHistogram func(result.Interval, *metrics.Latency)
+	OnIntervalKinds     func(result.Interval, []metrics.Kind)
 	OnMeasure           func()
 	Progress            *progress.Display
 }
@@ -201,6 +202,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		Rand:                spec.Rand,
 		OnInterval:          spec.OnInterval,
 		OnIntervalHistogram: spec.OnIntervalHistogram,
+		OnIntervalKinds:     spec.OnIntervalKinds,
 		Progress:            spec.Progress,
 		OnMeasure: func() {
 			probe = observe.Begin(ctx, t.Driver, t.Server)

@@ -115,6 +115,9 @@ func (rep *reporter) drain(now time.Time, final bool) {
 			if rep.r.deps.OnIntervalHistogram != nil {
 				rep.r.deps.OnIntervalHistogram(iv, &rep.interval.Latency)
 			}
+			if rep.r.deps.OnIntervalKinds != nil && len(rep.interval.Kinds) > 0 {
+				rep.r.deps.OnIntervalKinds(iv, rep.interval.Kinds)
+			}
 		}
 	}
 	if inWarmup {

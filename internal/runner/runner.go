@@ -111,6 +111,13 @@ type Deps struct {
 	// call: read it, never change or keep it. It feeds live histograms
 	// (livemetrics.Exporter.ObserveInterval) at no cost per event.
 	OnIntervalHistogram func(iv result.Interval, lat *metrics.Latency)
+	// OnIntervalKinds, when set, is called right after OnIntervalHistogram,
+	// for the same intervals of a multi-kind workload (workload.Kinded), with
+	// the interval's figures per kind (Result.Kinds order; latency from the
+	// intended start). kinds belong to the reporter and are reset after the
+	// call: read them, never change or keep them. It feeds go-tpc's
+	// per-transaction interval lines (gotpcout).
+	OnIntervalKinds func(iv result.Interval, kinds []metrics.Kind)
 	// OnMeasure, when set, is called once when the measured phase begins (after
 	// the warm-up), from the goroutine that keeps time; it should return quickly.
 	OnMeasure func()
