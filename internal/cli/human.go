@@ -206,6 +206,12 @@ func runNotes(w io.Writer, res *result.Result) {
 			fmt.Fprintf(w, "WARNING: %s\n", warning)
 		}
 	}
+	if len(res.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, note := range res.Notes {
+			fmt.Fprintf(w, "Note: %s\n", note)
+		}
+	}
 	if res.Status != result.StatusComplete {
 		fmt.Fprintf(w, "\nStatus: %s", res.Status)
 		if res.Error != "" {

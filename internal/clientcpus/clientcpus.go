@@ -128,7 +128,7 @@ func restUnknown(srv Server) string {
 	return "the server's CPUs are not known (" + srv.What + ")"
 }
 
-// Advice of Decision.Shared, for the warning of a client that shared the
+// Advice of Decision.Shared, for the note of a client that shared the
 // local server's CPUs.
 const (
 	// AdviceUnpinned is for a client left unpinned.

@@ -174,7 +174,7 @@ type Spec struct {
 	Machine *sysinfo.Machine
 	// SharedCPUs, when not empty, says the client may have run on the
 	// local server's CPUs (clientcpus.Decision.Shared): the result gets a
-	// warning with the client's share of the machine, ending with it.
+	// note with the client's share of the machine, ending with it.
 	SharedCPUs string
 	// Warnings are the caller's, for the result (each was printed).
 	Warnings []string
@@ -281,7 +281,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		if observed != nil && observed.Client != nil {
 			used = observe.ClientShare(observed.Client)
 		}
-		res.AddWarning("the client shared the server's CPUs and " + used + ": " + spec.SharedCPUs)
+		res.AddNote("the client shared the server's CPUs and " + used + ": " + spec.SharedCPUs)
 	}
 	return res, out
 }

@@ -212,7 +212,7 @@ func mergeServerMachines(out *Result, parts []Part) {
 	}
 }
 
-// mergeWarnings gives the merged result the warnings of its parts, each named
+// mergeWarnings gives the merged result the warnings and notes of its parts, each named
 // by its client, except their --rate shortfalls and outages: whether the run
 // kept up, and what the outages make of it, are judged anew on the summed
 // rate, the merged outages and the merged measured phase (a client may fall
@@ -226,6 +226,9 @@ func mergeWarnings(out *Result, parts []Part) {
 			if w != own && w != ownOutage {
 				out.AddWarning(fmt.Sprintf("client %d (%s): %s", r.Client.ID, p.File, w))
 			}
+		}
+		for _, n := range r.Notes {
+			out.AddNote(fmt.Sprintf("client %d (%s): %s", r.Client.ID, p.File, n))
 		}
 	}
 	out.AddWarning(RateWarning(out.Rate, out.Totals))

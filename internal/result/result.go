@@ -48,6 +48,11 @@ type Result struct {
 	// like. Each was also printed when the result was written; empty when there
 	// is nothing to say.
 	Warnings []string `json:"warnings,omitempty"`
+	// Notes say what a reader should know of how the run was set up that
+	// does not make its figures differ from what was asked (schema 1.5):
+	// a client that shared the CPUs of a server on its machine, with its
+	// share. Each was also printed; empty when there is nothing to say.
+	Notes []string `json:"notes,omitempty"`
 	// Outages are the spans during which threads of the run had no
 	// connection to the server (schema 1.3), in time order; empty when no
 	// connection was lost. JudgeOutages says what they make of the run: a

@@ -15,6 +15,13 @@ func (r *Result) AddWarning(w string) {
 	}
 }
 
+// AddNote appends a note unless it is empty or already there.
+func (r *Result) AddNote(n string) {
+	if n != "" && !slices.Contains(r.Notes, n) {
+		r.Notes = append(r.Notes, n)
+	}
+}
+
 // RateShortfall is the fraction of --rate below which an open-loop run is said
 // not to have kept up (RateWarning).
 const RateShortfall = 0.95
