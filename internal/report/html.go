@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
@@ -98,37 +100,78 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return "-"
 	},
-	// caveat says when a cell's figure rests on one round or varies by more
-	// than 10 % between rounds.
-	"caveat": func(c analysis.Cell) string {
-		switch {
-		case c.Stats.N == 1:
-			return "one round"
-		case c.Stats.N > 1 && c.Stats.CV > 0.10:
-			return fmt.Sprintf("CV %.0f %%", c.Stats.CV*100)
-		}
-		return ""
-	},
-	"ci": func(c analysis.Cell) string {
-		if c.Stats.N < 2 || math.IsNaN(c.Stats.CILo) {
-			return ""
-		}
-		return fmt.Sprintf("± %s", num((c.Stats.CIHi-c.Stats.CILo)/2))
-	},
-	// mark is the significance mark of a cell that has a difference to mark.
-	"mark": func(c analysis.Cell) string {
-		if math.IsNaN(c.Pct) {
-			return ""
-		}
-		return c.Significance.Mark
-	},
-	"pvalue": func(c analysis.Cell) string {
-		if math.IsNaN(c.Significance.P) {
-			return ""
-		}
-		return fmt.Sprintf("p=%.3f", c.Significance.P)
-	},
+	"ci":       ci,
+	"colHead":  colHead,
+	"mainCell": mainCell,
+	"legend":   tableLegend,
 }).Parse(pageTemplate))
+
+// ci is a cell's confidence interval as "± 275", "" without two rounds.
+func ci(c analysis.Cell) string {
+	if c.Stats.N < 2 || math.IsNaN(c.Stats.CILo) {
+		return ""
+	}
+	return fmt.Sprintf("± %s", num((c.Stats.CIHi-c.Stats.CILo)/2))
+}
+
+// colHead is the HTML heading of a main table column, with its unit.
+func colHead(c *analysis.Comparison, col analysis.MainColumn) string {
+	sys, base := c.Systems[col.System].Label, c.BaselineSystem().Label
+	switch col.Kind {
+	case analysis.ColumnFScaled:
+		return fmt.Sprintf("%s fscaled (%s at %s GHz)", sys, c.Metric.Unit, strconv.FormatFloat(c.BaselineSystem().GHz, 'f', -1, 64))
+	case analysis.ColumnPct:
+		return fmt.Sprintf("%% %s vs %s", sys, base)
+	case analysis.ColumnPctFScaled:
+		return fmt.Sprintf("%% %s fscaled vs %s", sys, base)
+	case analysis.ColumnP:
+		return fmt.Sprintf("p %s vs %s", sys, base)
+	}
+	return fmt.Sprintf("%s (%s)", sys, c.Metric.Unit)
+}
+
+// mainCell is the HTML cell of a main table column in a row: a figure with
+// its confidence interval and caveat (analysis.FigureCaveat), a signed %
+// with the significance mark (greyed when not significant), or the
+// column's text.
+func mainCell(col analysis.MainColumn, r analysis.Row) template.HTML {
+	cl := r.Cells[col.System]
+	esc := template.HTMLEscapeString
+	switch col.Kind {
+	case analysis.ColumnFigure:
+		s := esc(num(cl.Value))
+		if x := ci(cl); x != "" {
+			s += ` <span class="ci">` + esc(x) + `</span>`
+		}
+		if x := analysis.FigureCaveat(cl.Stats); x != "" {
+			s += ` <span class="caveat">(` + esc(x) + `)</span>`
+		}
+		return template.HTML("<td>" + s + "</td>")
+	case analysis.ColumnFScaled:
+		return template.HTML("<td>" + esc(num(col.Value(r))) + "</td>")
+	case analysis.ColumnPct:
+		if math.IsNaN(cl.Pct) || cl.Significance.Mark == "" {
+			return template.HTML("<td>" + esc(pct(cl.Pct)) + "</td>")
+		}
+		return template.HTML(`<td class="ns">` + esc(pct(cl.Pct)+" "+cl.Significance.Mark) + "</td>")
+	case analysis.ColumnPctFScaled:
+		return template.HTML("<td>" + esc(pct(col.Value(r))) + "</td>")
+	}
+	return template.HTML("<td>" + esc(col.Text(r)) + "</td>")
+}
+
+// tableLegend explains a main table's figures and marks, for under it.
+func tableLegend(c *analysis.Comparison, rows []analysis.Row) []string {
+	out := []string{fmt.Sprintf("±: %g %% confidence interval of the mean of the rounds; (one round): the figure rests on a single round (no spread known, no test possible); (CV n %%): its rounds vary by more than %g %% (coefficient of variation).",
+		c.Confidence*100, analysis.CaveatCV*100)}
+	out = append(out, fmt.Sprintf("%%: (system − %s) ÷ %s × 100%s.", c.BaselineSystem().Label, c.BaselineSystem().Label,
+		map[bool]string{true: ", lower is better", false: ", higher is better"}[c.Metric.LowerIsBetter]))
+	out = append(out, c.Legend()...)
+	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasOutage() }) {
+		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away (see the notes above).")
+	}
+	return out
+}
 
 // num prints a figure with three significant digits, integers from 100 up.
 func num(v float64) string {
@@ -204,7 +247,10 @@ th:first-child, td:first-child { text-align: left; }
 .chart svg { width: 100%; height: auto; }
 .note { color: #666; font-size: .9rem; }
 #systems td, #systems th, #differences td, #differences th { text-align: left; }
-.ns { color: #888; } .caveat { color: #a65e00; font-size: .85rem; }
+.ns { color: #767676; } .caveat { color: #a65e00; font-size: .85rem; } .ci { color: #666; font-size: .85rem; }
+table.cmp td { white-space: nowrap; } table.cmp th { vertical-align: bottom; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.legend p { color: #555; font-size: .85rem; margin: .2rem 0; max-width: 60rem; }
 pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 #headline { background: #f4f7fb; border-left: 4px solid #0072B2; padding: .5rem 1rem; margin: 1rem 0 1.5rem; }
 #headline ul { margin: .25rem 0; padding-left: 1.2rem; } #headline li { margin: .3rem 0; font-size: 1.05rem; }
@@ -234,10 +280,13 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{range $i, $sec := .Sections}}
 <h2>{{$sec.Title}}{{if $sec.Mixed}} {{$.MixedMark}} mixed{{end}}</h2>
 <div class="charts">{{range $sec.Charts}}<figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure>{{end}}</div>
-<table class="cmp">
-<tr><th>threads</th>{{range $.Systems}}<th>{{.Label}} ({{$.Comparison.Metric.Unit}})</th>{{end}}{{range $j, $s := $.Systems}}{{if ne $j $.Comparison.Baseline}}<th>% {{$s.Label}} vs {{$.Comparison.BaselineSystem.Label}}</th>{{if $.Comparison.Scaled}}<th>% {{$s.Label}} (FS) vs {{$.Comparison.BaselineSystem.Label}}</th>{{end}}{{end}}{{end}}</tr>
-{{range $sec.Rows}}{{$row := .}}<tr{{if .Mixed}} class="mixed"{{end}}><td>{{.Key.Threads}}{{if .Mixed}} {{$.MixedMark}}{{end}}{{if .HasOutage}} {{$.OutageMark}}{{end}}</td>{{range .Cells}}<td>{{num .Value}} <span class="note">{{ci .}}</span>{{with caveat .}} <span class="caveat">({{.}})</span>{{end}}</td>{{end}}{{range $j, $c := .Cells}}{{if ne $j $.Comparison.Baseline}}{{$mark := mark $c}}<td{{if $mark}} class="ns"{{end}} title="{{pvalue $c}}">{{pct $c.Pct}}{{if $mark}} {{$mark}}{{end}}</td>{{if $.Comparison.Scaled}}<td>{{pct $c.PctFScaled}}</td>{{end}}{{end}}{{end}}</tr>
-{{end}}</table>
+{{$cols := $.Comparison.MainColumns $sec.Rows}}<div class="scroll"><table class="cmp">
+<thead><tr><th>threads</th>{{range $cols}}<th>{{colHead $.Comparison .}}</th>{{end}}</tr></thead>
+<tbody>
+{{range $sec.Rows}}{{$row := .}}<tr{{if .Mixed}} class="mixed"{{end}}><td>{{.Key.Threads}}{{if .Mixed}} {{$.MixedMark}}{{end}}{{if .HasOutage}} {{$.OutageMark}}{{end}}</td>{{range $cols}}{{mainCell . $row}}{{end}}</tr>
+{{end}}</tbody>
+</table></div>
+<div class="legend">{{range legend $.Comparison $sec.Rows}}<p>{{.}}</p>{{end}}</div>
 {{if $sec.Mixed}}<p class="note mixed">{{$.MixedMark}} mixed: {{$sec.Mixed}} (put together by --allow-mixed: not the same measurement).</p>
 {{end}}{{end}}
 {{range .CPUSections}}

@@ -506,3 +506,79 @@ func TestWriteCPUScalingGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestMainTableColumnsAndCaveats: the HTML main table has the seeds'
+// columns (each system's figure, the frequency-scaled figure, % and scaled
+// %, p) under headings with units and a legend under it; a figure resting on
+// one round is flagged in the HTML cell and in a caveat under the text and
+// Markdown tables; a difference that rounds to zero shows as 0 %, never
+// "-0%".
+func TestMainTableColumnsAndCaveats(t *testing.T) {
+	// arm is 0.3 % slower than x86: every % rounds to zero.
+	armDir := writeSystem(t, "arm64", "Neoverse-N1", 3.0, 997, "oltp_point_select")
+	// arm's second round at 2 threads goes: that figure rests on one round.
+	files, _ := filepath.Glob(filepath.Join(armDir, "*.json"))
+	for _, f := range files {
+		res, err := result.Read(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Threads == 2 && res.Totals.TPS > 2*997*1.015 {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	arm, err := analysis.Load(armDir, "arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x86, err := analysis.Load(writeSystem(t, "x86_64", "Xeon", 3.0, 1000, "oltp_point_select"), "x86")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Different frequencies make the comparison frequency-scaled.
+	x86.GHz = 3.5
+	r, err := Build([]*analysis.System{arm, x86}, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS, Baseline: "x86"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Comparison.Scaled {
+		t.Fatal("the comparison is not frequency-scaled")
+	}
+	var html, text, md bytes.Buffer
+	if err := r.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteMarkdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	page := html.String()
+	for _, want := range []string{
+		"<th>threads</th><th>arm (tps)</th><th>x86 (tps)</th><th>arm fscaled (tps at 3.5 GHz)</th><th>% arm vs x86</th><th>% arm fscaled vs x86</th><th>p arm vs x86</th>",
+		`<span class="caveat">(one round)</span>`,
+		`<div class="legend">`, "fscaled: the value at the baseline&#39;s frequency", "~ marks no significant difference",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `<span class="caveat">(one round)</span>`); n != 1 {
+		t.Errorf("%d figures flagged as one round, want 1 (arm at 2 threads)", n)
+	}
+	caveat := "Caveat — figures resting on one round (no spread known, no test possible): arm at 2 threads."
+	for name, out := range map[string]string{"HTML": page, "text": text.String(), "Markdown": md.String()} {
+		if name != "HTML" && !strings.Contains(out, caveat) {
+			t.Errorf("the %s report lacks the caveat %q", name, caveat)
+		}
+		if regexp.MustCompile(`-0(%| |\|)`).MatchString(out) || strings.Contains(out, "−0") {
+			t.Errorf("the %s report shows a negative zero:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(page, "<td>0%</td>") && !strings.Contains(page, `<td class="ns">0% ~</td>`) {
+		t.Errorf("the HTML shows no 0%% difference")
+	}
+}
