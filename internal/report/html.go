@@ -104,7 +104,15 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"colHead":  colHead,
 	"mainCell": mainCell,
 	"legend":   tableLegend,
+	"wbr":      wbr,
 }).Parse(pageTemplate))
+
+// wbr escapes a row label for HTML with a line-break opportunity after
+// each "/", so that a long label wraps there on a phone.
+func wbr(s string) template.HTML {
+	s = template.HTMLEscapeString(s)
+	return template.HTML(strings.ReplaceAll(s, "/", "/<wbr>"))
+}
 
 // ci is a cell's confidence interval as "± 275", "" without two rounds.
 func ci(c analysis.Cell) string {
@@ -160,12 +168,22 @@ func mainCell(col analysis.MainColumn, r analysis.Row) template.HTML {
 	return template.HTML("<td>" + esc(col.Text(r)) + "</td>")
 }
 
-// tableLegend explains a main table's figures and marks, for under it.
+// tableLegend explains a main table's figures and marks, for under it:
+// only the lines that apply to its rows.
 func tableLegend(c *analysis.Comparison, rows []analysis.Row) []string {
-	out := []string{fmt.Sprintf("±: %g %% confidence interval of the mean of the rounds; (one round): the figure rests on a single round (no spread known, no test possible); (CV n %%): its rounds vary by more than %g %% (coefficient of variation).",
-		c.Confidence*100, analysis.CaveatCV*100)}
-	out = append(out, fmt.Sprintf("%%: (system − %s) ÷ %s × 100%s.", c.BaselineSystem().Label, c.BaselineSystem().Label,
-		map[bool]string{true: ", lower is better", false: ", higher is better"}[c.Metric.LowerIsBetter]))
+	has := func(f func(analysis.Cell) bool) bool {
+		return slices.ContainsFunc(rows, func(r analysis.Row) bool { return slices.ContainsFunc(r.Cells, f) })
+	}
+	var out []string
+	if has(func(cl analysis.Cell) bool { return ci(cl) != "" }) {
+		out = append(out, fmt.Sprintf("±: %g %% confidence interval of the mean of the rounds.", c.Confidence*100))
+	}
+	if has(func(cl analysis.Cell) bool { return analysis.FigureCaveat(cl.Stats) != "" }) {
+		out = append(out, fmt.Sprintf("(one round): the figure rests on a single round (no spread known, no test possible); (CV n %%): its rounds vary by more than %g %% (coefficient of variation).", analysis.CaveatCV*100))
+	}
+	base := c.BaselineSystem().Label
+	out = append(out, fmt.Sprintf("%%: (system − %s) ÷ %s × 100 (%s).", base, base,
+		map[bool]string{true: "lower is better", false: "higher is better"}[c.Metric.LowerIsBetter]))
 	out = append(out, c.Legend()...)
 	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasOutage() }) {
 		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away (see the notes above).")
@@ -239,7 +257,9 @@ const pageTemplate = `<!DOCTYPE html>
 <style>
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.5rem; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
+h1, h2, p, li { overflow-wrap: break-word; }
+/* A table wider than the page scrolls in its own box: the page never does. */
+table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; max-width: 100%; }
 th, td { padding: .25rem .6rem; border-bottom: 1px solid #eee; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
@@ -249,7 +269,6 @@ th:first-child, td:first-child { text-align: left; }
 #systems td, #systems th, #differences td, #differences th { text-align: left; }
 .ns { color: #767676; } .caveat { color: #a65e00; font-size: .85rem; } .ci { color: #666; font-size: .85rem; }
 table.cmp td { white-space: nowrap; } table.cmp th { vertical-align: bottom; }
-.scroll { overflow-x: auto; max-width: 100%; }
 .legend p { color: #555; font-size: .85rem; margin: .2rem 0; max-width: 60rem; }
 pre { background: #f7f7f7; padding: 1rem; overflow-x: auto; }
 #headline { background: #f4f7fb; border-left: 4px solid #0072B2; padding: .5rem 1rem; margin: 1rem 0 1.5rem; }
@@ -278,19 +297,19 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{end}}{{with .Overview}}<div class="charts"><figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure></div>
 {{end}}
 {{range $i, $sec := .Sections}}
-<h2>{{$sec.Title}}{{if $sec.Mixed}} {{$.MixedMark}} mixed{{end}}</h2>
+<h2>{{wbr $sec.Title}}{{if $sec.Mixed}} {{$.MixedMark}} mixed{{end}}</h2>
 <div class="charts">{{range $sec.Charts}}<figure class="chart" id="{{.ID}}">{{index $.SVG .ID}}</figure>{{end}}</div>
-{{$cols := $.Comparison.MainColumns $sec.Rows}}<div class="scroll"><table class="cmp">
+{{$cols := $.Comparison.MainColumns $sec.Rows}}<table class="cmp">
 <thead><tr><th>threads</th>{{range $cols}}<th>{{colHead $.Comparison .}}</th>{{end}}</tr></thead>
 <tbody>
 {{range $sec.Rows}}{{$row := .}}<tr{{if .Mixed}} class="mixed"{{end}}><td>{{.Key.Threads}}{{if .Mixed}} {{$.MixedMark}}{{end}}{{if .HasOutage}} {{$.OutageMark}}{{end}}</td>{{range $cols}}{{mainCell . $row}}{{end}}</tr>
 {{end}}</tbody>
-</table></div>
+</table>
 <div class="legend">{{range legend $.Comparison $sec.Rows}}<p>{{.}}</p>{{end}}</div>
 {{if $sec.Mixed}}<p class="note mixed">{{$.MixedMark}} mixed: {{$sec.Mixed}} (put together by --allow-mixed: not the same measurement).</p>
 {{end}}{{end}}
 {{range .CPUSections}}
-<h2>{{.Title}}</h2>
+<h2>{{wbr .Title}}</h2>
 <div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}</figure></div>
 <table class="cpus">
 <tr><th>server CPUs</th><th>system</th><th>series</th><th>{{$.Comparison.Metric.Unit}}</th><th>at threads</th><th>speed-up</th><th>efficiency per CPU</th></tr>
@@ -313,11 +332,6 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{if .HTML}}{{.HTML}}{{else}}<pre>{{.Text}}</pre>{{end}}
 {{end}}
 <p class="note">Made by fairbench from result files; charts drawn with gonum/plot.</p>
-<script>
-// Counts the charts that drew (an SVG with a non-empty box) for tests and readers.
-document.body.dataset.chartsDrawn = String(Array.from(document.querySelectorAll("figure.chart svg"))
-  .filter(function (s) { var b = s.getBoundingClientRect(); return b.width > 0 && b.height > 0; }).length);
-</script>
 </body>
 </html>
 `
