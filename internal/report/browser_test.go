@@ -220,3 +220,16 @@ func (b *browser) requests() []string {
 	}
 	return out
 }
+
+// blockedByCSP counts the requests the page's Content-Security-Policy
+// blocked (Network.loadingFailed with blockedReason "csp").
+func (b *browser) blockedByCSP() int {
+	n := 0
+	for _, m := range b.events {
+		var p struct{ BlockedReason string }
+		if m.Method == "Network.loadingFailed" && json.Unmarshal(m.Params, &p) == nil && p.BlockedReason == "csp" {
+			n++
+		}
+	}
+	return n
+}

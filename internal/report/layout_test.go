@@ -8,6 +8,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -129,39 +131,7 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 			if len(l.Charts) != len(fx.r.Charts()) {
 				t.Errorf("%s: %d charts on the page, want %d", name, len(l.Charts), len(fx.r.Charts()))
 			}
-			// The whole page in one screenshot.
-			metrics["height"] = l.Height
-			b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
-			var shot struct{ Data string }
-			b.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
-			raw, err := base64.StdEncoding.DecodeString(shot.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(art, "report-"+name+".png")
-			if err := os.WriteFile(out, raw, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatalf("%s: the screenshot: %v", name, err)
-			}
-			if img.Bounds().Dx() != width {
-				t.Errorf("%s: the screenshot is %d px wide, want %d", name, img.Bounds().Dx(), width)
-			}
-			for _, c := range l.Charts {
-				if c.W < 200 || c.H < 100 {
-					t.Errorf("%s: chart %s is %d×%d px", name, c.ID, c.W, c.H)
-				}
-				if c.X < 0 || c.X+c.W > width {
-					t.Errorf("%s: chart %s spans x %d–%d outside the %d px page", name, c.ID, c.X, c.X+c.W, width)
-				}
-				for _, i := range colours[c.ID] {
-					if n := countNear(img, image.Rect(c.X, c.Y, c.X+c.W, c.Y+c.H), SystemColor(i)); n < 20 {
-						t.Errorf("%s: chart %s has %d pixels of system %d's colour %v, want it drawn", name, c.ID, n, i, SystemColor(i))
-					}
-				}
-			}
+			checkScreenshot(t, b, name, art, width, l, colours)
 			for _, p := range b.problems() {
 				t.Errorf("%s: %s", name, p)
 			}
@@ -170,8 +140,130 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 					t.Errorf("%s: the page fetched %s", name, u)
 				}
 			}
-			t.Logf("%s: %d×%d px, %d charts: %s", name, img.Bounds().Dx(), img.Bounds().Dy(), len(l.Charts), out)
 		}
+		if fx.name == "seed" {
+			checkDarkAndPrint(t, b, file, art, colours)
+		}
+	}
+}
+
+// checkScreenshot takes the whole page at width in one screenshot, keeps it
+// as art/report-name.png, and checks that every chart's box holds pixels in
+// the colour of each system it charts.
+func checkScreenshot(t *testing.T, b *browser, name, art string, width int, l pageLayout, colours map[string][]int) {
+	t.Helper()
+	metrics := map[string]any{"width": width, "height": l.Height, "deviceScaleFactor": 1, "mobile": width < 600}
+	b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
+	var shot struct{ Data string }
+	b.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
+	raw, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(art, "report-"+name+".png")
+	if err := os.WriteFile(out, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("%s: the screenshot: %v", name, err)
+	}
+	if img.Bounds().Dx() != width {
+		t.Errorf("%s: the screenshot is %d px wide, want %d", name, img.Bounds().Dx(), width)
+	}
+	for _, c := range l.Charts {
+		if c.W < 200 || c.H < 100 {
+			t.Errorf("%s: chart %s is %d×%d px", name, c.ID, c.W, c.H)
+		}
+		if c.X < 0 || c.X+c.W > width {
+			t.Errorf("%s: chart %s spans x %d–%d outside the %d px page", name, c.ID, c.X, c.X+c.W, width)
+		}
+		for _, i := range colours[c.ID] {
+			if n := countNear(img, image.Rect(c.X, c.Y, c.X+c.W, c.Y+c.H), SystemColor(i)); n < 20 {
+				t.Errorf("%s: chart %s has %d pixels of system %d's colour %v, want it drawn", name, c.ID, n, i, SystemColor(i))
+			}
+		}
+	}
+	t.Logf("%s: %d×%d px, %d charts: %s", name, img.Bounds().Dx(), img.Bounds().Dy(), len(l.Charts), out)
+}
+
+// checkDarkAndPrint renders the page at 1400 px for a reader who prefers a
+// dark scheme (dark page, light text, the charts still in the systems'
+// colours) and for print (no chart, table or legend split across pages;
+// tables as tables, not scroll boxes), and checks that its
+// Content-Security-Policy stops a load: an image and a script planted in a
+// copy of the page are refused without a request reaching the server.
+func checkDarkAndPrint(t *testing.T, b *browser, file, art string, colours map[string][]int) {
+	t.Helper()
+	metrics := map[string]any{"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}
+	load := func(url string, media string, features ...map[string]string) pageLayout {
+		b.events = nil
+		if features == nil {
+			features = []map[string]string{}
+		}
+		b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
+		b.call(t, "Emulation.setEmulatedMedia", map[string]any{"media": media, "features": features}, nil)
+		b.call(t, "Page.navigate", map[string]any{"url": url}, nil)
+		b.wait(t, "Page.loadEventFired")
+		var l pageLayout
+		b.eval(t, layoutScript, &l)
+		return l
+	}
+	defer b.call(t, "Emulation.setEmulatedMedia", map[string]any{"media": "", "features": []map[string]string{}}, nil)
+
+	l := load("file://"+file, "", map[string]string{"name": "prefers-color-scheme", "value": "dark"})
+	var lum struct{ Bg, Fg float64 }
+	b.eval(t, `(() => {
+	  const rgb = (s) => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+	  const lum = (c) => (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255;
+	  const st = getComputedStyle(document.body);
+	  return {Bg: lum(rgb(st.backgroundColor)), Fg: lum(rgb(st.color))};
+	})()`, &lum)
+	if lum.Bg > 0.2 || lum.Fg < 0.7 {
+		t.Errorf("dark scheme: page luminance %.2f, text %.2f; want a dark page (≤ 0.2) and light text (≥ 0.7)", lum.Bg, lum.Fg)
+	}
+	checkScreenshot(t, b, "seed-1400-dark", art, 1400, l, colours)
+	for _, p := range b.problems() {
+		t.Errorf("dark scheme: %s", p)
+	}
+
+	load("file://"+file, "print")
+	var print struct {
+		Figure, Table, Legend, TableDisplay string
+	}
+	b.eval(t, `(() => ({
+	  Figure: getComputedStyle(document.querySelector("figure.chart")).breakInside,
+	  Table: getComputedStyle(document.querySelector("table.cmp")).breakInside,
+	  Legend: getComputedStyle(document.querySelector(".legend")).breakInside,
+	  TableDisplay: getComputedStyle(document.querySelector("table.cmp")).display,
+	}))()`, &print)
+	if print.Figure != "avoid" || print.Table != "avoid" || print.Legend != "avoid" || print.TableDisplay != "table" {
+		t.Errorf("print: break-inside of a chart %q, a table %q, a legend %q, table display %q; want avoid, avoid, avoid, table", print.Figure, print.Table, print.Legend, print.TableDisplay)
+	}
+
+	// The policy at work: a planted image and script must not load.
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
+	defer srv.Close()
+	page, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := bytes.Replace(page, []byte("</body>"), []byte(`<img src="`+srv.URL+`/probe.png"><script src="`+srv.URL+`/probe.js"></script><script>document.title = "ran"</script></body>`), 1)
+	probe := filepath.Join(filepath.Dir(file), "planted.html")
+	if err := os.WriteFile(probe, planted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load("file://"+probe, "")
+	var title string
+	b.eval(t, "document.title", &title)
+	// Chromium announces a request before the policy blocks it: the
+	// planted image and script must be among the blocked.
+	if blocked := b.blockedByCSP(); hits > 0 || title == "ran" || blocked < 2 {
+		t.Errorf("the Content-Security-Policy let a planted load through: %d request(s) reached the server, title %q, %d of the 2 planted loads blocked", hits, title, blocked)
+	}
+	if !slices.ContainsFunc(b.problems(), func(p string) bool { return strings.Contains(p, "Content Security Policy") }) {
+		t.Errorf("no Content-Security-Policy violation reported for the planted loads: %v", b.problems())
 	}
 }
 
