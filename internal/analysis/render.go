@@ -64,15 +64,23 @@ func layout(c *Comparison) document {
 			d.body = append(d.body, c.layoutCPUSection(*cs))
 		}
 	}
+	d.legend = c.Legend()
+	return d
+}
+
+// Legend explains the main tables' columns and marks: the frequency
+// scaling (when scaled) and the significance test.
+func (c *Comparison) Legend() []string {
+	base := c.BaselineSystem()
+	var legend []string
 	if c.Scaled {
 		formula := fmt.Sprintf("value × %s GHz / system GHz", fmtGHz(base.GHz))
 		if c.Metric.LowerIsBetter {
 			formula = fmt.Sprintf("value × system GHz / %s GHz", fmtGHz(base.GHz))
 		}
-		d.legend = append(d.legend, fmt.Sprintf("fscaled: the value at the baseline's frequency, %s.", formula))
+		legend = append(legend, fmt.Sprintf("fscaled: the value at the baseline's frequency, %s.", formula))
 	}
-	d.legend = append(d.legend, fmt.Sprintf("p: two-sided Mann-Whitney U test against %s; ~ marks no significant difference at α=%g (~ n<2: fewer than two rounds, no test possible).", base.Label, c.Alpha))
-	return d
+	return append(legend, fmt.Sprintf("p: two-sided Mann-Whitney U test against %s; ~ marks no significant difference at α=%g (~ n<2: fewer than two rounds, no test possible).", base.Label, c.Alpha))
 }
 
 // sectionTitle names a key group as section titles do: "tpcc (uniform,
@@ -106,6 +114,9 @@ func (c *Comparison) layoutSection(rows []Row) section {
 		sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s mixed: %s (put together by --allow-mixed: not the same measurement).", MixedMark, MixedString(rows[0].Mixed)))
 	}
 	sec.tables = append(sec.tables, c.mainTable(rows))
+	if n := caveatNote(c.Systems, rows); n != "" {
+		sec.footnotes = append(sec.footnotes, n)
+	}
 	if c.PerCompute {
 		sec.tables = append(sec.tables, c.computeTable(rows))
 	}
@@ -116,6 +127,79 @@ func (c *Comparison) layoutSection(rows []Row) section {
 		}
 	}
 	return sec
+}
+
+// CaveatCV is the coefficient of variation between a cell's rounds above
+// which its figure is flagged as resting on noisy rounds.
+const CaveatCV = 0.10
+
+// FigureCaveat says why a figure of st needs care: "one round" when it
+// rests on a single round, "CV 12 %" when its rounds vary by more than
+// CaveatCV; "" otherwise (and without a figure).
+func FigureCaveat(st Stats) string {
+	switch {
+	case st.N == 1:
+		return "one round"
+	case st.N > 1 && st.CV > CaveatCV:
+		return "CV " + fmtPct(st.CV*100) + " %"
+	}
+	return ""
+}
+
+// caveatNote is the footnote of a main table naming, per system, the
+// thread counts whose figures rest on one round and those whose rounds
+// vary by more than CaveatCV (consecutive rows as a range, with the largest
+// CV); "" when no figure needs such care.
+func caveatNote(systems []*System, rows []Row) string {
+	var single, noisy []string
+	for i, s := range systems {
+		var one, cv []string
+		for j := 0; j < len(rows); {
+			st := rows[j].Cells[i].Stats
+			isOne, isNoisy := st.N == 1, st.N > 1 && st.CV > CaveatCV
+			if !isOne && !isNoisy {
+				j++
+				continue
+			}
+			k, worst := j, st.CV
+			for k+1 < len(rows) {
+				next := rows[k+1].Cells[i].Stats
+				if (isOne && next.N != 1) || (isNoisy && !(next.N > 1 && next.CV > CaveatCV)) {
+					break
+				}
+				k++
+				worst = math.Max(worst, next.CV)
+			}
+			at := threadRange(rows[j].Key.Threads, rows[k].Key.Threads)
+			if isOne {
+				one = append(one, at)
+			} else {
+				what := "CV " + fmtPct(worst*100) + " %"
+				if k > j {
+					what = "CV up to " + fmtPct(worst*100) + " %"
+				}
+				cv = append(cv, at+" ("+what+")")
+			}
+			j = k + 1
+		}
+		if len(one) > 0 {
+			single = append(single, s.Label+" at "+strings.Join(one, ", "))
+		}
+		if len(cv) > 0 {
+			noisy = append(noisy, s.Label+" at "+strings.Join(cv, ", "))
+		}
+	}
+	var parts []string
+	if len(single) > 0 {
+		parts = append(parts, "figures resting on one round (no spread known, no test possible): "+strings.Join(single, "; "))
+	}
+	if len(noisy) > 0 {
+		parts = append(parts, fmt.Sprintf("rounds varying by more than %s %% (coefficient of variation): %s", fmtPct(CaveatCV*100), strings.Join(noisy, "; ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Caveat — " + strings.Join(parts, "; and ") + "."
 }
 
 // others returns the indexes of the systems other than the baseline.
@@ -130,43 +214,79 @@ func (c *Comparison) others() []int {
 }
 
 func (c *Comparison) mainTable(rows []Row) table {
-	cols := c.mainColumns(rows)
+	cols := c.MainColumns(rows)
 	t := table{header: []string{"threads"}}
 	for _, col := range cols {
-		t.header = append(t.header, col.head)
+		t.header = append(t.header, col.Head)
 	}
 	for _, r := range rows {
 		line := []string{threadsCell(r)}
 		for _, col := range cols {
-			line = append(line, col.text(r))
+			line = append(line, col.Text(r))
 		}
 		t.rows = append(t.rows, line)
 	}
 	return t
 }
 
-// mainColumn is one column of the main table after "threads": a system's
+// ColumnKind is what a column of the main table holds.
+type ColumnKind int
+
+// The kinds of main table columns, in the order the seeds print them.
+const (
+	// ColumnFigure is a system's figure (Cell.Value).
+	ColumnFigure ColumnKind = iota
+	// ColumnFScaled is a system's figure at the baseline's frequency
+	// (Cell.FScaled).
+	ColumnFScaled
+	// ColumnPct is a system's % difference against the baseline (Cell.Pct).
+	ColumnPct
+	// ColumnPctFScaled is the % difference of the frequency-scaled figure
+	// (Cell.PctFScaled).
+	ColumnPctFScaled
+	// ColumnP is the p value of a system's test against the baseline.
+	ColumnP
+)
+
+// MainColumn is one column of the main table after "threads": a system's
 // figure, its frequency-scaled figure, a % difference or a p value. The
-// text, Markdown and wide CSV layouts all take their columns from here.
-type mainColumn struct {
-	head string
-	// value is the column's number in a row (NaN: does not apply).
-	value func(Row) float64
-	// pct prints the number as a whole percentage.
-	pct bool
-	// cell, for a p value column, is the system's cell in the row.
-	cell func(Row) Cell
+// text, Markdown, wide CSV and HTML layouts all take their columns from
+// MainColumns.
+type MainColumn struct {
+	// Head is the column's heading in the text, Markdown and CSV tables.
+	Head string
+	Kind ColumnKind
+	// System indexes Comparison.Systems.
+	System int
 }
 
-// text renders the column's entry of a row as the tables print it.
-func (col mainColumn) text(r Row) string {
-	switch {
-	case col.cell != nil:
-		return fmtSig(col.cell(r))
-	case col.pct:
-		return fmtPct(col.value(r))
+// Value is the column's number in a row (NaN: does not apply).
+func (col MainColumn) Value(r Row) float64 {
+	cl := r.Cells[col.System]
+	switch col.Kind {
+	case ColumnFScaled:
+		return cl.FScaled
+	case ColumnPct:
+		return cl.Pct
+	case ColumnPctFScaled:
+		return cl.PctFScaled
+	case ColumnP:
+		return pValue(cl)
 	}
-	return fmtNum(col.value(r))
+	return cl.Value
+}
+
+// Text renders the column's entry of a row as the tables print it: figures
+// with three significant digits, whole percentages without a sign ("-0"
+// never), p values as fmtSig does.
+func (col MainColumn) Text(r Row) string {
+	switch col.Kind {
+	case ColumnP:
+		return fmtSig(r.Cells[col.System])
+	case ColumnPct, ColumnPctFScaled:
+		return fmtPct(col.Value(r))
+	}
+	return fmtNum(col.Value(r))
 }
 
 // pValue is a cell's p value, NaN when it was not tested.
@@ -177,27 +297,28 @@ func pValue(cl Cell) float64 {
 	return cl.Significance.P
 }
 
-// mainColumns are the seeds' columns: every system's figure, the others'
-// frequency-scaled figures (when scaled), their % against the baseline,
-// the scaled %, and the p values when some cell was tested.
-func (c *Comparison) mainColumns(rows []Row) []mainColumn {
+// MainColumns are the seeds' columns of the main table of rows: every
+// system's figure, the others' frequency-scaled figures (when scaled),
+// their % against the baseline, the scaled %, and the p values when some
+// cell was tested.
+func (c *Comparison) MainColumns(rows []Row) []MainColumn {
 	base := c.BaselineSystem().Label
 	others := c.others()
-	var cols []mainColumn
+	var cols []MainColumn
 	for i, s := range c.Systems {
-		cols = append(cols, mainColumn{head: fmt.Sprintf("%s (%s)", s.Label, c.Metric.Unit), value: func(r Row) float64 { return r.Cells[i].Value }})
+		cols = append(cols, MainColumn{Head: fmt.Sprintf("%s (%s)", s.Label, c.Metric.Unit), Kind: ColumnFigure, System: i})
 	}
 	if c.Scaled {
 		for _, i := range others {
-			cols = append(cols, mainColumn{head: c.Systems[i].Label + " fscaled", value: func(r Row) float64 { return r.Cells[i].FScaled }})
+			cols = append(cols, MainColumn{Head: c.Systems[i].Label + " fscaled", Kind: ColumnFScaled, System: i})
 		}
 	}
 	for _, i := range others {
-		cols = append(cols, mainColumn{head: fmt.Sprintf("%% %s-vs-%s", c.Systems[i].Label, base), pct: true, value: func(r Row) float64 { return r.Cells[i].Pct }})
+		cols = append(cols, MainColumn{Head: fmt.Sprintf("%% %s-vs-%s", c.Systems[i].Label, base), Kind: ColumnPct, System: i})
 	}
 	if c.Scaled {
 		for _, i := range others {
-			cols = append(cols, mainColumn{head: fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base), pct: true, value: func(r Row) float64 { return r.Cells[i].PctFScaled }})
+			cols = append(cols, MainColumn{Head: fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base), Kind: ColumnPctFScaled, System: i})
 		}
 	}
 	tested := false
@@ -206,8 +327,7 @@ func (c *Comparison) mainColumns(rows []Row) []mainColumn {
 	}
 	if tested {
 		for _, i := range others {
-			cols = append(cols, mainColumn{head: fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base),
-				value: func(r Row) float64 { return pValue(r.Cells[i]) }, cell: func(r Row) Cell { return r.Cells[i] }})
+			cols = append(cols, MainColumn{Head: fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base), Kind: ColumnP, System: i})
 		}
 	}
 	return cols

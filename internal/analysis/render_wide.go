@@ -13,15 +13,15 @@ import (
 // threads), one
 // column per system's figure, then the frequency-scaled figures, the %
 // differences against the baseline and the p values — the main table's
-// columns (mainColumns), numbers at full precision, empty where a figure does
+// columns (MainColumns), numbers at full precision, empty where a figure does
 // not apply. mixed says what a mixed row puts together; outage is true when a
 // figure of the row comes from a run whose server went away.
 func WriteWideCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
-	cols := c.mainColumns(c.Rows)
+	cols := c.MainColumns(c.Rows)
 	head := []string{"workload", "rand_type", "profile", "data", "options", "server_cpus", "threads"}
 	for _, col := range cols {
-		head = append(head, col.head)
+		head = append(head, col.Head)
 	}
 	head = append(head, "mixed", "outage")
 	if err := cw.Write(head); err != nil {
@@ -30,7 +30,7 @@ func WriteWideCSV(w io.Writer, c *Comparison) error {
 	for _, r := range c.Rows {
 		rec := []string{r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, r.Key.Options, r.Key.CPUs, strconv.Itoa(r.Key.Threads)}
 		for _, col := range cols {
-			rec = append(rec, csvNum(col.value(r)))
+			rec = append(rec, csvNum(col.Value(r)))
 		}
 		rec = append(rec, MixedString(r.Mixed), strconv.FormatBool(r.HasOutage()))
 		if err := cw.Write(rec); err != nil {

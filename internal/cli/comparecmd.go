@@ -31,6 +31,8 @@ type compareFlags struct {
 	latency  string
 	png      string
 	title    string
+	// barThreads is report --bar-threads (0: the default).
+	barThreads int
 	// rows select rows by workload or row label (--workload); allowMixed
 	// puts figures of different things in one row, marked (--allow-mixed).
 	rows       []string
@@ -297,6 +299,7 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 	}
 	f.register(cmd.Flags(), "text, md, csv, json or html")
 	cmd.Flags().StringVar(&f.latency, "latency", "95,99", "latency percentiles charted against threads, comma-separated (the first is required of the results, a further one they lack is left out; empty: none)")
+	cmd.Flags().IntVar(&f.barThreads, "bar-threads", 0, "the thread count of the overview chart, a bar group per test case (default: the largest count every test case has for every system; refused when no system ran it)")
 	cmd.Flags().StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
 	cmd.Flags().StringVar(&f.title, "title", "", "the report's title")
 	f.costFlag.register(cmd.Flags())
@@ -316,6 +319,9 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if f.costFlag.prices != "" && (f.format == "csv" || f.format == "json") {
 		return usageErrorf("report --format %s holds the comparison only, not the cost section of --prices: use --format text, md or html for a report with the cost, or fairbench cost --prices %s --format %s with the same results for the cost as %s", f.format, f.costFlag.prices, f.format, strings.ToUpper(f.format))
 	}
+	if f.barThreads < 0 {
+		return usageErrorf("--bar-threads %d: give a thread count the results have (or 0 for the default)", f.barThreads)
+	}
 	if f.png != "" {
 		if err := outfile.CheckDir(f.png); err != nil {
 			return withCode(ExitUsage, fmt.Errorf("--png: %w", err))
@@ -329,7 +335,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	rep, err := report.Build(systems, report.Options{Title: f.title, Compare: opts, LatencyPercentile: f.latency, Cost: costSec, ReadResult: result.Read})
+	rep, err := report.Build(systems, report.Options{Title: f.title, Compare: opts, LatencyPercentile: f.latency, BarThreads: f.barThreads, Cost: costSec, ReadResult: result.Read})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -159,3 +159,48 @@ func TestImportThenCompare(t *testing.T) {
 		t.Errorf("importing a file that is no log: %d %s", r.code, r.stderr)
 	}
 }
+
+// TestReportBarThreads: report --bar-threads charts the test cases at the
+// thread count asked for, and refuses one no system ran, naming those that
+// exist.
+func TestReportBarThreads(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	ops := []string{
+		"x86=" + writeRunsAt(t, root, "x86", mixX86, 100, []int{1, 2, 8}, "oltp_point_select", "oltp_read_write"),
+		"arm=" + writeRunsAt(t, root, "arm", mixARM, 80, []int{1, 2, 8}, "oltp_point_select", "oltp_read_write"),
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	for _, tc := range []struct {
+		flag, title string
+	}{{"", "tps by test case at 8 threads"}, {"2", "tps by test case at 2 threads"}} {
+		args := []string{"report", "--format", "html", "--out", html}
+		if tc.flag != "" {
+			args = append(args, "--bar-threads", tc.flag)
+		}
+		if r := runCLI(ctx, nil, append(args, ops...)...); r.code != ExitOK {
+			t.Fatalf("report --bar-threads %q: exit %d\n%s", tc.flag, r.code, r.stderr)
+		}
+		page, err := os.ReadFile(html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), tc.title) {
+			t.Errorf("report --bar-threads %q: no overview chart %q", tc.flag, tc.title)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "never.html")
+	for _, n := range []string{"4", "-1"} {
+		r := runCLI(ctx, nil, append([]string{"report", "--format", "html", "--out", out, "--bar-threads", n}, ops...)...)
+		want := "--bar-threads 4: no system ran 4 threads in the rows compared; choose one of 1, 2, 8"
+		if n == "-1" {
+			want = "--bar-threads -1: give a thread count"
+		}
+		if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("report --bar-threads %s: exit %d, stderr %q; want %d and %q", n, r.code, r.stderr, ExitUsage, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("report --bar-threads %s wrote %s", n, out)
+		}
+	}
+}

@@ -36,6 +36,7 @@ var fuzzCommands = [][]string{
 	{"merge", "r.json", "r.json"},
 	{"compare", "a=r.json", "b=r.json"},
 	{"report", "r.json"},
+	{"report", "--bar-threads", "8", "r.json"},
 	{"cost", "--prices", "prices.yaml"},
 	{"import", "sysbench.log"},
 	{"list"},

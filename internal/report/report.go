@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
@@ -30,7 +31,8 @@ type Options struct {
 	LatencyPercentile string
 	// BarThreads is the thread count of the chart with a bar group per test
 	// case (0: the largest thread count every section has for every
-	// system).
+	// system); Build refuses a count no system ran, naming those that
+	// exist.
 	BarThreads int
 	// Cost, when set, adds the cost and price-performance section.
 	Cost *CostSection
@@ -110,6 +112,9 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 	}
 	cmp, err := analysis.Compare(systems, opts.Compare)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkBarThreads(cmp, opts.BarThreads); err != nil {
 		return nil, err
 	}
 	r := &Report{Title: opts.Title, Systems: systems, Comparison: cmp, Cost: opts.Cost, Headline: analysis.Headline(cmp)}
@@ -321,6 +326,30 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 		c.Groups = append(c.Groups, g)
 	}
 	return c
+}
+
+// checkBarThreads refuses a thread count for the overview chart (0: the
+// default) that no system ran in the comparison, naming the counts that
+// exist.
+func checkBarThreads(cmp *analysis.Comparison, threads int) error {
+	if threads == 0 {
+		return nil
+	}
+	var have []int
+	for _, row := range cmp.Rows {
+		if slices.ContainsFunc(row.Cells, func(c analysis.Cell) bool { return c.Stats.N > 0 }) && !slices.Contains(have, row.Key.Threads) {
+			have = append(have, row.Key.Threads)
+		}
+	}
+	if slices.Contains(have, threads) {
+		return nil
+	}
+	slices.Sort(have)
+	counts := make([]string, len(have))
+	for i, t := range have {
+		counts[i] = strconv.Itoa(t)
+	}
+	return fmt.Errorf("--bar-threads %d: no system ran %d threads in the rows compared; choose one of %s", threads, threads, strings.Join(counts, ", "))
 }
 
 // cpuChart is the core-scaling chart (seed 002): throughput at each CPU
