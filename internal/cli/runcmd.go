@@ -316,7 +316,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	switch out.Status {
 	case result.StatusInterrupted:
-		fmt.Fprintln(human, "\nInterrupted: the figures above cover the time that ran.")
+		fmt.Fprintln(human, "Interrupted: the figures above cover the time that ran.")
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted"))
 	case result.StatusFailed:
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/importer"
+	"github.com/fairbench/fairbench/internal/result"
+)
+
+// sysbenchDir holds real sysbench 1.0.20 transcripts (see its README.md).
+var sysbenchDir = filepath.Join("testdata", "sysbench-1.0.20")
+
+// sysbenchTranscript reads a real sysbench run (its command line, then its
+// output) and the result fairbench's importer makes of it.
+func sysbenchTranscript(t *testing.T, name string) (lines []string, res *result.Result) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(sysbenchDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := importer.Parse(bytes.NewReader(raw), name, importer.Options{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("import %s: %d runs, %v", name, len(runs), err)
+	}
+	return strings.Split(string(raw), "\n"), runs[0]
+}
+
+// digitRe matches the digits of the figures.
+var digitRe = regexp.MustCompile(`[0-9]`)
+
+// layout masks the figures of lines (every digit becomes 9), keeping labels,
+// spacing and number formats: "    total time:   3.0023s" and
+// "    total time:   9.9999s" compare equal, "3.002s" and "3.0023s" do not.
+func layout(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = digitRe.ReplaceAllString(l, "9")
+	}
+	return out
+}
+
+// sysbenchSections are the titles of sysbench 1.0's summary, in order.
+var sysbenchSections = []string{"SQL statistics:", "General statistics:", "Latency (ms):", "Threads fairness:"}
+
+// summarySections splits a summary that begins at "SQL statistics:" into its
+// sections by title; a section runs to the next title, the last one to its
+// first blank line (included). rest is what follows.
+func summarySections(t *testing.T, lines []string) (sections map[string][]string, rest []string) {
+	t.Helper()
+	start := -1
+	for i, l := range lines {
+		if l == sysbenchSections[0] {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatalf("no %q in:\n%s", sysbenchSections[0], strings.Join(lines, "\n"))
+	}
+	sections = map[string][]string{}
+	cur := ""
+	for i := start; i < len(lines); i++ {
+		l := lines[i]
+		for _, s := range sysbenchSections {
+			if l == s {
+				cur = s
+			}
+		}
+		sections[cur] = append(sections[cur], l)
+		if cur == sysbenchSections[len(sysbenchSections)-1] && l == "" {
+			return sections, lines[i+1:]
+		}
+	}
+	return sections, nil
+}
+
+// percentilesOf are the percentiles a result's totals hold, ascending.
+func percentilesOf(res *result.Result) []float64 {
+	var pcts []float64
+	for k := range res.Totals.Latency.Percentiles {
+		p, _ := strconv.ParseFloat(k, 64)
+		pcts = append(pcts, p)
+	}
+	sort.Float64s(pcts)
+	return pcts
+}
+
+// TestSummaryLayoutMatchesSysbench holds fairbench's summary against a real
+// sysbench 1.0.20 summary of the same run shape (oltp_read_write, 2 threads,
+// --percentile=95, ignored errors), section by section: the figures are the
+// real run's (read by the importer), the comparison is of layout — labels,
+// order, column widths and the number format of each field. Whatever fairbench
+// adds (ignored errors by code here) comes after sysbench's last line.
+func TestSummaryLayoutMatchesSysbench(t *testing.T) {
+	sbLines, res := sysbenchTranscript(t, "oltp_read_write.txt")
+	if res.Totals.Counts.ErrorCount() == 0 {
+		t.Fatal("the transcript should hold ignored errors, so that their line and fairbench's breakdown are both seen")
+	}
+	var b bytes.Buffer
+	summary(&b, res, percentilesOf(res))
+	fbLines := strings.Split(b.String(), "\n")
+	if fbLines[0] != sysbenchSections[0] {
+		t.Errorf("fairbench's summary begins with %q, sysbench's with %q", fbLines[0], sysbenchSections[0])
+	}
+	want, _ := summarySections(t, sbLines)
+	got, rest := summarySections(t, fbLines)
+	for _, s := range sysbenchSections {
+		w, g := layout(want[s]), layout(got[s])
+		if strings.Join(w, "\n") != strings.Join(g, "\n") {
+			t.Errorf("section %q differs from sysbench 1.0.20's\n--- fairbench ---\n%s\n--- sysbench ---\n%s\n--- fairbench's figures ---\n%s",
+				s, strings.Join(g, "\n"), strings.Join(w, "\n"), strings.Join(got[s], "\n"))
+		}
+	}
+	if len(rest) == 0 || rest[0] != "Ignored errors by code:" {
+		t.Errorf("after sysbench's summary fairbench prints the ignored errors by code; got %q", rest)
+	}
+}
+
+// TestSummaryLayoutPercentileOff is --percentile=0: sysbench's "percentile
+// stats: disabled" line, in the latency section's place.
+func TestSummaryLayoutPercentileOff(t *testing.T) {
+	_, res := sysbenchTranscript(t, "oltp_read_write.txt")
+	var b bytes.Buffer
+	summary(&b, res, nil)
+	const want = "         min:                                    9.99\n" +
+		"         avg:                                    9.99\n" +
+		"         max:                                  999.99\n" +
+		"         percentile stats:               disabled\n"
+	if got := strings.Join(layout(strings.Split(b.String(), "\n")), "\n"); !strings.Contains(got, want) {
+		t.Errorf("--percentile=0 latency section:\n%s\nwant it to hold\n%s", got, want)
+	}
+}
+
+// TestIntervalLayoutMatchesSysbench holds fairbench's interval lines against
+// a real sysbench's, figures masked.
+func TestIntervalLayoutMatchesSysbench(t *testing.T) {
+	sbLines, res := sysbenchTranscript(t, "oltp_read_write.txt")
+	var want []string
+	for _, l := range sbLines {
+		if strings.HasPrefix(l, "[ ") {
+			want = append(want, l)
+		}
+	}
+	if len(want) == 0 || len(res.Intervals) != len(want) {
+		t.Fatalf("%d interval lines, %d intervals imported", len(want), len(res.Intervals))
+	}
+	var b bytes.Buffer
+	for _, iv := range res.Intervals {
+		intervalLine(&b, iv, percentilesOf(res))
+	}
+	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if g, w := strings.Join(layout(got), "\n"), strings.Join(layout(want), "\n"); g != w {
+		t.Errorf("interval lines differ from sysbench 1.0.20's\n--- fairbench ---\n%s\n--- sysbench ---\n%s", g, w)
+	}
+}
