@@ -103,7 +103,8 @@ func mainPercentile(pcts []float64) float64 {
 	return pcts[len(pcts)-1]
 }
 
-// intervalLine prints one sysbench-style interval line.
+// intervalLine prints one sysbench-style interval line, and the line of
+// the --rate schedule's queue and concurrency after it in a --rate run.
 func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	c := iv.Counts
 	per := func(n int64) float64 {
@@ -124,6 +125,9 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
 		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
 		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects))
+	if ol := iv.OpenLoop; ol != nil { // a --rate run: sysbench's second line
+		fmt.Fprintf(w, "[ %ss ]%s queue length: %d, concurrency: %d\n", intervalLabel(iv.At), tag, ol.QueueLength, ol.Concurrency)
+	}
 }
 
 // intervalLabel renders the end of an interval (seconds since the start of the

@@ -139,24 +139,29 @@ func TestSummaryLayoutPercentileOff(t *testing.T) {
 }
 
 // TestIntervalLayoutMatchesSysbench holds fairbench's interval lines against
-// a real sysbench's, figures masked.
+// a real sysbench's, figures masked: a closed-loop run, and a --rate run whose
+// every interval line is followed by the queue length and concurrency line.
 func TestIntervalLayoutMatchesSysbench(t *testing.T) {
-	sbLines, res := sysbenchTranscript(t, "oltp_read_write.txt")
-	var want []string
-	for _, l := range sbLines {
-		if strings.HasPrefix(l, "[ ") {
-			want = append(want, l)
-		}
-	}
-	if len(want) == 0 || len(res.Intervals) != len(want) {
-		t.Fatalf("%d interval lines, %d intervals imported", len(want), len(res.Intervals))
-	}
-	var b bytes.Buffer
-	for _, iv := range res.Intervals {
-		intervalLine(&b, iv, percentilesOf(res))
-	}
-	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if g, w := strings.Join(layout(got), "\n"), strings.Join(layout(want), "\n"); g != w {
-		t.Errorf("interval lines differ from sysbench 1.0.20's\n--- fairbench ---\n%s\n--- sysbench ---\n%s", g, w)
+	for _, name := range []string{"oltp_read_write.txt", "oltp_read_write_rate.txt"} {
+		t.Run(name, func(t *testing.T) {
+			sbLines, res := sysbenchTranscript(t, name)
+			var want []string
+			for _, l := range sbLines {
+				if strings.HasPrefix(l, "[ ") {
+					want = append(want, l)
+				}
+			}
+			var b bytes.Buffer
+			for _, iv := range res.Intervals {
+				intervalLine(&b, iv, percentilesOf(res))
+			}
+			got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if len(want) == 0 || len(got) != len(want) {
+				t.Fatalf("%d interval lines from %d intervals, sysbench printed %d", len(got), len(res.Intervals), len(want))
+			}
+			if g, w := strings.Join(layout(got), "\n"), strings.Join(layout(want), "\n"); g != w {
+				t.Errorf("interval lines differ from sysbench 1.0.20's\n--- fairbench ---\n%s\n--- sysbench ---\n%s", g, w)
+			}
+		})
 	}
 }

@@ -685,6 +685,13 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 			b.seconds[i] += iv.Seconds
 			addCounters(&b.iv.Counts, &iv.Counts)
 			b.iv.MaxMs = math.Max(b.iv.MaxMs, iv.MaxMs)
+			if ol := iv.OpenLoop; ol != nil { // the clients' queues and threads in flight add up
+				if b.iv.OpenLoop == nil {
+					b.iv.OpenLoop = &OpenLoop{}
+				}
+				b.iv.OpenLoop.QueueLength += ol.QueueLength
+				b.iv.OpenLoop.Concurrency += ol.Concurrency
+			}
 			for kind, n := range iv.KindEvents {
 				if kind < len(b.iv.KindEvents) {
 					b.iv.KindEvents[kind] += n
