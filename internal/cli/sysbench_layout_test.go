@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/importer"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 // sysbenchDir holds real sysbench 1.0.20 transcripts (see its README.md).
@@ -163,5 +165,115 @@ func TestIntervalLayoutMatchesSysbench(t *testing.T) {
 				t.Errorf("interval lines differ from sysbench 1.0.20's\n--- fairbench ---\n%s\n--- sysbench ---\n%s", g, w)
 			}
 		})
+	}
+}
+
+// sbHistRowRe is a row of sysbench's latency histogram: the value in 12
+// columns with 3 decimals, a bar padded to 40 columns, the count.
+var sbHistRowRe = regexp.MustCompile(`^[ 0-9]{7}[0-9]\.[0-9]{3} \|[* ]{40} [0-9]+$`)
+
+// histogramRows returns the rows of the latency histogram in lines, after its
+// two title lines (which must be sysbench's), up to the " " line that ends it.
+func histogramRows(t *testing.T, lines []string) []string {
+	t.Helper()
+	for i, l := range lines {
+		if l != "Latency histogram (values are in milliseconds)" {
+			continue
+		}
+		if lines[i+1] != "       value  ------------- distribution ------------- count" {
+			t.Fatalf("histogram's second line %q", lines[i+1])
+		}
+		for j := i + 2; j < len(lines); j++ {
+			if lines[j] == " " {
+				return lines[i+2 : j]
+			}
+		}
+		t.Fatal("the histogram does not end with sysbench's \" \" line")
+	}
+	t.Fatalf("no latency histogram in\n%s", strings.Join(lines, "\n"))
+	return nil
+}
+
+// TestHistogramLayoutMatchesSysbench prints --histogram from the HDR
+// histogram the importer rebuilt from a real sysbench --histogram run: the
+// same titles and row layout as sysbench's, every event counted once, the
+// fullest slot 40 stars wide, slots in ascending order.
+func TestHistogramLayoutMatchesSysbench(t *testing.T) {
+	sbLines, res := sysbenchTranscript(t, "oltp_point_select_histogram.txt")
+	for _, l := range histogramRows(t, sbLines) {
+		if !sbHistRowRe.MatchString(l) {
+			t.Fatalf("sysbench's row %q does not match the row pattern", l)
+		}
+	}
+	var b bytes.Buffer
+	if err := histogramBlock(&b, res.Totals.Latency); err != nil {
+		t.Fatal(err)
+	}
+	rows := histogramRows(t, strings.Split(b.String(), "\n"))
+	var total int64
+	prev, full := -1.0, false
+	for _, l := range rows {
+		if !sbHistRowRe.MatchString(l) {
+			t.Fatalf("fairbench's row %q is not in sysbench's layout", l)
+		}
+		value, _ := strconv.ParseFloat(strings.TrimSpace(l[:12]), 64)
+		n, _ := strconv.ParseInt(l[strings.LastIndexByte(l, ' ')+1:], 10, 64)
+		if value <= prev {
+			t.Errorf("row %q does not come after %.3f", l, prev)
+		}
+		prev, total = value, total+n
+		full = full || strings.Count(l, "*") == 40
+	}
+	if total != res.Totals.Counts.Events || !full {
+		t.Errorf("histogram counts %d events (want %d); a row of 40 stars: %v", total, res.Totals.Counts.Events, full)
+	}
+}
+
+// TestHistogramSlots pins sysbench's slots: 0.001 ms is slot 0, 100 s the
+// last, and a slot's printed value falls back in it.
+func TestHistogramSlots(t *testing.T) {
+	if sbSlot(0.001) != 0 || sbSlot(100000) != sbHistSlots-1 || sbSlot(1e-9) != 0 || sbSlot(1e12) != sbHistSlots-1 {
+		t.Fatalf("slots of the ends: %d %d", sbSlot(0.001), sbSlot(100000))
+	}
+	for _, i := range []int{0, 1, 300, 511, 1023} {
+		if got := sbSlot(sbSlotMs(i)); got != i {
+			t.Errorf("slot of slot %d's value %.6f is %d", i, sbSlotMs(i), got)
+		}
+	}
+}
+
+// TestHistogramAndVerbosityThroughTheCLI runs the sysbench form with
+// --histogram (sysbench's histogram before the summary, counting every event)
+// and with --verbosity=0 (no header, intervals or summary; the same result).
+func TestHistogramAndVerbosityThroughTheCLI(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	base := []string{"--sqlite-db=" + cfg.Path, "--table-size=200", "--threads=2", "--events=300", "--time=60", "--report-interval=1"}
+	loud, quiet := filepath.Join(t.TempDir(), "loud.json"), filepath.Join(t.TempDir(), "quiet.json")
+	r := runCLI(context.Background(), nil, join(base, []string{"oltp_point_select", "run", "--histogram", "-o", loud})...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	var total int64
+	for _, l := range histogramRows(t, lines) {
+		n, _ := strconv.ParseInt(l[strings.LastIndexByte(l, ' ')+1:], 10, 64)
+		total += n
+	}
+	if h, s := strings.Index(r.stdout, "Latency histogram"), strings.Index(r.stdout, "SQL statistics:"); total != 300 || h < 0 || s < h {
+		t.Fatalf("histogram counts %d of 300 events, at %d, summary at %d:\n%s", total, h, s, r.stdout)
+	}
+	r = runCLI(context.Background(), nil, join(base, []string{"oltp_point_select", "run", "--verbosity=0", "-o", quiet})...)
+	if r.code != ExitOK || strings.TrimSpace(r.stdout) != "" {
+		t.Fatalf("--verbosity=0: exit %d, stdout\n%s", r.code, r.stdout)
+	}
+	a, b := readResult(t, loud), readResult(t, quiet)
+	if a.Totals.Counts.Events != b.Totals.Counts.Events || len(a.Intervals) == 0 || b.Totals.Latency.Histogram == nil ||
+		a.Options["verbosity"] != "3" || b.Options["verbosity"] != "0" || a.Options["histogram"] != "true" {
+		t.Fatalf("results differ: events %d/%d, intervals %d/%d, options %v / %v", a.Totals.Counts.Events, b.Totals.Counts.Events,
+			len(a.Intervals), len(b.Intervals), a.Options, b.Options)
+	}
+	r = runCLI(context.Background(), nil, join(base, []string{"oltp_point_select", "run", "--verbosity=6"})...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--verbosity=6") {
+		t.Fatalf("--verbosity=6: exit %d\n%s", r.code, r.stderr)
 	}
 }

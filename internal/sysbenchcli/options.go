@@ -36,7 +36,6 @@ var noEffect = map[string]string{
 	"debug":             "fairbench prints what it does without it",
 	"mysql-debug":       "fairbench does not use libmysqlclient, whose calls it would trace",
 	"validate":          "sysbench's OLTP scripts do not read it",
-	"verbosity":         "fairbench's output is the same at every level",
 	"forced-shutdown":   "fairbench stops every thread itself when --time ends",
 }
 
@@ -57,7 +56,6 @@ var refused = map[string]string{
 	"mysql-compression":  "not implemented: fairbench's MySQL client does not compress",
 	"db-debug":           "not implemented",
 	"pgsql-variant":      "not implemented: fairbench runs no Redshift variant",
-	"histogram":          "not implemented: the result keeps the latency histogram (totals.latency.histogram), which 'fairbench report' draws",
 	"mysql-dry-run":      "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
 
