@@ -43,6 +43,7 @@ func PerClientOptions() []string {
 	return []string{
 		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "mem-profile", "percentile",
 		"metrics-addr", "metrics-linger", "interval-histograms", // what each client serves and keeps
+		"histogram", "verbosity", // what each client prints
 		"connect-rate", // how fast each client connects, before the measured phase
 		"start-at",     // compared as ClientInfo.StartAt, one instant however it was written
 		"db-driver",    // compared as Target.Driver
