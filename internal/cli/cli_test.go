@@ -365,7 +365,7 @@ func TestPasswordNeverRecorded(t *testing.T) {
 func TestOpenLoopRateReportsQueueing(t *testing.T) {
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
-	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2", "--rate=100", "--time=2", "--output=" + out}, targetArgs(cfg))...)
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2", "--rate=100", "--time=2", "--report-interval=1", "--output=" + out}, targetArgs(cfg))...)
 	if r.code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -379,6 +379,15 @@ func TestOpenLoopRateReportsQueueing(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "Latency from intended start (ms):") || !strings.Contains(r.stdout, "Service time (ms):") {
 		t.Fatalf("summary lacks the two latency blocks:\n%s", r.stdout)
+	}
+	// sysbench's second interval line, and the result's record of it.
+	if !regexp.MustCompile(`(?m)^\[ 1s \] thds: .*\n\[ 1s \] queue length: \d+, concurrency: [0-2]$`).MatchString(r.stdout) {
+		t.Fatalf("no queue length line after the interval line:\n%s", r.stdout)
+	}
+	for _, iv := range res.Intervals {
+		if iv.OpenLoop == nil {
+			t.Fatalf("interval at %vs has no open_loop", iv.At)
+		}
 	}
 	// A rate the target sustains is no reason for a warning.
 	if len(res.Warnings) > 0 || strings.Contains(r.stdout, "WARNING") {

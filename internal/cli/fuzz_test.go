@@ -80,6 +80,8 @@ func FuzzCommandLine(f *testing.F) {
 		"--events=-1 --rate=NaN",
 		"--rate=1e309 --report-interval=-1",
 		"--report-interval=0.0001 --warmup-time=-3",
+		"--histogram --verbosity=-1",
+		"--histogram=off --verbosity=9 --percentile=0",
 		"--tables=100000000 --table-size=-1",
 		"--tables=0 --table-size=99999999999",
 		"--warehouses=0",

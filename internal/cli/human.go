@@ -103,7 +103,8 @@ func mainPercentile(pcts []float64) float64 {
 	return pcts[len(pcts)-1]
 }
 
-// intervalLine prints one sysbench-style interval line.
+// intervalLine prints one sysbench-style interval line, and the line of
+// the --rate schedule's queue and concurrency after it in a --rate run.
 func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	c := iv.Counts
 	per := func(n int64) float64 {
@@ -124,6 +125,9 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
 		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
 		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects))
+	if ol := iv.OpenLoop; ol != nil { // a --rate run: sysbench's second line
+		fmt.Fprintf(w, "[ %ss ]%s queue length: %d, concurrency: %d\n", intervalLabel(iv.At), tag, ol.QueueLength, ol.Concurrency)
+	}
 }
 
 // intervalLabel renders the end of an interval (seconds since the start of the
@@ -135,50 +139,74 @@ func intervalLabel(at float64) string {
 	return strconv.FormatFloat(math.Round(at*1000)/1000, 'f', -1, 64)
 }
 
-// summary prints the sysbench-like final report of a run.
+// summary prints the final report of a run: sysbench 1.0's summary, line for
+// line (labels, order, widths and number formats held against a real
+// sysbench's by TestSummaryLayoutMatchesSysbench), then what fairbench adds.
 func summary(w io.Writer, res *result.Result, pcts []float64) {
-	t := res.Totals
+	if res.Warmup != nil {
+		wc := res.Warmup.Counts
+		fmt.Fprintf(w, "Warm-up (excluded below): %.2fs, %d events, %.2f tps, %.2f qps\n\n", res.Warmup.Seconds, wc.Events, res.Warmup.TPS, res.Warmup.QPS)
+	}
+	sysbenchSummary(w, res.Totals, res.Rate, pcts)
+	fairbenchSummary(w, res, pcts)
+	runNotes(w, res)
+}
+
+// sysbenchSummary prints sysbench 1.0's summary of phase t (sysbench.c's
+// report_cumulative and oltp_common.lua's SQL statistics), ending with a blank
+// line as sysbench's does. A --rate run's latency counts from each event's
+// intended start; its service time follows, in the same layout.
+func sysbenchSummary(w io.Writer, t result.Phase, rate float64, pcts []float64) {
 	c := t.Counts
-	rate := func(n int64) float64 {
+	perSec := func(n int64) float64 {
 		if t.Seconds <= 0 {
 			return 0
 		}
 		return float64(n) / t.Seconds
 	}
-	if res.Warmup != nil {
-		wc := res.Warmup.Counts
-		fmt.Fprintf(w, "\nWarm-up (excluded below): %.2fs, %d events, %.2f tps, %.2f qps\n", res.Warmup.Seconds, wc.Events, res.Warmup.TPS, res.Warmup.QPS)
-	}
-	fmt.Fprintln(w, "\nSQL statistics:")
+	fmt.Fprintln(w, "SQL statistics:")
 	fmt.Fprintln(w, "    queries performed:")
-	fmt.Fprintf(w, "        %-33s%d\n", "read:", c.Reads)
-	fmt.Fprintf(w, "        %-33s%d\n", "write:", c.Writes)
-	fmt.Fprintf(w, "        %-33s%d\n", "other:", c.Others)
-	fmt.Fprintf(w, "        %-33s%d\n", "total:", c.Queries)
-	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "transactions:", c.Events, rate(c.Events))
-	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "queries:", c.Queries, rate(c.Queries))
-	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "ignored errors:", c.ErrorCount(), rate(c.ErrorCount()))
-	if len(c.Errors) > 0 {
-		codes := make([]string, 0, len(c.Errors))
-		for code := range c.Errors {
-			codes = append(codes, code)
-		}
-		sort.Strings(codes)
-		for _, code := range codes {
-			fmt.Fprintf(w, "        %-33s%d\n", code+":", c.Errors[code])
-		}
-	}
-	fmt.Fprintf(w, "    %-37s%-6d (%.2f per sec.)\n", "reconnects:", c.Reconnects, rate(c.Reconnects))
+	fmt.Fprintf(w, "        read:                            %d\n", c.Reads)
+	fmt.Fprintf(w, "        write:                           %d\n", c.Writes)
+	fmt.Fprintf(w, "        other:                           %d\n", c.Others)
+	fmt.Fprintf(w, "        total:                           %d\n", c.Queries)
+	fmt.Fprintf(w, "    transactions:                        %-6d (%.2f per sec.)\n", c.Events, perSec(c.Events))
+	fmt.Fprintf(w, "    queries:                             %-6d (%.2f per sec.)\n", c.Queries, perSec(c.Queries))
+	fmt.Fprintf(w, "    ignored errors:                      %-6d (%.2f per sec.)\n", c.ErrorCount(), perSec(c.ErrorCount()))
+	fmt.Fprintf(w, "    reconnects:                          %-6d (%.2f per sec.)\n", c.Reconnects, perSec(c.Reconnects))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "General statistics:")
-	fmt.Fprintf(w, "    %-37s%.4fs\n", "total time:", t.Seconds)
-	fmt.Fprintf(w, "    %-37s%d\n", "total number of events:", c.Events)
+	fmt.Fprintf(w, "    total time:                          %.4fs\n", t.Seconds)
+	fmt.Fprintf(w, "    total number of events:              %d\n", c.Events)
 	fmt.Fprintln(w)
-	if res.Rate > 0 {
+	if rate > 0 {
 		latencyBlock(w, "Latency from intended start (ms):", t.Latency, pcts)
 		latencyBlock(w, "Service time (ms):", t.Service, pcts)
 	} else {
 		latencyBlock(w, "Latency (ms):", t.Latency, pcts)
+	}
+	fmt.Fprintln(w, "Threads fairness:")
+	fmt.Fprintf(w, "    events (avg/stddev):           %.4f/%3.2f\n", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
+	fmt.Fprintf(w, "    execution time (avg/stddev):   %.4f/%3.2f\n", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
+	fmt.Fprintln(w)
+}
+
+// fairbenchSummary prints what fairbench adds after sysbench's summary: the
+// ignored errors by code, the figures per event kind and the workload's own
+// figures (tpmC), each block ending with a blank line.
+func fairbenchSummary(w io.Writer, res *result.Result, pcts []float64) {
+	t := res.Totals
+	if len(t.Counts.Errors) > 0 {
+		fmt.Fprintln(w, "Ignored errors by code:")
+		codes := make([]string, 0, len(t.Counts.Errors))
+		for code := range t.Counts.Errors {
+			codes = append(codes, code)
+		}
+		sort.Strings(codes)
+		for _, code := range codes {
+			fmt.Fprintf(w, "    %-37s%d\n", code+":", t.Counts.Errors[code])
+		}
+		fmt.Fprintln(w)
 	}
 	kindsBlock(w, t, pcts)
 	for _, f := range res.Figures {
@@ -187,24 +215,20 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	if len(res.Figures) > 0 {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "Threads fairness:")
-	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "events (avg/stddev):", t.Fairness.EventsAvg, t.Fairness.EventsStddev)
-	fmt.Fprintf(w, "    %-31s%.4f/%.2f\n", "execution time (avg/stddev):", t.Fairness.ExecSecAvg, t.Fairness.ExecSecStddev)
-	runNotes(w, res)
 }
 
 // runNotes prints what limited the run, its warnings and a status other than
-// complete: the end of fairbench's summary, and all of it that go-tpc's
-// layout keeps (on stderr).
+// complete, each block ending with a blank line: the end of fairbench's
+// summary, and all of it that go-tpc's layout keeps (on stderr).
 func runNotes(w io.Writer, res *result.Result) {
 	if o := res.Observed; o != nil && o.Verdict != "" {
-		fmt.Fprintf(w, "\nWhat limited the run: %s\n", o.Verdict)
+		fmt.Fprintf(w, "What limited the run: %s\n\n", o.Verdict)
 	}
 	if len(res.Warnings) > 0 {
-		fmt.Fprintln(w)
 		for _, warning := range res.Warnings {
 			fmt.Fprintf(w, "WARNING: %s\n", warning)
 		}
+		fmt.Fprintln(w)
 	}
 	if len(res.Notes) > 0 {
 		fmt.Fprintln(w)
@@ -213,28 +237,37 @@ func runNotes(w io.Writer, res *result.Result) {
 		}
 	}
 	if res.Status != result.StatusComplete {
-		fmt.Fprintf(w, "\nStatus: %s", res.Status)
+		fmt.Fprintf(w, "Status: %s", res.Status)
 		if res.Error != "" {
 			fmt.Fprintf(w, ": %s", res.Error)
 		}
 		fmt.Fprintln(w)
+		fmt.Fprintln(w)
 	}
 }
 
+// latencyWidth is where sysbench's latency figures end: "         min: %39.2f"
+// and "        %3dth percentile: %27.2f" are 53 columns wide.
+const latencyWidth = 53
+
+// latencyBlock prints a latency section in sysbench's layout: the figures
+// right-aligned to column latencyWidth, a blank line after.
 func latencyBlock(w io.Writer, title string, l result.Latency, pcts []float64) {
 	fmt.Fprintln(w, title)
-	row := func(name string, v float64) { fmt.Fprintf(w, "         %-22s%18.2f\n", name+":", v) }
-	row("min", l.MinMs)
-	row("avg", l.AvgMs)
-	row("max", l.MaxMs)
+	row := func(label string, v float64) {
+		fmt.Fprintf(w, "%s%*.2f\n", label, max(latencyWidth-len(label), 0), v)
+	}
+	row("         min: ", l.MinMs)
+	row("         avg: ", l.AvgMs)
+	row("         max: ", l.MaxMs)
 	for _, p := range pcts {
 		k := runner.PercentileKey(p)
-		row(ordinal(k)+" percentile", l.Percentiles[k])
+		row(fmt.Sprintf("        %5s percentile: ", ordinal(k)), l.Percentiles[k])
 	}
 	if len(pcts) == 0 { // --percentile=0
-		fmt.Fprintf(w, "         %-22s%18s\n", "percentile stats:", "disabled")
+		fmt.Fprintln(w, "         percentile stats:               disabled")
 	}
-	row("sum", l.SumMs)
+	row("         sum: ", l.SumMs)
 	fmt.Fprintln(w)
 }
 

@@ -190,6 +190,7 @@ func mergeSummary(w io.Writer, m *result.Result) {
 	if len(pcts) == 0 {
 		pcts = []float64{95}
 	}
+	fmt.Fprintln(w)
 	summary(w, m, pcts)
 }
 

@@ -107,6 +107,9 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	if !(f.reportInterval >= 0 && f.reportInterval <= float64(workload.MaxSeconds)) {
 		return runner.Config{}, fmt.Errorf("--report-interval=%v: give 0 (only the summary) to %d seconds", f.reportInterval, workload.MaxSeconds)
 	}
+	if f.verbosity < 0 || f.verbosity > 5 {
+		return cfg, fmt.Errorf("--verbosity=%d: give 0 (errors only) to 5, as sysbench takes it (3, the default, prints everything)", f.verbosity)
+	}
 	if f.metricsLinger < 0 || math.IsNaN(f.metricsLinger) || math.IsInf(f.metricsLinger, 0) {
 		return cfg, fmt.Errorf("--metrics-linger must be a number of seconds, 0 or more, got %v", f.metricsLinger)
 	}
@@ -132,6 +135,16 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	if goTPC != nil {
 		human = a.Stderr
+	}
+	// Below sysbench's NOTICE level, what sysbench prints at it is left out;
+	// warnings are kept down to its WARNING level (runNotes, after the run).
+	quiet := inv.run.verbosity < sysbenchNotice
+	notes := human
+	if quiet {
+		human = io.Discard
+		if inv.run.verbosity < sysbenchWarning {
+			notes = io.Discard
+		}
 	}
 	if inv.run.clients > 0 && inv.rnd.seed != 0 {
 		// Coordinated clients given one --rand-seed must not send the same
@@ -305,10 +318,18 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	ran = true
 
-	if goTPC != nil {
+	switch {
+	case goTPC != nil:
 		goTPC.Summary(res)
 		runNotes(human, res)
-	} else {
+	case quiet:
+		runNotes(notes, res)
+	default:
+		if inv.run.histogram {
+			if err := histogramBlock(human, res.Totals.Latency); err != nil {
+				fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
+			}
+		}
 		summary(human, res, rcfg.Percentiles)
 	}
 	if err := inv.emit(a.Stdout, files, res); err != nil {
@@ -316,7 +337,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	switch out.Status {
 	case result.StatusInterrupted:
-		fmt.Fprintln(human, "\nInterrupted: the figures above cover the time that ran.")
+		fmt.Fprintln(human, "Interrupted: the figures above cover the time that ran.")
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted"))
 	case result.StatusFailed:
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))

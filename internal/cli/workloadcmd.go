@@ -46,8 +46,13 @@ type runFlags struct {
 	reportInterval float64
 	warmup         secondsValue
 	percentiles    string
-	output         string
-	format         string
+	// histogram prints sysbench's latency histogram before the summary.
+	histogram bool
+	// verbosity is sysbench's --verbosity: below sysbenchNotice the human
+	// output is left out.
+	verbosity int
+	output    string
+	format    string
 	// outputStyle is the layout of the human output (--output-style):
 	// fairbench's or go-tpc's (gotpccli.Styles).
 	outputStyle   string
@@ -237,6 +242,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
 		rfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
+		rfs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
+		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")

@@ -35,6 +35,8 @@ var (
 	// sbReportRe is an interval line; sysbench.report_default (custom Lua
 	// reports) prints "err/s" without the colon.
 	sbReportRe = regexp.MustCompile(`\[\s*(\d+(?:\.\d+)?)s\s*\] thds: (\d+) tps: (\S+) qps: (\S+) \(r/w/o: ([^/\s]+)/([^/\s]+)/([^/\s)]+)\) lat \(ms,(\d+)%\): (\S+) err/s:? (\S+) reconn/s: (\S+)`)
+	// sbQueueRe is the line after an interval line in a --rate run.
+	sbQueueRe  = regexp.MustCompile(`\[\s*(\d+(?:\.\d+)?)s\s*\] queue length: (\d+),? concurrency: (\d+)`)
 	sbBucketRe = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?) \|\**\s+(\d+)\s*$`)
 
 	sbCountRe      = regexp.MustCompile(`^\s*(read|write|other|total):\s+(\d+)\s*$`)
@@ -289,6 +291,11 @@ func (p *sbParser) header(r *sbRun, n int, l string) error {
 	}
 	if m := sbReportRe.FindStringSubmatch(l); m != nil {
 		r.interval(m)
+	}
+	if m := sbQueueRe.FindStringSubmatch(l); m != nil {
+		if n := len(r.res.Intervals); n > 0 && r.res.Intervals[n-1].At == parseFloat(m[1]) {
+			r.res.Intervals[n-1].OpenLoop = &result.OpenLoop{QueueLength: parseInt(m[2]), Concurrency: int(parseInt(m[3]))}
+		}
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ func PerClientOptions() []string {
 	return []string{
 		"client-id", "threads", "rate", "rand-seed", "output", "format", "cpu-profile", "mem-profile", "percentile",
 		"metrics-addr", "metrics-linger", "interval-histograms", // what each client serves and keeps
+		"histogram", "verbosity", // what each client prints
 		"connect-rate", // how fast each client connects, before the measured phase
 		"start-at",     // compared as ClientInfo.StartAt, one instant however it was written
 		"db-driver",    // compared as Target.Driver
@@ -688,6 +689,13 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 			b.seconds[i] += iv.Seconds
 			addCounters(&b.iv.Counts, &iv.Counts)
 			b.iv.MaxMs = math.Max(b.iv.MaxMs, iv.MaxMs)
+			if ol := iv.OpenLoop; ol != nil { // the clients' queues and threads in flight add up
+				if b.iv.OpenLoop == nil {
+					b.iv.OpenLoop = &OpenLoop{}
+				}
+				b.iv.OpenLoop.QueueLength += ol.QueueLength
+				b.iv.OpenLoop.Concurrency += ol.Concurrency
+			}
 			for kind, n := range iv.KindEvents {
 				if kind < len(b.iv.KindEvents) {
 					b.iv.KindEvents[kind] += n

@@ -314,6 +314,19 @@ type Interval struct {
 	// and on request (run --interval-histograms), so that merged intervals
 	// have exact percentiles. Nil otherwise and for intervals without events.
 	Histogram *Histogram `json:"histogram,omitempty"`
+	// OpenLoop is the --rate schedule's state at the interval's end (schema
+	// 1.5), what sysbench prints as "queue length: 0, concurrency: 1"; nil
+	// in closed-loop runs.
+	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+}
+
+// OpenLoop is the state of an open-loop (--rate) run at one moment.
+type OpenLoop struct {
+	// QueueLength counts the events whose intended start had passed and that
+	// had not started: the backlog of the schedule.
+	QueueLength int64 `json:"queue_length"`
+	// Concurrency counts the events in flight: threads inside an event.
+	Concurrency int `json:"concurrency"`
 }
 
 // String renders the check for the human output: "warehouses 2 (tpcc_meta;

@@ -43,6 +43,9 @@ func FoldTrailingSliver(ivs []Interval) []Interval {
 		Writes: last.Counts.Writes, Others: last.Counts.Others, Reconnects: last.Counts.Reconnects})
 	iv.Threads = max(prev.Threads, last.Threads)
 	iv.MaxMs = math.Max(prev.MaxMs, last.MaxMs)
+	if last.OpenLoop != nil {
+		iv.OpenLoop = last.OpenLoop // the state where the folded interval ends
+	}
 	iv.TPS = float64(iv.Counts.Events) / iv.Seconds
 	iv.QPS = float64(iv.Counts.Queries) / iv.Seconds
 	if len(last.KindEvents) > 0 {

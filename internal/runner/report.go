@@ -24,6 +24,9 @@ type reporter struct {
 	intervals        []result.Interval
 	keyedPercentiles []string
 	quantiles        []float64
+	// scheds replay the threads' --rate schedules (nil in a closed loop),
+	// to count the events due at each tick.
+	scheds []*schedule
 }
 
 func newReporter(r *run, t0 time.Time) *reporter {
@@ -44,6 +47,11 @@ func newReporter(r *run, t0 time.Time) *reporter {
 		rep.measFrom = r.warmEnd
 	} else {
 		rep.warmupDone = true
+	}
+	if r.cfg.Rate > 0 {
+		for i := range r.workers {
+			rep.scheds = append(rep.scheds, newSchedule(r, i))
+		}
 	}
 	for _, p := range r.cfg.Percentiles {
 		rep.keyedPercentiles = append(rep.keyedPercentiles, PercentileKey(p))
@@ -106,6 +114,15 @@ func (rep *reporter) drain(now time.Time, final bool) {
 	secs := now.Sub(rep.last).Seconds()
 	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
 		iv := rep.toInterval(rep.interval, now, secs, inWarmup)
+		if rep.scheds != nil {
+			// Counted now, not at the tick: a thread may have begun an event
+			// due since.
+			at := time.Now()
+			if final && !rep.r.end.IsZero() && at.After(rep.r.end) {
+				at = rep.r.end // nothing starts after --time
+			}
+			iv.OpenLoop = openLoop(at, rep.r.workers, rep.scheds)
+		}
 		sliver := final && len(rep.intervals) > 0 && result.IsSliver(rep.intervals[len(rep.intervals)-1], iv)
 		rep.intervals = append(rep.intervals, iv)
 		if (rep.r.cfg.ReportInterval > 0 || iv.Warmup) && !sliver {

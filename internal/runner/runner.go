@@ -192,6 +192,11 @@ type run struct {
 	fatalErr error
 	cancel   context.CancelFunc
 	outages  outages
+	// workers are the threads, for the reporter's open-loop figures.
+	workers []*worker
+	// t0 is the start of the run (warm-up included) and of every thread's
+	// --rate schedule.
+	t0 time.Time
 }
 
 func (r *run) fail(err error) {
@@ -219,6 +224,7 @@ func (r *run) execute(parent context.Context) *Outcome {
 	}
 
 	t0 := time.Now()
+	r.t0, r.workers = t0, workers
 	r.warmEnd = t0.Add(r.cfg.Warmup)
 	runCtx, cancel := context.WithCancel(parent)
 	r.cancel = cancel
@@ -445,6 +451,8 @@ type worker struct {
 	// it waits for none (between events, on its --rate schedule, or while
 	// reconnecting): the stall detector reads it.
 	busySince atomic.Int64
+	// begun counts the events of the --rate schedule this thread has started.
+	begun atomic.Int64
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -515,11 +523,11 @@ func (w *worker) reconnect(ctx context.Context, r *run) bool {
 func (w *worker) loop(ctx context.Context, r *run) {
 	lastYield := time.Now()
 	var (
-		perThreadRate = r.cfg.Rate / float64(r.cfg.Threads)
-		next          = time.Now() // intended start of the next event under --rate
-		timer         *time.Timer
+		sched *schedule // the --rate schedule; nil in a closed loop
+		timer *time.Timer
 	)
-	if perThreadRate > 0 {
+	if r.cfg.Rate > 0 {
+		sched = newSchedule(r, w.id)
 		timer = time.NewTimer(time.Hour)
 		timer.Stop()
 		defer timer.Stop()
@@ -533,9 +541,9 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			return
 		}
 		intended := now
-		if perThreadRate > 0 {
-			next = next.Add(time.Duration(-math.Log(1-w.rng.Float64()) / perThreadRate * float64(time.Second)))
-			if wait := time.Until(next); wait > 0 {
+		if sched != nil {
+			intended = sched.advance()
+			if wait := time.Until(intended); wait > 0 {
 				timer.Reset(wait)
 				select {
 				case <-ctx.Done():
@@ -543,7 +551,7 @@ func (w *worker) loop(ctx context.Context, r *run) {
 				case <-timer.C:
 				}
 			}
-			intended = next
+			w.begun.Add(1)
 		}
 		ok := w.event(ctx, r, intended)
 		w.busySince.Store(0)

@@ -36,8 +36,7 @@ var noEffect = map[string]string{
 	"debug":             "fairbench prints what it does without it",
 	"mysql-debug":       "fairbench does not use libmysqlclient, whose calls it would trace",
 	"validate":          "sysbench's OLTP scripts do not read it",
-	"verbosity":         "fairbench's output is the same at every level",
-	"forced-shutdown":   "fairbench stops every thread itself when --time ends",
+	"forced-shutdown":   "fairbench always abandons the events still running when --time ends, uncounted, as --forced-shutdown=0 would; no grace period",
 }
 
 // switches are the sysbench options that take on|off and may be given alone
@@ -52,12 +51,11 @@ var switches = map[string]bool{
 // refused are sysbench options fairbench does not take, with why and what to
 // do instead; a switch among them given as off is accepted (it is off).
 var refused = map[string]string{
-	"report-checkpoints": "not implemented: give --report-interval (the result keeps every interval's figures)",
+	"report-checkpoints": "not implemented (sysbench's checkpoint reports reset its counters, which fairbench's totals and result do not): give --report-interval (the result keeps every interval's figures, which add up to any span)",
 	"mysql-ssl-cipher":   "not implemented: fairbench negotiates the cipher with the server (Go's TLS defaults)",
 	"mysql-compression":  "not implemented: fairbench's MySQL client does not compress",
-	"db-debug":           "not implemented",
+	"db-debug":           "not implemented: fairbench does not print the statements it sends; the server's general query log shows them",
 	"pgsql-variant":      "not implemented: fairbench runs no Redshift variant",
-	"histogram":          "not implemented: the result keeps the latency histogram (totals.latency.histogram), which 'fairbench report' draws",
 	"mysql-dry-run":      "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
 
