@@ -47,6 +47,9 @@ type targetFlags struct {
 	pgsql      serverFlags
 	sqlitePath string
 	sqliteIgn  string
+	// isolation and sessionVars are set on every connection, whatever the driver.
+	isolation   string
+	sessionVars []string
 }
 
 func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
@@ -57,6 +60,8 @@ func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
 	t.pgsql.register(fs, driver.KindPgSQL)
 	fs.StringVar(&t.sqlitePath, "sqlite-db", DefaultSQLitePath, "SQLite database file of the embedded default")
 	fs.StringVar(&t.sqliteIgn, "sqlite-ignore-errors", "", "SQLite error codes that roll back and retry the event: a comma list (SQLITE_BUSY,SQLITE_LOCKED), all, or none")
+	fs.StringVar(&t.isolation, "isolation-level", "", "transaction isolation level of every connection: read-uncommitted, read-committed, repeatable-read or serializable (default: the server's); set again after a reconnect and read back into the result")
+	fs.StringArrayVar(&t.sessionVars, "session-var", nil, "NAME=VALUE: a session variable every connection sets (MySQL system variable, PostgreSQL parameter, SQLite pragma), again after a reconnect; repeat for several; the server's value is read back into the result")
 	return t
 }
 
@@ -163,6 +168,8 @@ func (t *targetFlags) settings(fs *pflag.FlagSet, kind string) targetspec.Settin
 		}
 	}
 	given(targetspec.PSMode, "db-ps-mode", t.psMode)
+	given(targetspec.Isolation, "isolation-level", t.isolation)
+	given(targetspec.SessionVars, "session-var", strings.Join(t.sessionVars, "\n"))
 	if kind == driver.KindSQLite {
 		given(targetspec.SQLiteDB, "sqlite-db", t.sqlitePath)
 		given(targetspec.IgnoreErrors, "sqlite-ignore-errors", t.sqliteIgn)

@@ -81,6 +81,14 @@ type Config struct {
 	// false sends every statement as text with the arguments interpolated by the client.
 	Prepared bool `json:"prepared"`
 
+	// Isolation is the transaction isolation level every connection sets
+	// before it is used, and again after a reconnect (ParseIsolation's
+	// names); "" leaves the server's default.
+	Isolation string `json:"isolation,omitempty"`
+	// SessionVars are set, in order, on every connection before it is used,
+	// and again after a reconnect.
+	SessionVars []SessionVar `json:"session_vars,omitempty"`
+
 	// ConnectTimeout bounds one connection attempt (0: ConnectTimeout).
 	ConnectTimeout time.Duration `json:"-"`
 }

@@ -195,6 +195,11 @@ type Target struct {
 	// whether TLS was used, with which version and cipher. Nil for SQLite and
 	// in older results.
 	TLS *sysinfo.TLS `json:"tls,omitempty"`
+	// Session is what the server reported of a connection's session after
+	// the set-up asked for with --isolation-level and --session-var (schema
+	// 1.5): the isolation level and each variable's value, read back. Nil
+	// when neither was asked for.
+	Session *sysinfo.Session `json:"session,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
 }

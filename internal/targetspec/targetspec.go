@@ -37,10 +37,12 @@ const (
 	SSLKey       Key = "ssl_key"       // the client key
 	IgnoreErrors Key = "ignore_errors" // error codes that roll back and retry an event
 	SQLiteDB     Key = "sqlite_db"     // the embedded database's file
+	Isolation    Key = "isolation"     // the transaction isolation level of every connection
+	SessionVars  Key = "session_vars"  // NAME=VALUE session variables of every connection, one a line
 )
 
 // Keys lists every setting, in the order of the run command's help.
-var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB}
+var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB, Isolation, SessionVars}
 
 // Defaults of the settings not given.
 const (
@@ -115,6 +117,10 @@ func (sp Spelling) Name(key Key, kind string) string {
 		return "--db-ps-mode"
 	case SQLiteDB:
 		return "--sqlite-db"
+	case Isolation:
+		return "--isolation-level"
+	case SessionVars:
+		return "--session-var"
 	case PasswordEnv: // no flag: the run command reads DefaultPasswordEnv
 		return "the password's environment variable"
 	}
@@ -176,6 +182,9 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		cfg.Prepared = false
 	default:
 		return cfg, "", errorf(PSMode, "unknown %s %q: use auto or disable", sp.Name(PSMode, kind), mode)
+	}
+	if err := parseSession(s, sp, kind, &cfg); err != nil {
+		return cfg, "", err
 	}
 	ignore := s[IgnoreErrors]
 	if kind == driver.KindSQLite {
@@ -242,6 +251,26 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		}
 	}
 	return cfg, ignore, checkIgnoreErrors(sp, kind, ignore)
+}
+
+// parseSession reads the isolation level and the session variables (one
+// NAME=VALUE a line) that every connection sets.
+func parseSession(s Settings, sp Spelling, kind string, cfg *driver.Config) error {
+	var err error
+	if cfg.Isolation, err = driver.ParseIsolation(s[Isolation]); err != nil {
+		return errorf(Isolation, "%s: %v", sp.Name(Isolation, kind), err)
+	}
+	for _, line := range strings.Split(s[SessionVars], "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		v, err := driver.ParseSessionVar(line)
+		if err != nil {
+			return errorf(SessionVars, "%s: %v", sp.Name(SessionVars, kind), err)
+		}
+		cfg.SessionVars = append(cfg.SessionVars, v)
+	}
+	return nil
 }
 
 // checkIgnoreErrors refuses, before anything connects, an ignore-errors
