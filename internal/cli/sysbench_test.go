@@ -113,8 +113,11 @@ var sysbenchLines = []struct {
 		"oltp_point_select --thread-stack-size=32K --verbosity=5 --forced-shutdown=1 --validate=on --debug --mysql-host=127.0.0.1 --threads=2 run",
 		"run oltp_point_select --mysql-host=127.0.0.1 --threads=2", nil},
 	{"sysbench switches fairbench lacks, given as off",
-		"oltp_read_write --mysql-compression=off --db-debug=off --histogram=off --mysql-dry-run=no --mysql-host=127.0.0.1 run",
+		"oltp_read_write --db-debug=off --histogram=off --mysql-dry-run=no --mysql-host=127.0.0.1 run",
 		"run oltp_read_write --mysql-host=127.0.0.1", nil},
+	{"sysbench's driver options: compression, a TLS 1.2 cipher, the default PostgreSQL variant",
+		"oltp_read_write --mysql-compression=on --mysql-ssl=required --mysql-ssl-cipher=ECDHE-RSA-AES128-GCM-SHA256 --pgsql-variant=pgsql --mysql-host=127.0.0.1 run",
+		"run oltp_read_write --mysql-compression=on --mysql-ssl=required --mysql-ssl-cipher=ECDHE-RSA-AES128-GCM-SHA256 --mysql-host=127.0.0.1", nil},
 }
 
 // resolvedCommand is what a command line comes to: the command, the
@@ -201,6 +204,11 @@ func TestSysbenchOrderRefusals(t *testing.T) {
 		{"fileio --file-test-mode=rndrw run", []string{"fileio test is not one fairbench runs"}},
 		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown flag: --oltp-test-mode"}},
 		{"oltp_read_write --mysql-dry-run run", []string{"--mysql-dry-run is not supported"}},
+		{"oltp_read_write --pgsql-variant=redshift run", []string{"--pgsql-variant is not supported", "no Redshift variant"}},
+		{"oltp_read_write --mysql-ssl=required --mysql-ssl-cipher=TLS_AES_128_GCM_SHA256 run", []string{"a TLS 1.3 cipher suite, which cannot be chosen"}},
+		{"oltp_read_write --mysql-ssl-cipher=DHE-RSA-AES256-SHA --mysql-ssl=on run", []string{"give one of AES128-GCM-SHA256"}},
+		{"oltp_read_write --mysql-ssl-cipher=AES128-SHA run", []string{"--mysql-ssl-cipher needs TLS: add --mysql-ssl=required"}},
+		{"oltp_read_write --mysql-compression=maybe run", []string{"--mysql-compression=maybe: use on or off"}},
 		{"oltp_read_write --histogram=on run", []string{"--histogram is not supported", "totals.latency.histogram"}},
 		{"oltp_read_write --config-file=/nonexistent/sb.conf run", []string{"--config-file", "no such file"}},
 	} {

@@ -73,6 +73,13 @@ type Config struct {
 	SSLCA   string  `json:"ssl_ca,omitempty"`
 	SSLCert string  `json:"ssl_cert,omitempty"`
 	SSLKey  string  `json:"ssl_key,omitempty"`
+	// SSLCipher is MySQL's --mysql-ssl-cipher: the TLS 1.2 cipher suites
+	// allowed, ':'-separated, OpenSSL's names; a connection given it is held
+	// to TLS 1.2 ("" lets Go's TLS choose, TLS 1.3 included).
+	SSLCipher string `json:"ssl_cipher,omitempty"`
+	// Compression asks a MySQL server for protocol compression (zlib), as
+	// --mysql-compression=on.
+	Compression bool `json:"compression,omitempty"`
 
 	// Path is the SQLite database file.
 	Path string `json:"path,omitempty"`

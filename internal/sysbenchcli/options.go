@@ -53,13 +53,15 @@ var switches = map[string]bool{
 // do instead; a switch among them given as off is accepted (it is off).
 var refused = map[string]string{
 	"report-checkpoints": "not implemented: give --report-interval (the result keeps every interval's figures)",
-	"mysql-ssl-cipher":   "not implemented: fairbench negotiates the cipher with the server (Go's TLS defaults)",
-	"mysql-compression":  "not implemented: fairbench's MySQL client does not compress",
 	"db-debug":           "not implemented",
-	"pgsql-variant":      "not implemented: fairbench runs no Redshift variant",
+	"pgsql-variant":      "fairbench has no Redshift variant (sysbench's writes IDENTITY columns, no secondary index and no DELETE/INSERT pair); --pgsql-variant=pgsql, the default, is accepted",
 	"histogram":          "not implemented: the result keeps the latency histogram (totals.latency.histogram), which 'fairbench report' draws",
 	"mysql-dry-run":      "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
+
+// defaultValues are values of refused options that are sysbench's default,
+// accepted with no effect.
+var defaultValues = map[string]string{"pgsql-variant": "pgsql"}
 
 // onOff maps sysbench's and Lua's spellings of a boolean to true/false.
 var onOff = map[string]string{
