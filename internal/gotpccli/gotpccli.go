@@ -748,3 +748,57 @@ func help(fs *pflag.FlagSet) string {
 		"  fairbench tpcc [flags] prepare|run|check|cleanup\n\nFlags (what fairbench does with each):\n" + fs.FlagUsages() +
 		"\nfairbench's own form of the same: fairbench run tpcc --help\n"
 }
+
+// Options is a go-tpc command line read with go-tpc's own flags, as a log
+// echoes it (for `fairbench import`): what it names, not what fairbench
+// would run.
+type Options struct {
+	// Workload is the subcommand before the action: tpcc (or go-tpc's
+	// others: tpch, ch, rawsql); "" when none is named.
+	Workload string
+	// Action is prepare, run, check or cleanup; "" when none is named.
+	Action string
+	// Values are the flags given, by go-tpc's long name (-T4 is threads);
+	// durations in seconds, as fairbench records its own; a flag given
+	// without a value is "on"; the password is "***".
+	Values map[string]string
+	// Redacted is args with the password replaced by "***".
+	Redacted []string
+}
+
+// Read reads a go-tpc command line (args after the program) with go-tpc's
+// flag grammar. Flags of go-tpc's other workloads, which fairbench does not
+// declare, are skipped. The error is pflag's, for a value of the wrong type.
+func Read(args []string) (Options, error) {
+	f := newFlags()
+	f.fs.ParseErrorsAllowlist.UnknownFlags = true
+	o := Options{Redacted: redact(f.fs, args), Values: map[string]string{}}
+	if err := f.fs.Parse(args); err != nil {
+		return o, err
+	}
+	f.fs.Visit(func(fl *pflag.Flag) {
+		v := fl.Value.String()
+		switch {
+		case fl.Name == "password":
+			v = "***"
+		case fl.Value.Type() == "duration":
+			if d, err := time.ParseDuration(v); err == nil {
+				v = strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+			}
+		case fl.Value.Type() == "bool" && v == "true":
+			v = "on"
+		case fl.Value.Type() == "stringSlice" || fl.Value.Type() == "intSlice":
+			v = strings.Trim(v, "[]")
+		}
+		o.Values[fl.Name] = v
+	})
+	for _, p := range f.fs.Args() {
+		switch {
+		case actions[p] && o.Action == "":
+			o.Action = p
+		case o.Workload == "" && o.Action == "":
+			o.Workload = p
+		}
+	}
+	return o, nil
+}
