@@ -118,6 +118,7 @@ FUZZ_TARGETS=(
 	"FuzzParse ./internal/targetspec"
 	"FuzzTranslate ./internal/sysbenchcli"
 	"FuzzTranslate ./internal/gotpccli"
+	"FuzzSessionVar ./internal/driver"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

@@ -73,6 +73,11 @@ var goTPCLines = []struct{ line, modern string }{
 		"run tpcc --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=5432 --pgsql-user=ubuntu --pgsql-password=5432 --pgsql-db=postgres --pgsql-ssl=off --warehouses=8 --threads=16 --time=100 --report-interval=10 --output-style=go-tpc"},
 	{"go-tpc tpcc --warehouses 128 prepare -d postgres -U tpcc -p secret -D tpcc -H 172.24.40.32 -P 26257 --conn-params sslmode=disable -T 32 --ignore-error --no-check",
 		"prepare tpcc --db-driver=pgsql --pgsql-host=172.24.40.32 --pgsql-port=26257 --pgsql-user=tpcc --pgsql-password=secret --pgsql-db=tpcc --pgsql-ssl=off --warehouses=128 --threads=32 --no-check"},
+	// go-tpc's --isolation (database/sql's numbers) and --conn-params (its DSN's query: session variables).
+	{"tiup bench tpcc -H 127.0.0.1 -P 4000 -D tpcc --warehouses 4 --isolation 2 --conn-params tidb_isolation_read_engines=%27tikv%27 run",
+		"run tpcc --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=4000 --mysql-db=tpcc --warehouses=4 --isolation-level=read-committed --session-var=tidb_isolation_read_engines='tikv' --report-interval=10 --output-style=go-tpc"},
+	{"go-tpc tpcc -d postgres -H 127.0.0.1 -P 5432 -D tpcc --warehouses 4 --isolation 6 --conn-params sslmode=disable&options=-c%20statement_timeout%3D0 run",
+		"run tpcc --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=5432 --pgsql-db=tpcc --warehouses=4 --isolation-level=serializable --pgsql-ssl=off --session-var=statement_timeout=0 --report-interval=10 --output-style=go-tpc"},
 }
 
 // words splits a command line as the shell would (single quotes only), and
@@ -218,7 +223,8 @@ func TestGoTPCCommandLinesRun(t *testing.T) {
 	ctx := context.Background()
 	steps := [][]string{
 		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "--threads", "2", "prepare"},
-		{"tpcc", "run", "-U", cfg.User, "--db", cfg.Database, "--host", host, "--port", port, "--time", "3s", "--warehouses", "1", "--threads", "2", "--interval", "1s", "-o", out},
+		{"tpcc", "run", "-U", cfg.User, "--db", cfg.Database, "--host", host, "--port", port, "--time", "3s", "--warehouses", "1", "--threads", "2", "--interval", "1s", "-o", out,
+			"--isolation", "2", "--conn-params", "lock_wait_timeout=321&sql_mode=%27STRICT_ALL_TABLES%27"},
 		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "check"},
 		{"tpcc", "-H", host, "-P", port, "-U", cfg.User, "-D", cfg.Database, "--warehouses", "1", "cleanup"},
 	}
@@ -241,6 +247,12 @@ func TestGoTPCCommandLinesRun(t *testing.T) {
 			t.Errorf("command line %q, want the go-tpc form as given", got)
 		}
 		checkGoTPCRun(t, r, res, 2)
+		// --isolation 2 and --conn-params, read back from the server.
+		if ss := res.Target.Session; ss == nil || ss.Isolation != "READ-COMMITTED" || ss.Variables["lock_wait_timeout"] != "321" ||
+			ss.Variables["sql_mode"] != "STRICT_ALL_TABLES" || res.Options["isolation-level"] != "read-committed" {
+			t.Errorf("session %+v, isolation-level option %q; want READ-COMMITTED, lock_wait_timeout 321, sql_mode STRICT_ALL_TABLES",
+				res.Target.Session, res.Options["isolation-level"])
+		}
 	}
 }
 

@@ -19,6 +19,12 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
 	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
 	tlsLine(w, result.TargetOf(s.cfg, s.tls))
+	if s.target != nil && s.target.Session != nil {
+		fmt.Fprintf(w, "Session: %s (set on every connection)\n", s.target.Session)
+		for _, n := range s.target.Session.Notes {
+			fmt.Fprintf(w, "WARNING: session: %s\n", n)
+		}
+	}
 	if s.target != nil {
 		serverMachineLines(w, s.target.ServerMachines, s.target.MachineNotes())
 	}

@@ -57,6 +57,9 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 		if ctx.Err() != nil { // Ctrl-C or SIGTERM while connecting: nothing ran
 			return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted while connecting to %s: nothing was run", describeTarget(cfg)))
 		}
+		if driver.IsSetupError(err) { // connected, then the server refused the session's set-up
+			return nil, withCode(ExitTarget, fmt.Errorf("%s: %w", describeTarget(cfg), ce.Err))
+		}
 		return nil, withCode(ExitTarget, fmt.Errorf("%w%s", err, connectHint(cfg)))
 	case err != nil:
 		return nil, withCode(ExitUsage, err)

@@ -114,10 +114,13 @@ var sysbenchLines = []struct {
 		"run oltp_point_select --mysql-host=127.0.0.1 --threads=2 --verbosity=5", nil},
 	{"sysbench switches fairbench lacks, given as off",
 		"oltp_read_write --mysql-compression=off --db-debug=off --histogram=off --mysql-dry-run=no --mysql-host=127.0.0.1 run",
-		"run oltp_read_write --mysql-host=127.0.0.1 --histogram=false", nil},
+		"run oltp_read_write --mysql-compression=off --mysql-host=127.0.0.1 --histogram=false", nil},
 	{"sysbench's report options (sysbench 1.0 manual)",
 		"oltp_point_select --histogram --verbosity=0 --percentile=99 --mysql-host=127.0.0.1 run",
 		"run oltp_point_select --histogram=true --verbosity=0 --percentile=99 --mysql-host=127.0.0.1", nil},
+	{"sysbench's driver options: compression, a TLS 1.2 cipher, the default PostgreSQL variant",
+		"oltp_read_write --mysql-compression=on --mysql-ssl=required --mysql-ssl-cipher=ECDHE-RSA-AES128-GCM-SHA256 --pgsql-variant=pgsql --mysql-host=127.0.0.1 run",
+		"run oltp_read_write --mysql-compression=on --mysql-ssl=required --mysql-ssl-cipher=ECDHE-RSA-AES128-GCM-SHA256 --mysql-host=127.0.0.1", nil},
 }
 
 // resolvedCommand is what a command line comes to: the command, the
@@ -205,6 +208,11 @@ func TestSysbenchOrderRefusals(t *testing.T) {
 		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown flag: --oltp-test-mode"}},
 		{"oltp_read_write --mysql-dry-run run", []string{"--mysql-dry-run is not supported"}},
 		{"oltp_read_write --db-debug=on run", []string{"--db-debug is not supported"}},
+		{"oltp_read_write --pgsql-variant=redshift run", []string{"--pgsql-variant", "no Redshift variant"}},
+		{"oltp_read_write --mysql-ssl=required --mysql-ssl-cipher=TLS_AES_128_GCM_SHA256 run", []string{"a TLS 1.3 cipher suite, which cannot be chosen"}},
+		{"oltp_read_write --mysql-ssl-cipher=DHE-RSA-AES256-SHA --mysql-ssl=on run", []string{"give one of AES128-GCM-SHA256"}},
+		{"oltp_read_write --mysql-ssl-cipher=AES128-SHA run", []string{"--mysql-ssl-cipher needs TLS: add --mysql-ssl=required"}},
+		{"oltp_read_write --mysql-compression=maybe run", []string{"--mysql-compression=maybe: use on or off"}},
 		{"oltp_read_write --config-file=/nonexistent/sb.conf run", []string{"--config-file", "no such file"}},
 	} {
 		t.Run(tc.line, func(t *testing.T) {

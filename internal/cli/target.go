@@ -21,6 +21,7 @@ type serverFlags struct {
 	socket, user, password, db  string
 	ssl, sslCA, sslCert, sslKey string
 	ignoreErrors                string
+	sslCipher, compression      string // MySQL only
 }
 
 func (s *serverFlags) register(fs *pflag.FlagSet, kind string) {
@@ -47,6 +48,9 @@ type targetFlags struct {
 	pgsql      serverFlags
 	sqlitePath string
 	sqliteIgn  string
+	// isolation and sessionVars are set on every connection, whatever the driver.
+	isolation   string
+	sessionVars []string
 }
 
 func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
@@ -54,9 +58,14 @@ func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
 	fs.StringVar(&t.kind, "db-driver", "", "database driver: mysql, pgsql or sqlite (default: sqlite unless --mysql-* or --pgsql-* flags name a server)")
 	fs.StringVar(&t.psMode, "db-ps-mode", targetspec.DefaultPSMode, "statement mode: auto (server-side prepared statements) or disable (plain text statements)")
 	t.mysql.register(fs, driver.KindMySQL)
+	fs.StringVar(&t.mysql.sslCipher, "mysql-ssl-cipher", "", "TLS 1.2 cipher suites allowed, ':'-separated, OpenSSL's names (ECDHE-RSA-AES128-GCM-SHA256); holds the connection to TLS 1.2, as Go's TLS chooses TLS 1.3's suite itself")
+	fs.StringVar(&t.mysql.compression, "mysql-compression", "off", "protocol compression (zlib): on or off")
+	fs.Lookup("mysql-compression").NoOptDefVal = "on"
 	t.pgsql.register(fs, driver.KindPgSQL)
 	fs.StringVar(&t.sqlitePath, "sqlite-db", DefaultSQLitePath, "SQLite database file of the embedded default")
 	fs.StringVar(&t.sqliteIgn, "sqlite-ignore-errors", "", "SQLite error codes that roll back and retry the event: a comma list (SQLITE_BUSY,SQLITE_LOCKED), all, or none")
+	fs.StringVar(&t.isolation, "isolation-level", "", "transaction isolation level of every connection: read-uncommitted, read-committed, repeatable-read or serializable (default: the server's); set again after a reconnect and read back into the result")
+	fs.StringArrayVar(&t.sessionVars, "session-var", nil, "NAME=VALUE: a session variable every connection sets (MySQL system variable, PostgreSQL parameter, SQLite pragma), again after a reconnect; repeat for several; the server's value is read back into the result")
 	return t
 }
 
@@ -163,6 +172,8 @@ func (t *targetFlags) settings(fs *pflag.FlagSet, kind string) targetspec.Settin
 		}
 	}
 	given(targetspec.PSMode, "db-ps-mode", t.psMode)
+	given(targetspec.Isolation, "isolation-level", t.isolation)
+	given(targetspec.SessionVars, "session-var", strings.Join(t.sessionVars, "\n"))
 	if kind == driver.KindSQLite {
 		given(targetspec.SQLiteDB, "sqlite-db", t.sqlitePath)
 		given(targetspec.IgnoreErrors, "sqlite-ignore-errors", t.sqliteIgn)
@@ -176,7 +187,7 @@ func (t *targetFlags) settings(fs *pflag.FlagSet, kind string) targetspec.Settin
 		targetspec.Host: f.hosts, targetspec.Port: f.ports, targetspec.Socket: f.socket,
 		targetspec.User: f.user, targetspec.Password: f.password, targetspec.DB: f.db,
 		targetspec.SSL: f.ssl, targetspec.SSLCA: f.sslCA, targetspec.SSLCert: f.sslCert, targetspec.SSLKey: f.sslKey,
-		targetspec.IgnoreErrors: f.ignoreErrors,
+		targetspec.IgnoreErrors: f.ignoreErrors, targetspec.SSLCipher: f.sslCipher, targetspec.Compression: f.compression,
 	} {
 		given(key, targetspec.Flags.Name(key, kind)[2:], value)
 	}

@@ -73,6 +73,13 @@ type Config struct {
 	SSLCA   string  `json:"ssl_ca,omitempty"`
 	SSLCert string  `json:"ssl_cert,omitempty"`
 	SSLKey  string  `json:"ssl_key,omitempty"`
+	// SSLCipher is MySQL's --mysql-ssl-cipher: the TLS 1.2 cipher suites
+	// allowed, ':'-separated, OpenSSL's names; a connection given it is held
+	// to TLS 1.2 ("" lets Go's TLS choose, TLS 1.3 included).
+	SSLCipher string `json:"ssl_cipher,omitempty"`
+	// Compression asks a MySQL server for protocol compression (zlib), as
+	// --mysql-compression=on.
+	Compression bool `json:"compression,omitempty"`
 
 	// Path is the SQLite database file.
 	Path string `json:"path,omitempty"`
@@ -80,6 +87,14 @@ type Config struct {
 	// Prepared selects server-side prepared statements (sysbench's default);
 	// false sends every statement as text with the arguments interpolated by the client.
 	Prepared bool `json:"prepared"`
+
+	// Isolation is the transaction isolation level every connection sets
+	// before it is used, and again after a reconnect (ParseIsolation's
+	// names); "" leaves the server's default.
+	Isolation string `json:"isolation,omitempty"`
+	// SessionVars are set, in order, on every connection before it is used,
+	// and again after a reconnect.
+	SessionVars []SessionVar `json:"session_vars,omitempty"`
 
 	// ConnectTimeout bounds one connection attempt (0: ConnectTimeout).
 	ConnectTimeout time.Duration `json:"-"`

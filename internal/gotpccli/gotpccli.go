@@ -27,6 +27,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/targetspec"
 )
 
@@ -122,8 +123,8 @@ func newFlags() *flags {
 	fs.BoolVar(&f.silence, "silence", false, "run: print no error lines (fairbench prints none: ignored errors are counted in the summary)")
 	fs.BoolVar(&f.summary, "summary", false, "run: print the summary only, no [Current] lines (--report-interval=0)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "run: interval of the [Current] lines (--report-interval)")
-	fs.IntVar(&f.isolation, "isolation", 0, "isolation level: 0 (the server's default) only")
-	fs.StringVar(&f.connParams, "conn-params", "", "connection parameters: tls=… (MySQL) or sslmode=… (PostgreSQL) only (--mysql-ssl / --pgsql-ssl)")
+	fs.IntVar(&f.isolation, "isolation", 0, "isolation level, go-tpc's numbers: 0 the server's default, 1 read uncommitted, 2 read committed, 4 repeatable read, 6 serializable (--isolation-level)")
+	fs.StringVar(&f.connParams, "conn-params", "", "connection parameters: session variables NAME=VALUE&… (--session-var; PostgreSQL also options=-c NAME=VALUE), tls=… / sslmode=… (--mysql-ssl / --pgsql-ssl), interpolateParams=true (--db-ps-mode=disable)")
 	fs.StringVar(&f.output, "output", "plain", "run: output style, plain, table or json (--output-style go-tpc, go-tpc-table, go-tpc-json)")
 	fs.StringVarP(&f.result, "result", "o", "", "run: write fairbench's JSON result to this file (--output of fairbench's own form)")
 	fs.IntVar(&f.maxProcs, "max-procs", 0, "refused: fairbench does not cap its scheduler (pin the client with taskset -c instead)")
@@ -320,8 +321,6 @@ func redact(fs *pflag.FlagSet, args []string) []string {
 func (f *flags) refuse() error {
 	changed := f.fs.Changed
 	switch {
-	case f.isolation != 0:
-		return fmt.Errorf("--isolation %d: fairbench runs TPC-C at the server's default isolation level and records it with the server's variables; set the level on the server (transaction_isolation in my.cnf, default_transaction_isolation in postgresql.conf) and leave --isolation out", f.isolation)
 	case changed("max-procs"):
 		return errors.New("--max-procs: fairbench does not cap its own scheduler; pin the client's CPUs with taskset -c instead")
 	case changed("pprof"):
@@ -344,6 +343,9 @@ func (f *flags) refuse() error {
 		return errors.New("--output-type csv needs --output-dir DIR, where the CSV files go")
 	case f.count < 0:
 		return fmt.Errorf("--count %d: give the number of transactions, 0 for no limit", f.count)
+	}
+	if _, err := Isolation(f.isolation); err != nil {
+		return err
 	}
 	if _, ok := goTPCOutputs[f.output]; !ok {
 		return fmt.Errorf("--output %s: in the go-tpc form --output is go-tpc's output style, plain, table or json; write fairbench's result file with -o FILE or --result FILE", f.output)
@@ -411,12 +413,21 @@ func (f *flags) target(action string, pass []passed, add func(name, value string
 		differs = append(differs, "database sbtest (go-tpc: test)")
 	}
 	if f.connParams != "" {
-		ssl, err := sslOf(kind, f.connParams)
+		cp, err := readConnParams(kind, f.connParams)
 		if err != nil {
 			return "", err
 		}
-		add(kind+"-ssl", ssl)
+		if cp.ssl != "" {
+			add(kind+"-ssl", cp.ssl)
+		}
+		if cp.psDisable {
+			add("db-ps-mode", "disable")
+		}
+		for _, v := range cp.vars {
+			add("session-var", v)
+		}
 	}
+
 	if len(differs) > 0 {
 		*notes = append(*notes, "go-tpc's defaults differ and fairbench's apply:"+strings.TrimPrefix(withDiffers(differs), ";"))
 	}
@@ -450,33 +461,128 @@ func withDiffers(differs []string) string {
 	return "; " + strings.Join(differs, ", ")
 }
 
-// sslOf reads --conn-params: the TLS parameter of go-tpc's DSN (tls= for
-// MySQL, sslmode= for PostgreSQL) is fairbench's --mysql-ssl/--pgsql-ssl;
-// anything else (session variables, driver parameters) is refused.
-func sslOf(kind, params string) (string, error) {
-	q, err := url.ParseQuery(params)
-	if err != nil {
-		return "", fmt.Errorf("--conn-params %s: %w", params, err)
+// Isolation maps go-tpc's --isolation number (database/sql's
+// IsolationLevel, as go-tpc passes it to BeginTx) to fairbench's
+// --isolation-level: "" for 0, the server's default. The levels without a
+// SQL name on MySQL or PostgreSQL are refused, as go-tpc's drivers refuse
+// them when the first transaction begins.
+func Isolation(n int) (string, error) {
+	switch n {
+	case 0:
+		return "", nil
+	case 1:
+		return driver.ReadUncommitted, nil
+	case 2:
+		return driver.ReadCommitted, nil
+	case 4:
+		return driver.RepeatableRead, nil
+	case 6:
+		return driver.Serializable, nil
+	case 3, 5, 7:
+		name := map[int]string{3: "write committed", 5: "snapshot", 7: "linearizable"}[n]
+		return "", fmt.Errorf("--isolation %d (%s): neither MySQL nor PostgreSQL has this level (go-tpc's drivers refuse it when the first transaction begins); give 1 read uncommitted, 2 read committed, 4 repeatable read or 6 serializable (PostgreSQL's repeatable read is snapshot isolation)", n, name)
 	}
-	key, modes := "tls", map[string]string{"false": "off", "preferred": "on", "skip-verify": "required", "true": "verify-full"}
+	return "", fmt.Errorf("--isolation %d: go-tpc's levels are 0 (the server's default) to 7; fairbench runs 0, 1, 2, 4 and 6", n)
+}
+
+// connParams is what --conn-params asks for, in fairbench's options.
+type connParams struct {
+	ssl       string   // --mysql-ssl / --pgsql-ssl
+	psDisable bool     // --db-ps-mode=disable
+	vars      []string // --session-var values, NAME=VALUE, in the order given
+}
+
+// mysqlDriverParams are go-sql-driver's DSN parameters that are not session
+// variables (go-sql-driver sends every other parameter as SET NAME=VALUE).
+var mysqlDriverParams = []string{"allowAllFiles", "allowCleartextPasswords", "allowFallbackToPlaintext", "allowNativePasswords",
+	"allowOldPasswords", "charset", "checkConnLiveness", "clientFoundRows", "collation", "columnsWithAlias", "compress",
+	"connectionAttributes", "loc", "maxAllowedPacket", "multiStatements", "parseTime", "readTimeout", "rejectReadOnly",
+	"serverPubKey", "timeTruncate", "timeout", "writeTimeout"}
+
+// pgConnParams are libpq's connection parameters (which go-tpc's
+// PostgreSQL driver takes in its DSN) that are not run-time parameters of the
+// session.
+var pgConnParams = []string{"host", "port", "dbname", "user", "password", "passfile", "connect_timeout", "sslcert", "sslkey",
+	"sslrootcert", "sslcrl", "sslpassword", "target_session_attrs", "binary_parameters", "disable_prepared_binary_result",
+	"fallback_application_name", "krbsrvname", "krbspn", "service"}
+
+// readConnParams reads go-tpc's --conn-params, the query string of its DSN
+// (NAME=VALUE&…, values URL-encoded): tls= (MySQL) or sslmode= (PostgreSQL)
+// is the TLS mode, MySQL's interpolateParams=true sends statements as text,
+// PostgreSQL's options=-c NAME=VALUE … and every other parameter that is not
+// one of the driver's own are session variables, as go-tpc's drivers treat
+// them. A driver parameter fairbench has no counterpart for is refused.
+func readConnParams(kind, params string) (connParams, error) {
+	var cp connParams
+	sslKey, modes, own := "tls", map[string]string{"false": "off", "preferred": "on", "skip-verify": "required", "true": "verify-full"}, mysqlDriverParams
 	if kind == "pgsql" {
-		key, modes = "sslmode", map[string]string{"disable": "off", "allow": "on", "prefer": "on", "require": "required", "verify-ca": "verify-ca", "verify-full": "verify-full"}
+		sslKey, modes, own = "sslmode", map[string]string{"disable": "off", "allow": "on", "prefer": "on", "require": "required", "verify-ca": "verify-ca", "verify-full": "verify-full"}, pgConnParams
 	}
-	ssl := ""
-	for k, vs := range q {
-		if k != key || len(vs) != 1 {
-			return "", fmt.Errorf("--conn-params %s: fairbench sets no session variables or driver parameters per connection, only %s=…; set variables on the server (SET GLOBAL …, or its configuration file): the result records the server's variables", params, key)
+	for _, pair := range strings.Split(params, "&") {
+		if pair == "" {
+			continue
 		}
-		mode, ok := modes[strings.ToLower(vs[0])]
-		if !ok {
-			return "", fmt.Errorf("--conn-params %s=%s: give one of %s", key, vs[0], strings.Join(slices.Sorted(maps.Keys(modes)), ", "))
+		rawKey, rawValue, ok := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(rawKey)
+		value, err2 := url.QueryUnescape(rawValue)
+		if !ok || key == "" || err1 != nil || err2 != nil {
+			return cp, fmt.Errorf("--conn-params %s: %q is not NAME=VALUE (URL-encoded, pairs joined by &)", params, pair)
 		}
-		ssl = mode
+		switch {
+		case key == sslKey:
+			mode, ok := modes[strings.ToLower(value)]
+			if !ok {
+				return cp, fmt.Errorf("--conn-params %s=%s: give one of %s", key, value, strings.Join(slices.Sorted(maps.Keys(modes)), ", "))
+			}
+			cp.ssl = mode
+		case kind != "pgsql" && key == "interpolateParams":
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return cp, fmt.Errorf("--conn-params interpolateParams=%s: give true or false", value)
+			}
+			cp.psDisable = b
+		case kind == "pgsql" && key == "options":
+			vars, err := pgOptions(value)
+			if err != nil {
+				return cp, fmt.Errorf("--conn-params options=%s: %w", value, err)
+			}
+			cp.vars = append(cp.vars, vars...)
+		case slices.Contains(own, key):
+			return cp, fmt.Errorf("--conn-params %s=%s: a parameter of go-tpc's database driver, not a session variable, which fairbench's client has no counterpart for; leave it out (session variables NAME=VALUE and %s=… are taken)", key, value, sslKey)
+		default:
+			if _, err := driver.ParseSessionVar(key + "=" + value); err != nil {
+				return cp, fmt.Errorf("--conn-params %s: %w", params, err)
+			}
+			cp.vars = append(cp.vars, key+"="+value)
+		}
 	}
-	if ssl == "" {
-		return "", fmt.Errorf("--conn-params %q: give %s=…", params, key)
+	return cp, nil
+}
+
+// pgOptions reads libpq's options parameter: -c NAME=VALUE (or
+// --NAME=VALUE) settings, separated by spaces.
+func pgOptions(s string) ([]string, error) {
+	var vars []string
+	words := strings.Fields(s)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-c" && i+1 < len(words):
+			i++
+			w = words[i]
+		case strings.HasPrefix(w, "-c"):
+			w = w[2:]
+		case strings.HasPrefix(w, "--"):
+			w = strings.ReplaceAll(w[2:], "-", "_")
+		default:
+			return nil, fmt.Errorf("%q: only -c NAME=VALUE settings are taken", w)
+		}
+		if _, err := driver.ParseSessionVar(w); err != nil {
+			return nil, err
+		}
+		vars = append(vars, w)
 	}
-	return ssl, nil
+	return vars, nil
 }
 
 // options maps the workload and action options. own names fairbench's own
@@ -485,6 +591,9 @@ func sslOf(kind, params string) (string, error) {
 func (f *flags) options(action, kind string, own map[string]bool, add func(name, value string)) error {
 	changed := f.fs.Changed
 	effective := func(name string) bool { return changed(name) && !ignored(action, name) }
+	if level, _ := Isolation(f.isolation); level != "" {
+		add("isolation-level", level)
+	}
 	if changed("warehouses") {
 		add("warehouses", strconv.Itoa(f.warehouses))
 	}
@@ -638,4 +747,58 @@ func help(fs *pflag.FlagSet) string {
 	return "go-tpc's command line, run by fairbench (defaults stay fairbench's; fairbench's own options may be added):\n\n" +
 		"  fairbench tpcc [flags] prepare|run|check|cleanup\n\nFlags (what fairbench does with each):\n" + fs.FlagUsages() +
 		"\nfairbench's own form of the same: fairbench run tpcc --help\n"
+}
+
+// Options is a go-tpc command line read with go-tpc's own flags, as a log
+// echoes it (for `fairbench import`): what it names, not what fairbench
+// would run.
+type Options struct {
+	// Workload is the subcommand before the action: tpcc (or go-tpc's
+	// others: tpch, ch, rawsql); "" when none is named.
+	Workload string
+	// Action is prepare, run, check or cleanup; "" when none is named.
+	Action string
+	// Values are the flags given, by go-tpc's long name (-T4 is threads);
+	// durations in seconds, as fairbench records its own; a flag given
+	// without a value is "on"; the password is "***".
+	Values map[string]string
+	// Redacted is args with the password replaced by "***".
+	Redacted []string
+}
+
+// Read reads a go-tpc command line (args after the program) with go-tpc's
+// flag grammar. Flags of go-tpc's other workloads, which fairbench does not
+// declare, are skipped. The error is pflag's, for a value of the wrong type.
+func Read(args []string) (Options, error) {
+	f := newFlags()
+	f.fs.ParseErrorsAllowlist.UnknownFlags = true
+	o := Options{Redacted: redact(f.fs, args), Values: map[string]string{}}
+	if err := f.fs.Parse(args); err != nil {
+		return o, err
+	}
+	f.fs.Visit(func(fl *pflag.Flag) {
+		v := fl.Value.String()
+		switch {
+		case fl.Name == "password":
+			v = "***"
+		case fl.Value.Type() == "duration":
+			if d, err := time.ParseDuration(v); err == nil {
+				v = strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+			}
+		case fl.Value.Type() == "bool" && v == "true":
+			v = "on"
+		case fl.Value.Type() == "stringSlice" || fl.Value.Type() == "intSlice":
+			v = strings.Trim(v, "[]")
+		}
+		o.Values[fl.Name] = v
+	})
+	for _, p := range f.fs.Args() {
+		switch {
+		case actions[p] && o.Action == "":
+			o.Action = p
+		case o.Workload == "" && o.Action == "":
+			o.Workload = p
+		}
+	}
+	return o, nil
 }

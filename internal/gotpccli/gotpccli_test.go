@@ -64,6 +64,13 @@ func TestTranslate(t *testing.T) {
 		{"tpcc -H a -p s3cret --conn-params tls=skip-verify --isolation 0 --partition-type 1 --parts 2 prepare --no-check true",
 			"prepare tpcc --db-driver=mysql --mysql-host=a --mysql-password=s3cret --mysql-ssl=required --parts=2 --no-check=true",
 			[]string{`the words "true" after prepare are ignored`}},
+		{"tpcc -H h --isolation 2 --conn-params tidb_isolation_read_engines=%27tikv,tiflash%27&sql_mode=STRICT_ALL_TABLES&interpolateParams=true run",
+			"run tpcc --db-driver=mysql --mysql-host=h --db-ps-mode=disable --session-var=tidb_isolation_read_engines='tikv,tiflash' --session-var=sql_mode=STRICT_ALL_TABLES --isolation-level=read-committed --report-interval=10 --output-style=go-tpc",
+			[]string{"apply: time 10s"}},
+		{"tpcc -d postgres -H h --isolation 6 --conn-params sslmode=require&options=-c%20work_mem%3D64MB%20-cstatement_timeout=0&search_path=public check",
+			"check tpcc --db-driver=pgsql --pgsql-host=h --pgsql-ssl=required --session-var=work_mem=64MB --session-var=statement_timeout=0 --session-var=search_path=public --isolation-level=serializable",
+			[]string{"apply: port 5432"}},
+		{"tpcc --isolation 4 --mysql-host=db2 prepare", "prepare tpcc --isolation-level=repeatable-read --mysql-host=db2", nil},
 	} {
 		tr, err := Translate(strings.Fields(c.args), extra())
 		if err != nil {
@@ -88,8 +95,14 @@ func TestTranslate(t *testing.T) {
 // the reason, never accepted and ignored.
 func TestRefusals(t *testing.T) {
 	for _, c := range []struct{ args, want string }{
-		{"tpcc --isolation 2 run", "--isolation 2: fairbench runs TPC-C at the server's default isolation level"},
-		{"tpcc --conn-params tidb_isolation_read_engines='tiflash' run", "fairbench sets no session variables"},
+		{"tpcc --isolation 5 run", "--isolation 5 (snapshot): neither MySQL nor PostgreSQL has this level"},
+		{"tpcc --isolation 3 run", "--isolation 3 (write committed)"},
+		{"tpcc --isolation 9 run", "go-tpc's levels are 0 (the server's default) to 7"},
+		{"tpcc -H h --conn-params charset=utf8mb4 run", "charset=utf8mb4: a parameter of go-tpc's database driver"},
+		{"tpcc -d postgres -H h --conn-params connect_timeout=5 run", "connect_timeout=5: a parameter of go-tpc's database driver"},
+		{"tpcc -H h --conn-params a;b=1 run", `session variable name "a;b"`},
+		{"tpcc -H h --conn-params novalue run", `"novalue" is not NAME=VALUE`},
+		{"tpcc -d postgres -H h --conn-params options=-x run", "only -c NAME=VALUE settings"},
 		{"tpcc -d postgres --conn-params sslmode=bogus run", "sslmode=bogus: give one of"},
 		{"tpcc --max-procs 4 run", "--max-procs: fairbench does not cap"},
 		{"tpcc --pprof :6060 run", "--pprof: fairbench serves no pprof endpoint"},

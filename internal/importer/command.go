@@ -3,9 +3,10 @@ package importer
 import (
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
+
+	"github.com/fairbench/fairbench/internal/gotpccli"
+	"github.com/fairbench/fairbench/internal/sysbenchcli"
 )
 
 // command is a tool's command line echoed in a log: by the shell (`$ sysbench …`,
@@ -20,26 +21,9 @@ type command struct {
 	options map[string]string
 }
 
-// secretOptions are the options whose values are never recorded.
-var secretOptions = map[string]bool{
-	"password": true, "mysql-password": true, "pgsql-password": true, "p": true,
-}
-
-// goTPCShort maps go-tpc's one-letter flags to their long names.
-var goTPCShort = map[string]string{
-	"T": "threads", "H": "host", "P": "port", "U": "user", "p": "password",
-	"D": "db", "d": "driver", "S": "statusPort", "t": "acThreads",
-}
-
-// goTPCBool are go-tpc's flags that take no value.
-var goTPCBool = map[string]bool{
-	"dropdata": true, "ignore-error": true, "silence": true, "wait": true,
-	"check-all": true, "no-check": true, "help": true, "h": true, "enable-plan-replayer": true,
-}
-
-// goTPCDurations are go-tpc's options given as Go durations, recorded in seconds
-// as fairbench records its own.
-var goTPCDurations = map[string]bool{"time": true, "interval": true}
+// secretOptions are sysbench's options whose values are never recorded (go-tpc's
+// password is gotpccli's to redact).
+var secretOptions = map[string]bool{"mysql-password": true, "pgsql-password": true}
 
 var (
 	tiupVersionRe = regexp.MustCompile(`/bench/v(\d+\.\d+\.\d+[^/]*)/`)
@@ -84,8 +68,22 @@ func parseCommand(l string) (*command, bool) {
 }
 
 // parseArgs reads the arguments after the program; it reports false when they
-// name no action (run, prepare…), as on sysbench's own version line.
+// name no action (run, prepare…), as on sysbench's own version line. go-tpc's
+// are read with go-tpc's flags (gotpccli.Read), sysbench's with sysbench's
+// names (sysbenchcli.Canonical: underscores, sysbench 0.5's names, --test).
 func (c *command) parseArgs(args []string) bool {
+	if c.format == FormatGoTPC {
+		unquoted := make([]string, len(args))
+		for i, a := range args {
+			unquoted[i] = strings.Trim(a, "'\"")
+		}
+		o, err := gotpccli.Read(unquoted)
+		if err != nil {
+			return false // not a line go-tpc would have run
+		}
+		c.options, c.action, c.test, c.argv = o.Values, o.Action, o.Workload, o.Redacted
+		return c.action != ""
+	}
 	c.options = map[string]string{}
 	out := make([]string, 0, len(args))
 	var positional []string
@@ -96,39 +94,22 @@ func (c *command) parseArgs(args []string) bool {
 			positional = append(positional, a)
 			continue
 		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		prefix := a[:len(a)-len(value)] // the token up to its value
-		if c.format == FormatGoTPC {
-			if !strings.HasPrefix(a, "--") && len(name) > 1 && !hasValue {
-				name, value, hasValue = name[:1], name[1:], true // -T4
-				prefix = a[:2]
-			}
-			if long, ok := goTPCShort[name]; ok {
-				name = long
-			}
-			if !hasValue && !goTPCBool[name] && i+1 < len(args) {
-				i++
-				value, hasValue = strings.Trim(args[i], "'\""), true
-				if secretOptions[name] {
-					out = append(out, "***")
-				} else {
-					out = append(out, args[i])
-				}
-			}
-		}
-		if secretOptions[name] && hasValue && out[len(out)-1] != "***" {
-			out[len(out)-1] = prefix + "***"
-		}
-		if !hasValue {
+		raw, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		name, _ := sysbenchcli.Canonical(raw)
+		switch {
+		case secretOptions[name] && hasValue:
+			out[len(out)-1] = a[:len(a)-len(value)] + "***"
+			value = "***"
+		case secretOptions[name] && i+1 < len(args): // --mysql-password secret
+			out = append(out, "***")
+			i++
+			value = "***"
+		case !hasValue:
 			value = "on"
 		}
-		if secretOptions[name] {
-			value = "***"
-		}
-		if c.format == FormatGoTPC && goTPCDurations[name] {
-			if d, err := time.ParseDuration(value); err == nil {
-				value = strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
-			}
+		if name == "test" {
+			positional = append([]string{value}, positional...)
+			continue
 		}
 		c.options[name] = value
 	}

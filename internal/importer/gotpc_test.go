@@ -291,6 +291,19 @@ func TestParseCommand(t *testing.T) {
 			argv: "go-tpc tpcc -T4 -p*** --password=*** -D tpcc --warehouses=4 --ignore-error prepare"},
 		{line: "tiup bench tpcc --threads 16 --interval 10s run", ok: true, format: FormatGoTPC, action: "run", test: "tpcc",
 			opts: map[string]string{"threads": "16", "interval": "10"}, argv: "tiup bench tpcc --threads 16 --interval 10s run"},
+		// sysbench's names as sysbench reads them: underscores, 0.5's names, --test (sysbenchcli.Canonical).
+		{line: "$ sysbench --test=/usr/share/sysbench/oltp_read_write.lua --num-threads=8 --oltp_table_size=1000 --max-time=60 --tx-rate=50 --mysql_password secret --db-ps-mode=disable run", ok: true,
+			format: FormatSysbench, action: "run", test: "oltp_read_write",
+			opts: map[string]string{"threads": "8", "table-size": "1000", "time": "60", "rate": "50", "mysql-password": "***", "db-ps-mode": "disable"},
+			argv: "sysbench --test=/usr/share/sysbench/oltp_read_write.lua --num-threads=8 --oltp_table_size=1000 --max-time=60 --tx-rate=50 --mysql_password *** --db-ps-mode=disable run"},
+		// go-tpc's flags as go-tpc reads them (gotpccli.Read): clusters, durations, flags fairbench maps.
+		{line: "+ go-tpc -H db1,db2 -P 4000 tpcc --time 2m --isolation 2 --conn-params tidb_x=1 -T 8 --weight 40,45,5,5,5 run", ok: true,
+			format: FormatGoTPC, action: "run", test: "tpcc",
+			opts: map[string]string{"host": "db1,db2", "port": "4000", "time": "120", "isolation": "2", "conn-params": "tidb_x=1", "threads": "8", "weight": "40,45,5,5,5"},
+			argv: "go-tpc -H db1,db2 -P 4000 tpcc --time 2m --isolation 2 --conn-params tidb_x=1 -T 8 --weight 40,45,5,5,5 run"},
+		{line: "$ go-tpc tpch --sf 10 -T 2 run", ok: true, format: FormatGoTPC, action: "run", test: "tpch",
+			opts: map[string]string{"threads": "2"}, argv: "go-tpc tpch --sf 10 -T 2 run"},
+		{line: "$ go-tpc tpcc --time 10 run"}, // not a line go-tpc runs: --time takes a duration
 	}
 	for _, c := range cases {
 		cmd, ok := parseCommand(c.line)

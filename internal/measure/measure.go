@@ -75,6 +75,9 @@ type Target struct {
 	// TLS is what the server said of the first connection's encryption (nil
 	// for SQLite).
 	TLS *sysinfo.TLS
+	// Session is what the server said of the first connection's session
+	// set-up (Config.Isolation, Config.SessionVars); nil when none was asked for.
+	Session *sysinfo.Session
 	// Managed is the server fairbench started for the run (suite plans with
 	// server:), nil for a server it only connects to. The caller sets it.
 	Managed *result.ManagedServer
@@ -136,6 +139,7 @@ func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, er
 	t := &Target{Config: cfg, Driver: drv, Machines: opts.Machines}
 	t.Server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
 	t.TLS = sysinfo.DetectTLS(cctx, cfg.Kind, conn)
+	t.Session = sysinfo.DetectSession(cctx, cfg, conn)
 	// Extension point: the server's machines are fingerprinted here, once
 	// per target, as the server is.
 	if t.Machines != nil {
@@ -267,6 +271,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		res.Options = map[string]string{}
 	}
 	res.Options["ignore-errors"] = spec.Config.Ignore.String()
+	res.Target.Session = t.Session
 	out.Fill(res, spec.Config, spec.Workload)
 	spec.Data.Record(res)
 	res.Observed = observed

@@ -200,6 +200,17 @@ type Target struct {
 	// whether TLS was used, with which version and cipher. Nil for SQLite and
 	// in older results.
 	TLS *sysinfo.TLS `json:"tls,omitempty"`
+	// Session is what the server reported of a connection's session after
+	// the set-up asked for with --isolation-level and --session-var (schema
+	// 1.5): the isolation level and each variable's value, read back. Nil
+	// when neither was asked for.
+	Session *sysinfo.Session `json:"session,omitempty"`
+	// SSLCipher is the TLS 1.2 cipher list asked for (--mysql-ssl-cipher,
+	// schema 1.5); the suite used is TLS.Cipher.
+	SSLCipher string `json:"ssl_cipher,omitempty"`
+	// Compression is true when MySQL protocol compression was asked for
+	// (--mysql-compression=on, schema 1.5).
+	Compression bool `json:"compression,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
 }

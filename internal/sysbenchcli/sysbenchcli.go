@@ -232,6 +232,10 @@ func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 			if switches[name] && t.hasValue && onOff[strings.ToLower(strings.TrimSpace(t.value))] == "false" {
 				continue // turned off, as it is by default
 			}
+			if def, ok := defaultValues[name]; ok && strings.EqualFold(strings.TrimSpace(t.value), def) {
+				noEff = append(noEff, fmt.Sprintf("--%s=%s (sysbench's default)", name, def))
+				continue
+			}
 			return fmt.Errorf("--%s is not supported: %s", name, why)
 		}
 		if why, ok := noEffect[name]; ok {
@@ -387,7 +391,7 @@ func takesValue(name string, union *pflag.FlagSet) bool {
 		return false
 	}
 	switch name {
-	case "test", "config-file", "thread-stack-size", "verbosity", "forced-shutdown", "report-checkpoints":
+	case "test", "config-file", "thread-stack-size", "verbosity", "forced-shutdown", "report-checkpoints", "pgsql-variant":
 		return true
 	}
 	f := union.Lookup(name)

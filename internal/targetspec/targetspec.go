@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/mysql"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/mycnf"
 	"github.com/fairbench/fairbench/internal/runner"
@@ -37,10 +38,14 @@ const (
 	SSLKey       Key = "ssl_key"       // the client key
 	IgnoreErrors Key = "ignore_errors" // error codes that roll back and retry an event
 	SQLiteDB     Key = "sqlite_db"     // the embedded database's file
+	SSLCipher    Key = "ssl_cipher"    // MySQL: the TLS 1.2 cipher suites allowed
+	Compression  Key = "compression"   // MySQL: protocol compression, on or off
+	Isolation    Key = "isolation"     // the transaction isolation level of every connection
+	SessionVars  Key = "session_vars"  // NAME=VALUE session variables of every connection, one a line
 )
 
 // Keys lists every setting, in the order of the run command's help.
-var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB}
+var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB, SSLCipher, Compression, Isolation, SessionVars}
 
 // Defaults of the settings not given.
 const (
@@ -115,6 +120,10 @@ func (sp Spelling) Name(key Key, kind string) string {
 		return "--db-ps-mode"
 	case SQLiteDB:
 		return "--sqlite-db"
+	case Isolation:
+		return "--isolation-level"
+	case SessionVars:
+		return "--session-var"
 	case PasswordEnv: // no flag: the run command reads DefaultPasswordEnv
 		return "the password's environment variable"
 	}
@@ -177,6 +186,9 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 	default:
 		return cfg, "", errorf(PSMode, "unknown %s %q: use auto or disable", sp.Name(PSMode, kind), mode)
 	}
+	if err := parseSession(s, sp, kind, &cfg); err != nil {
+		return cfg, "", err
+	}
 	ignore := s[IgnoreErrors]
 	if kind == driver.KindSQLite {
 		if _, given := s[Driver]; !given {
@@ -220,6 +232,27 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		return cfg, "", errorf(SSL, "%s needs %s to verify the server", sp.Given(SSL, kind, string(cfg.SSL)), sp.Suggest(SSLCA, kind, "FILE"))
 	}
 	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s[SSLCA], s[SSLCert], s[SSLKey]
+	for _, k := range []Key{SSLCipher, Compression} {
+		if _, given := s[k]; given && kind != driver.KindMySQL {
+			return cfg, "", errorf(k, "%s is for MySQL only: leave it out", sp.Name(k, driver.KindMySQL))
+		}
+	}
+	cfg.SSLCipher = s[SSLCipher]
+	if cfg.SSLCipher != "" && cfg.SSL == driver.SSLOff {
+		return cfg, "", errorf(SSLCipher, "%s needs TLS: add %s (or on, verify-ca, verify-full)", sp.Name(SSLCipher, kind), sp.Suggest(SSL, kind, "required"))
+	}
+	if cfg.SSLCipher != "" {
+		if _, err := mysql.CipherSuites(cfg.SSLCipher); err != nil {
+			return cfg, "", errorf(SSLCipher, "%v", err)
+		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(orDefault(s, Compression, "off"))); v {
+	case "on", "true", "yes", "1":
+		cfg.Compression = true
+	case "off", "false", "no", "0", "":
+	default:
+		return cfg, "", errorf(Compression, "%s: use on or off", sp.Given(Compression, kind, v))
+	}
 	_, portGiven := s[Port]
 	if cfg.Kind == driver.KindMySQL && cfg.Socket == "" && !portGiven && cfg.SSL == driver.SSLOff &&
 		len(cfg.Hosts) == 1 && cfg.Hosts[0] == "localhost" {
@@ -242,6 +275,26 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		}
 	}
 	return cfg, ignore, checkIgnoreErrors(sp, kind, ignore)
+}
+
+// parseSession reads the isolation level and the session variables (one
+// NAME=VALUE a line) that every connection sets.
+func parseSession(s Settings, sp Spelling, kind string, cfg *driver.Config) error {
+	var err error
+	if cfg.Isolation, err = driver.ParseIsolation(s[Isolation]); err != nil {
+		return errorf(Isolation, "%s: %v", sp.Name(Isolation, kind), err)
+	}
+	for _, line := range strings.Split(s[SessionVars], "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		v, err := driver.ParseSessionVar(line)
+		if err != nil {
+			return errorf(SessionVars, "%s: %v", sp.Name(SessionVars, kind), err)
+		}
+		cfg.SessionVars = append(cfg.SessionVars, v)
+	}
+	return nil
 }
 
 // checkIgnoreErrors refuses, before anything connects, an ignore-errors

@@ -82,6 +82,9 @@ func buildEndpoints(cfg driver.Config, tlsCfg *tls.Config) ([]endpoint, error) {
 		// its connection and the runner reconnects on loss instead.
 		mc.CheckConnLiveness = false
 		mc.Logger = &mysqldrv.NopLogger{}
+		if err := mc.Apply(mysqldrv.EnableCompression(cfg.Compression)); err != nil {
+			return nil, fmt.Errorf("mysql: --mysql-compression: %w", err)
+		}
 		if tlsCfg != nil && ep.network == "tcp" {
 			t := tlsCfg.Clone()
 			if cfg.SSL == driver.SSLVerifyFull {
@@ -107,9 +110,20 @@ func tlsConfig(cfg driver.Config) (*tls.Config, error) {
 		mode = driver.SSLOff
 	}
 	if mode == driver.SSLOff {
+		if cfg.SSLCipher != "" {
+			return nil, errors.New("mysql: --mysql-ssl-cipher needs TLS: add --mysql-ssl=required (or on, verify-ca, verify-full)")
+		}
 		return nil, nil
 	}
 	t := &tls.Config{MinVersion: tls.VersionTLS12}
+	if cfg.SSLCipher != "" {
+		suites, err := CipherSuites(cfg.SSLCipher)
+		if err != nil {
+			return nil, fmt.Errorf("mysql: %w", err)
+		}
+		// The list can only hold under TLS 1.2: Go chooses TLS 1.3's suite itself.
+		t.CipherSuites, t.MaxVersion = suites, tls.VersionTLS12
+	}
 	if cfg.SSLCert != "" || cfg.SSLKey != "" {
 		if cfg.SSLCert == "" || cfg.SSLKey == "" {
 			return nil, errors.New("mysql: TLS client certificate needs both --mysql-ssl-cert and --mysql-ssl-key")

@@ -81,6 +81,10 @@ func (d *Driver) Connect(ctx context.Context, n int) (driver.Conn, error) {
 		}
 		return nil, connectError(err, ep, d.cfg)
 	}
+	if err := setupSession(cctx, c, &d.cfg); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return c, nil
 }
 

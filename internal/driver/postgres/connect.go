@@ -157,7 +157,31 @@ func connect(ctx context.Context, cfg *driver.Config, n int) (*Conn, error) {
 		return nil, fmt.Errorf("postgres: connect to %s as user %q, database %q: %w%s",
 			ep, cfg.User, cfg.Database, err, hint)
 	}
-	return newConn(pg, cfg.Prepared), nil
+	c := newConn(pg, cfg.Prepared)
+	if err := setupSession(cctx, c, cfg); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// setupSession applies the configuration's isolation level and session
+// variables (run-time parameters, set with set_config so that no value needs
+// quoting) to a new connection; connect runs it for every connection, the
+// runner's reconnects included. A refusal is a *driver.SetupError carrying
+// the server's message.
+func setupSession(ctx context.Context, c *Conn, cfg *driver.Config) error {
+	if cfg.Isolation != "" {
+		if _, err := c.Exec(ctx, "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL "+driver.IsolationSQL(cfg.Isolation)); err != nil {
+			return &driver.SetupError{Setting: "--isolation-level=" + cfg.Isolation, Err: err}
+		}
+	}
+	for _, v := range cfg.SessionVars {
+		if _, err := c.QueryStrings(ctx, "SELECT set_config(?, ?, false)", v.Name, v.Value); err != nil {
+			return &driver.SetupError{Setting: "--session-var=" + v.String(), Err: err}
+		}
+	}
+	return nil
 }
 
 // foreignProtocol reports whether a failed connect met a server that answered

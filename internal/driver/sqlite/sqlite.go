@@ -53,6 +53,9 @@ func newDriver(cfg driver.Config) (*Driver, error) {
 	if cfg.Path == "" {
 		return nil, errors.New("sqlite: no database file given: set the SQLite database path")
 	}
+	if err := checkSession(&cfg); err != nil {
+		return nil, err
+	}
 	if dir := filepath.Dir(cfg.Path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("sqlite: create directory for database %s: %w (choose a writable path)", cfg.Path, err)
@@ -88,6 +91,10 @@ func (d *Driver) Connect(ctx context.Context, n int) (driver.Conn, error) {
 			c.Close()
 			return nil, fmt.Errorf("sqlite: %s on %s: %w", p, d.cfg.Path, err)
 		}
+	}
+	if err := setupSession(ctx, c, &d.cfg); err != nil {
+		c.Close()
+		return nil, err
 	}
 	return c, nil
 }
