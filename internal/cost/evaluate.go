@@ -51,7 +51,7 @@ func (f Figure) Mean() (float64, []int, error) {
 	for _, t := range threads {
 		v, ok := f.ByThreads[t]
 		if !ok {
-			return 0, nil, fmt.Errorf("no throughput at %d threads to average: the figures are at %s threads; choose among those", t, joinInts(sortedKeys(f.ByThreads)))
+			return 0, nil, fmt.Errorf("no throughput at %d threads to average: the figures are at %s threads; choose among those", t, JoinInts(sortedKeys(f.ByThreads)))
 		}
 		if !(v > 0) || math.IsInf(v, 0) {
 			return 0, nil, fmt.Errorf("throughput %v at %d threads: give a positive figure", v, t)
@@ -292,7 +292,8 @@ func sortedKeys(m map[int]float64) []int {
 	return out
 }
 
-func joinInts(xs []int) string {
+// JoinInts prints integers (thread counts) as "1, 2, 4".
+func JoinInts(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
 		s[i] = strconv.Itoa(x)

@@ -140,5 +140,5 @@ func describe(metric string, threads []int) string {
 	if len(threads) == 1 {
 		return fmt.Sprintf("%s at %d threads", metric, threads[0])
 	}
-	return fmt.Sprintf("%s, mean of %s threads", metric, joinInts(threads))
+	return fmt.Sprintf("%s, mean of %s threads", metric, JoinInts(threads))
 }
