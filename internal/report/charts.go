@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,11 @@ type Chart struct {
 	// Outages marks x ranges during which a charted run's server was away
 	// or stalled (result.Outages) with a hatched-looking dark band.
 	Outages [][2]float64
+	// Relative says the bars are percentages of the baseline's figure: they
+	// are labelled in % and a dashed line marks 100.
+	Relative bool
+	// Caption says how to read the chart, under it; "" for none.
+	Caption string
 }
 
 // Bar is one bar of a bar chart.
@@ -80,6 +86,10 @@ const (
 	chartHeight = 9 * vg.Centimeter
 	// PNGDPI is the resolution of the PNGs: 2× the 96 dpi of CSS pixels.
 	PNGDPI = 192
+	// The narrow layout's size (NarrowSVG): about a phone's width in CSS
+	// pixels (290 pt ≈ 387 px), so that its text keeps its size there.
+	narrowWidth  = 290 * vg.Inch / 72
+	narrowHeight = 300 * vg.Inch / 72
 )
 
 // The Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"): its
@@ -422,7 +432,11 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 				p.Add(eb)
 				labelY = b.Hi
 			}
-			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: labelY}}, Labels: []string{FormatUnits(roundShown(b.Value))}})
+			text := FormatUnits(roundShown(b.Value))
+			if c.Relative {
+				text = strconv.FormatFloat(b.Value, 'f', 0, 64) + "%"
+			}
+			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: labelY}}, Labels: []string{text}})
 			if err != nil {
 				return fmt.Errorf("chart %s: %w", c.ID, err)
 			}
@@ -439,6 +453,14 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 	}
 	p.X.Tick.Marker = ticks
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	if c.Relative {
+		ref, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 100}, {X: p.X.Max, Y: 100}})
+		if err != nil {
+			return fmt.Errorf("chart %s: %w", c.ID, err)
+		}
+		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(ref)
+	}
 	p.X.Tick.LineStyle.Width = 0
 	p.Y.Min, p.Y.Max = 0, top
 	return nil
@@ -456,18 +478,23 @@ func roundShown(v float64) float64 {
 }
 
 // render writes the chart in format "svg" or "png": the plot, and its
-// legend in a column to the right of it, outside the data.
-func (c *Chart) render(format string) ([]byte, error) {
+// legend outside the data — in a column to the right of it, or, in the
+// narrow layout for phones, in rows under it.
+func (c *Chart) render(format string, narrow bool) ([]byte, error) {
 	p, leg, err := c.plot()
 	if err != nil {
 		return nil, err
 	}
+	w, h := chartWidth, chartHeight
+	if narrow {
+		w, h = narrowWidth, narrowHeight
+	}
 	var canvas vg.CanvasWriterTo
 	switch format {
 	case "svg":
-		canvas = vgsvg.New(chartWidth, chartHeight)
+		canvas = vgsvg.New(w, h)
 	case "png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(PNGDPI))}
+		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))}
 	default:
 		return nil, fmt.Errorf("chart %s: unknown format %q", c.ID, format)
 	}
@@ -477,15 +504,27 @@ func (c *Chart) render(format string) ([]byte, error) {
 	dc.Fill(dc.Rectangle.Path())
 	margin := vg.Points(8)
 	dc = draw.Crop(dc, margin, -margin, margin, -margin)
-	if w := legendWidth(leg, c); w > 0 {
-		plotArea := draw.Crop(dc, 0, -(w + vg.Points(10)), 0, 0)
+	names := legendNames(c)
+	switch {
+	case len(names) == 0:
+		fitTitle(p, dc.Size().X)
+		p.Draw(dc)
+	case narrow:
+		// The legend's rows under the plot, the x axis' label above them.
+		row := leg.TextStyle.Rectangle("M").Size().Y + leg.Padding
+		legH := vg.Length(len(names)) * row
+		plotArea := draw.Crop(dc, 0, 0, legH+vg.Points(8), 0)
+		legArea := draw.Crop(dc, 0, 0, 0, -(dc.Size().Y - legH))
+		fitTitle(p, plotArea.Size().X)
+		p.Draw(plotArea)
+		leg.Draw(legArea)
+	default:
+		lw := legendWidth(leg, names)
+		plotArea := draw.Crop(dc, 0, -(lw + vg.Points(10)), 0, 0)
 		fitTitle(p, plotArea.Size().X)
 		legArea := draw.Crop(dc, plotArea.Max.X-dc.Min.X+vg.Points(10), 0, 0, -(p.Title.TextStyle.Rectangle("M").Size().Y + p.Title.Padding + vg.Points(6)))
 		p.Draw(plotArea)
 		leg.Draw(legArea)
-	} else {
-		fitTitle(p, dc.Size().X)
-		p.Draw(dc)
 	}
 	var b bytes.Buffer
 	if _, err := canvas.WriteTo(&b); err != nil {
@@ -495,29 +534,39 @@ func (c *Chart) render(format string) ([]byte, error) {
 }
 
 // fitTitle makes the title fit width: a smaller size first (down to 9 pt),
-// then two lines broken after its colon.
+// then two lines broken after its first ": ", ", " or before " (".
 func fitTitle(p *plot.Plot, width vg.Length) {
 	st := &p.Title.TextStyle
 	for st.Rectangle(p.Title.Text).Size().X > width && st.Font.Size > vg.Points(9) {
 		st.Font.Size -= vg.Points(0.5)
 	}
-	if st.Rectangle(p.Title.Text).Size().X > width {
-		if i := strings.Index(p.Title.Text, ": "); i > 0 {
-			p.Title.Text = p.Title.Text[:i+1] + "\n" + p.Title.Text[i+2:]
+	if st.Rectangle(p.Title.Text).Size().X <= width {
+		return
+	}
+	for _, sep := range []string{": ", ", ", " ("} {
+		if i := strings.Index(p.Title.Text, sep); i > 0 {
+			first, rest := p.Title.Text[:i+len(strings.TrimSpace(sep))], p.Title.Text[i+len(sep):]
+			if sep == " (" {
+				first, rest = p.Title.Text[:i], p.Title.Text[i+1:]
+			}
+			p.Title.Text = first + "\n" + rest
+			return
 		}
 	}
 }
 
-// legendWidth is the width of the legend's column: its widest entry and
-// thumbnail; 0 for a chart without a legend.
-func legendWidth(l plot.Legend, c *Chart) vg.Length {
+// legendNames are the entries of c's legend (each system or line, the
+// shaded bands, the confidence band); none for a chart without a legend.
+func legendNames(c *Chart) []string {
 	var names []string
 	for _, s := range c.Series {
 		names = append(names, s.Label)
 	}
 	for _, g := range c.Groups {
 		for _, b := range g.Bars {
-			names = append(names, b.Label)
+			if !slices.Contains(names, b.Label) {
+				names = append(names, b.Label)
+			}
 		}
 	}
 	if len(c.Shade) > 0 {
@@ -529,9 +578,12 @@ func legendWidth(l plot.Legend, c *Chart) vg.Length {
 	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
 		names = append(names, "95% CI")
 	}
-	if len(names) == 0 {
-		return 0
-	}
+	return names
+}
+
+// legendWidth is the width of the legend's column: its widest entry and
+// thumbnail.
+func legendWidth(l plot.Legend, names []string) vg.Length {
 	w := vg.Length(0)
 	for _, n := range names {
 		w = max(w, l.TextStyle.Rectangle(n).Size().X)
@@ -540,7 +592,12 @@ func legendWidth(l plot.Legend, c *Chart) vg.Length {
 }
 
 // SVG renders the chart as an SVG document.
-func (c *Chart) SVG() ([]byte, error) { return c.render("svg") }
+func (c *Chart) SVG() ([]byte, error) { return c.render("svg", false) }
+
+// NarrowSVG renders the chart as an SVG document laid out for phones: a
+// narrower drawing with the legend under the plot, so that its text is as
+// large on a phone's screen as the SVG's is on a desktop's.
+func (c *Chart) NarrowSVG() ([]byte, error) { return c.render("svg", true) }
 
 // PNG renders the chart as a PNG image at PNGDPI (twice the SVG's pixels).
-func (c *Chart) PNG() ([]byte, error) { return c.render("png") }
+func (c *Chart) PNG() ([]byte, error) { return c.render("png", false) }

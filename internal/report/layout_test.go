@@ -30,6 +30,10 @@ type pageLayout struct {
 		ID         string
 		X, Y, W, H int
 	}
+	// MinFont is the smallest rendered size (CSS pixels) of a chart's text
+	// on the page, MinFontText that text.
+	MinFont     float64
+	MinFontText string
 }
 
 const layoutScript = `(() => {
@@ -43,23 +47,40 @@ const layoutScript = `(() => {
   const sticksOut = Array.from(document.body.querySelectorAll("*"))
     .filter((e) => e.getBoundingClientRect().right > view + 0.5 && !contained(e))
     .slice(0, 10).map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : ""));
+  const shown = (f) => Array.from(f.querySelectorAll("svg")).find((s) => s.getBoundingClientRect().width > 0);
   const charts = Array.from(document.querySelectorAll("figure.chart")).map((f) => {
-    const b = (f.querySelector("svg") || f).getBoundingClientRect();
+    const b = (shown(f) || f).getBoundingClientRect();
     return {ID: f.id, X: Math.round(b.left + scrollX), Y: Math.round(b.top + scrollY), W: Math.round(b.width), H: Math.round(b.height)};
   });
-  return {ScrollWidth: doc.scrollWidth, ViewWidth: view, Height: doc.scrollHeight, SticksOut: sticksOut, Charts: charts};
+  // A text's rendered size: its font size in the SVG's units times the
+  // SVG's scale on the screen (rotated text included).
+  let minFont = 1e9, minFontText = "";
+  for (const f of document.querySelectorAll("figure.chart")) {
+    const svg = shown(f);
+    if (!svg) continue;
+    for (const t of svg.querySelectorAll("text")) {
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (t.textContent.trim() !== "" && px < minFont) { minFont = px; minFontText = f.id + ": " + t.textContent; }
+    }
+  }
+  return {ScrollWidth: doc.scrollWidth, ViewWidth: view, Height: doc.scrollHeight, SticksOut: sticksOut, Charts: charts, MinFont: minFont, MinFontText: minFontText};
 })()`
+
+// minChartFont is the smallest size (CSS pixels) a chart's text may render at.
+const minChartFont = 10.0
 
 // externalRef finds a reference to something outside the file: a URL with a
 // scheme or a protocol-relative one in an attribute, CSS url() or @import.
 var externalRef = regexp.MustCompile(`(?i)((src|href|action|xlink:href|poster|data)\s*=\s*["']?\s*(https?:|//|ftp:|file:))|url\(\s*["']?\s*(https?:|//)|@import`)
 
 // TestHTMLReportAtDesktopAndPhoneWidths renders the reports of the fixtures
-// (two systems × four rounds with cost; two systems' core sweeps) in headless
-// Chromium at 1400 and 390 CSS pixels, driven through the DevTools protocol:
-// the page must not overflow horizontally, must load nothing but itself,
-// log no error, and every chart's box in the screenshot must hold pixels in
-// the colour of each system it charts. The screenshots are kept in
+// (two systems × four rounds with made-up cost; a TPC-C comparison priced
+// with seed 003's sheet; two systems' core sweeps) in headless Chromium at
+// 1400 and 390 CSS pixels, driven through the DevTools protocol: the page
+// must not overflow horizontally, must load nothing but itself, log no
+// error, every chart's box in the screenshot must hold pixels in the colour
+// of each system it charts, and no chart text may render below 10 px. The screenshots are kept in
 // $FAIRBENCH_ARTIFACTS (default test-artifacts/ at the top of the tree).
 func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 	path := findChromium()
@@ -82,7 +103,7 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 	for _, fx := range []struct {
 		name string
 		r    *Report
-	}{{"seed", seedReport(t)}, {"cpusweep", sweepReport(t)}} {
+	}{{"seed", seedReport(t)}, {"tpcc", tpccReport(t)}, {"cpusweep", sweepReport(t)}} {
 		var html bytes.Buffer
 		if err := fx.r.WriteHTML(&html); err != nil {
 			t.Fatal(err)
@@ -127,6 +148,9 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 			}
 			if l.ScrollWidth > l.ViewWidth || len(l.SticksOut) > 0 {
 				t.Errorf("%s: the page is %d px wide in a %d px viewport; sticking out: %v", name, l.ScrollWidth, l.ViewWidth, l.SticksOut)
+			}
+			if l.MinFont < minChartFont {
+				t.Errorf("%s: chart text renders at %.1f px (%q), want at least %g px", name, l.MinFont, l.MinFontText, minChartFont)
 			}
 			if len(l.Charts) != len(fx.r.Charts()) {
 				t.Errorf("%s: %d charts on the page, want %d", name, len(l.Charts), len(fx.r.Charts()))
@@ -184,7 +208,7 @@ func checkScreenshot(t *testing.T, b *browser, name, art string, width int, l pa
 			}
 		}
 	}
-	t.Logf("%s: %d×%d px, %d charts: %s", name, img.Bounds().Dx(), img.Bounds().Dy(), len(l.Charts), out)
+	t.Logf("%s: %d×%d px, %d charts, smallest chart text %.1f px: %s", name, img.Bounds().Dx(), img.Bounds().Dy(), len(l.Charts), l.MinFont, out)
 }
 
 // checkDarkAndPrint renders the page at 1400 px for a reader who prefers a

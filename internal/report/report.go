@@ -154,11 +154,11 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 	for i, rows := range cmp.Sections() {
 		sec := Section{Title: analysis.RowLabel(rows[0].Key), Rows: rows, Mixed: analysis.MixedString(rows[0].Mixed)}
 		id := fmt.Sprintf("s%d", i+1)
-		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, sec.Title+": "+cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
-		if lc := r.latencyChart(id+"-latency", sec.Title, rows[0].Key.Group()); lc != nil {
+		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
+		if lc := r.latencyChart(id+"-latency", rows[0].Key.Group()); lc != nil {
 			sec.Charts = append(sec.Charts, lc)
 		}
-		if ts := timeSeries(id+"-series", sec.Title, systems, rows, opts.ReadResult); ts != nil {
+		if ts := timeSeries(id+"-series", systems, rows, opts.ReadResult); ts != nil {
 			sec.Charts = append(sec.Charts, ts)
 		}
 		r.Sections = append(r.Sections, sec)
@@ -166,7 +166,7 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 	for i, cs := range cmp.ByCPUs {
 		title := analysis.CPUSectionTitle(cs)
 		r.CPUSections = append(r.CPUSections, CPUSection{Title: title, CPUSection: cs,
-			Chart: cpuChart(fmt.Sprintf("cpus%d-%s", i+1, cmp.Metric.Name), title, cmp.Metric.Unit, systems, cs)})
+			Chart: cpuChart(fmt.Sprintf("cpus%d-%s", i+1, cmp.Metric.Name), cmp.Metric.Unit+" by server CPUs", cmp.Metric.Unit, systems, cs)})
 	}
 	r.Overview = overview(cmp, opts.BarThreads)
 	if c := opts.Cost; c != nil {
@@ -254,8 +254,9 @@ func ciOf(cl analysis.Cell) (lo, hi float64) {
 
 // latencyChart draws the latency percentiles of a section against threads:
 // a line per system and percentile (the first percentile solid, the others
-// dashed); nil without latency figures for the section.
-func (r *Report) latencyChart(id, title string, g analysis.Key) *Chart {
+// dashed); nil without latency figures for the section. Its title leaves
+// the section out (the section's heading names it).
+func (r *Report) latencyChart(id string, g analysis.Key) *Chart {
 	if r.Latency == nil {
 		return nil
 	}
@@ -278,14 +279,19 @@ func (r *Report) latencyChart(id, title string, g analysis.Key) *Chart {
 	if len(c.Series) == 0 {
 		return nil
 	}
-	c.Title = title + ": " + strings.Join(units, ", ") + " latency (ms) by threads"
+	c.Title = strings.Join(units, ", ") + " latency (ms) by threads"
 	return c
 }
 
 // overview charts every section of cmp as a bar group of the systems at
 // one thread count (threads, or the largest every section has for every
-// system), with confidence intervals; nil with fewer than two sections or
-// no such thread count.
+// system), each figure as a percentage of the baseline's in its section
+// (baseline = 100) with its confidence interval on the same scale; nil with
+// fewer than two sections or no such thread count. Relative, because test
+// cases differ by orders of magnitude (a read-write transaction against a
+// point select): on one absolute axis the small ones are slivers, and the
+// seeds state every comparison as "% ARM-vs-x86" anyway; each section's
+// own chart has the absolute figures.
 func overview(cmp *analysis.Comparison, threads int) *Chart {
 	sections := cmp.Sections()
 	if len(sections) < 2 {
@@ -309,10 +315,18 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 			return nil
 		}
 	}
-	c := &Chart{ID: "overview", Title: fmt.Sprintf("%s by test case at %d threads", cmp.Metric.Unit, threads), YLabel: cmp.Metric.Unit}
+	base := cmp.BaselineSystem().Label
+	c := &Chart{ID: "overview", Title: fmt.Sprintf("%s by test case at %d threads, %% of %s", cmp.Metric.Unit, threads, base),
+		YLabel: fmt.Sprintf("%% of %s's %s (%s = 100)", base, cmp.Metric.Unit, base), Relative: true,
+		Caption: fmt.Sprintf("Each test case's %s at %d threads as a percentage of %s's (%s = 100; %s). Error bars: each system's %g %% confidence interval on the same scale. The figures themselves are in each test case's section.",
+			cmp.Metric.Unit, threads, base, base, map[bool]string{true: "lower is better", false: "higher is better"}[cmp.Metric.LowerIsBetter], cmp.Confidence*100)}
 	for _, rows := range sections {
 		i := slices.IndexFunc(rows, func(r analysis.Row) bool { return r.Key.Threads == threads })
 		if i < 0 {
+			continue
+		}
+		ref := rows[i].Cells[cmp.Baseline].Value
+		if math.IsNaN(ref) || ref == 0 {
 			continue
 		}
 		g := BarGroup{Label: rows[i].Key.Workload}
@@ -321,7 +335,7 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 				continue
 			}
 			lo, hi := ciOf(cl)
-			g.Bars = append(g.Bars, Bar{Label: cmp.Systems[j].Label, Value: cl.Value, Color: j, Lo: lo, Hi: hi})
+			g.Bars = append(g.Bars, Bar{Label: cmp.Systems[j].Label, Value: cl.Value / ref * 100, Color: j, Lo: lo / ref * 100, Hi: hi / ref * 100})
 		}
 		c.Groups = append(c.Groups, g)
 	}
@@ -392,8 +406,9 @@ func outageSpans(res *result.Result, measured float64) [][2]float64 {
 // timeSeries charts the throughput over time of each system's run at the
 // largest thread count of the section, warm-up shaded; nil when no result
 // file holds intervals. Of several rounds it charts each system's first
-// (lowest-numbered), and the title says which round of how many.
-func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Row, read func(string) (*result.Result, error)) *Chart {
+// (lowest-numbered), and the title says which round of how many (not the
+// section: its heading names it).
+func timeSeries(id string, systems []*analysis.System, rows []analysis.Row, read func(string) (*result.Result, error)) *Chart {
 	row := rows[len(rows)-1]
 	c := &Chart{XLabel: "seconds", YLabel: "tps"}
 	type shown struct {
@@ -454,7 +469,7 @@ func timeSeries(id, title string, systems []*analysis.System, rows []analysis.Ro
 		}
 		which = ", " + strings.Join(each, "; ")
 	}
-	c.ID, c.Title = id, fmt.Sprintf("%s: tps over time at %d threads%s", title, row.Key.Threads, which)
+	c.ID, c.Title = id, fmt.Sprintf("tps over time at %d threads%s", row.Key.Threads, which)
 	return c
 }
 

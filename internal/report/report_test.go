@@ -407,7 +407,7 @@ func TestCoreScalingChart(t *testing.T) {
 	page := b.String()
 	for _, want := range []string{
 		`<h2>oltp_point_select (uniform, default, 1x1000, transport=socket) by server CPUs</h2>`,
-		`id="` + c.ID + `"><svg`,
+		`id="` + c.ID + `"><div class="wide"><svg`,
 		`<td>2</td><td>arm</td><td>no SMT siblings</td><td>8560`,
 		`107% ` + analysis.SuperlinearMark,
 		analysis.SuperlinearMark + ` arm no SMT siblings at 2 CPUs: ` + analysis.CaveatNoise,

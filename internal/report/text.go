@@ -66,6 +66,9 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 		var s strings.Builder
 		for _, c := range charts {
 			fmt.Fprintf(&s, "![%s](%s)\n", mdText(c.Title), path.Join(images, c.ID+".png"))
+			if c.Caption != "" {
+				fmt.Fprintf(&s, "\n<sub>%s</sub>\n", mdText(c.Caption))
+			}
 		}
 		return s.String()
 	}
