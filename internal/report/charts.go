@@ -18,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Series is one line of a chart.
@@ -409,6 +411,16 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 	}
 	top := niceTop(maxY * 1.08) // room for the value labels
 	width := 0.8 / float64(most)
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	if c.Relative {
+		// The baseline's 100 %, under the bars and their labels.
+		ref, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 100}, {X: p.X.Max, Y: 100}})
+		if err != nil {
+			return fmt.Errorf("chart %s: %w", c.ID, err)
+		}
+		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(ref)
+	}
 	var ticks plot.ConstantTicks
 	legended := map[int]bool{}
 	for gi, g := range groups {
@@ -432,7 +444,7 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 				p.Add(eb)
 				labelY = b.Hi
 			}
-			text := FormatUnits(roundShown(b.Value))
+			text := barLabel(b.Value)
 			if c.Relative {
 				text = strconv.FormatFloat(b.Value, 'f', 0, 64) + "%"
 			}
@@ -452,29 +464,22 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 		}
 	}
 	p.X.Tick.Marker = ticks
-	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-	if c.Relative {
-		ref, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 100}, {X: p.X.Max, Y: 100}})
-		if err != nil {
-			return fmt.Errorf("chart %s: %w", c.ID, err)
-		}
-		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(ref)
-	}
 	p.X.Tick.LineStyle.Width = 0
 	p.Y.Min, p.Y.Max = 0, top
 	return nil
 }
 
-// roundShown rounds a bar's figure to three significant digits for its
-// label.
-func roundShown(v float64) float64 {
-	if v == 0 || math.IsNaN(v) {
-		return v
+// barLabel is a bar's figure as its label: whole and with thousands
+// separators from 1,000 (a cost of 2,117 USD, not 2.12k), else three
+// significant digits (2.36).
+func barLabel(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return workload.GroupDigits(int64(math.Round(v)))
 	}
-	s := strconv.FormatFloat(v, 'g', 3, 64)
-	r, _ := strconv.ParseFloat(s, 64)
-	return r
+	if v == 0 || math.IsNaN(v) {
+		return FormatUnits(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // render writes the chart in format "svg" or "png": the plot, and its

@@ -125,7 +125,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"wbr":      wbr,
 }).Parse(pageTemplate))
 
-// wbr escapes a row label for HTML with a line-break opportunity after
+// wbr escapes a row label or headline for HTML with a line-break opportunity after
 // each "/", so that a long label wraps there on a phone.
 func wbr(s string) template.HTML {
 	s = template.HTMLEscapeString(s)
@@ -322,7 +322,7 @@ table.cost td.num, table.cost th.num { text-align: right; }
 <body>
 <h1>{{.Title}}</h1>
 {{if .Headline}}<section id="headline">
-<ul>{{range .Headline}}<li>{{.}}</li>{{end}}</ul>
+<ul>{{range .Headline}}<li>{{wbr .}}</li>{{end}}</ul>
 <p class="note">{{.HeadlineRule}}</p>
 </section>
 {{end}}<p class="note">{{.Comparison.Metric.Unit}}{{if .Comparison.Metric.LowerIsBetter}} (lower is better){{else}} (higher is better){{end}}, {{.Comparison.Center}} of rounds; baseline {{.Comparison.BaselineSystem.Label}}. Differences marked ~ are not significant (two-sided Mann-Whitney U, α={{.Comparison.Alpha}}).</p>

@@ -11,7 +11,7 @@ TPC-C "Medium1" tpmC as the mean of four rounds spread by a fixed pattern
 (made-up spread, published means: not measured here; the tests check what
 the report makes of known figures). Every count, rate and interval of the
 template is scaled by the same factor, so that tps, qps, tpmC and the
-intervals agree. Run it from this directory: python3 gen.py
+intervals agree, and every latency by Little's law (threads ÷ throughput). Run it from this directory: python3 gen.py
 """
 import copy, json, os
 
@@ -48,6 +48,19 @@ def scale(x, f):
     if "kind_events" in x:
         x["kind_events"] = [int(round(v * f)) for v in x["kind_events"]]
 
+def stretch(x, k, f):
+    """Multiplies every latency (ms) under x by k; sums of latencies also by
+    the count's factor f."""
+    if isinstance(x, dict):
+        for key, v in x.items():
+            if isinstance(v, (int, float)) and (key.endswith("_ms") or key.replace(".", "").isdigit()):
+                x[key] = round(v * k * (f if key == "sum_ms" else 1), 3)
+            else:
+                stretch(v, k, f)
+    elif isinstance(x, list):
+        for v in x:
+            stretch(v, k, f)
+
 base_tpmc = next(f["value"] for f in T["figures"] if f["name"] == "tpmC")
 for system, figures in TPMC.items():
     os.makedirs(system, exist_ok=True)
@@ -65,11 +78,17 @@ for system, figures in TPMC.items():
             r["options"]["warehouses"] = "100"
             r["command_line"] = ["fairbench", "run", "tpcc", "--warehouses=100", "--threads=%d" % threads, "--time=4",
                                  "--warmup-time=2", "--report-interval=1", "--output=%s/t%d-r%d.json" % (system, threads, rnd)]
+            # Little's law: latency grows with the threads and shrinks with
+            # the throughput.
+            k = threads / T["threads"] / f
             for phase in (r["totals"], r["warmup"]):
                 scale(phase, f)
+                stretch(phase, k, f)
             for iv in r["intervals"]:
                 iv["threads"] = threads
                 scale(iv, f)
+                stretch({"latency_ms": iv["latency_ms"], "max_ms": iv["max_ms"]}, k, f)
+                iv["max_ms"] = round(iv["max_ms"] * k, 3)
             for fig in r["figures"]:
                 fig["value"] = round(fig["value"] * f, 2) if fig["name"] != "tpmC" else round(want, 1)
             m = {k: v for k, v in T["machine"].items() if k not in DROP}
