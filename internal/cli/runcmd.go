@@ -80,6 +80,10 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	if err != nil {
 		return runner.Config{}, err
 	}
+	cps, err := runner.ParseCheckpoints(f.checkpoints)
+	if err != nil {
+		return runner.Config{}, fmt.Errorf("--report-checkpoints=%s: %w", f.checkpoints, err)
+	}
 	if f.format != "text" && f.format != "json" {
 		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
 	}
@@ -100,6 +104,7 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// Coordinated clients keep interval histograms so that merge gives
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
+		Checkpoints:        cps,
 	}
 	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
 		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
@@ -291,6 +296,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 			if goTPC == nil && (printLines || iv.Warmup) {
 				intervalLine(human, iv, rcfg.Percentiles)
 			}
+		},
+		OnCheckpoint: func(cp result.Checkpoint) {
+			checkpointReport(human, cp, rcfg.Rate, rcfg.Percentiles)
 		},
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}

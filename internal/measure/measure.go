@@ -191,6 +191,7 @@ type Spec struct {
 	OnIntervalHistogram func(result.Interval, *metrics.Latency)
 	OnIntervalKinds     func(result.Interval, []metrics.Kind)
 	OnMeasure           func()
+	OnCheckpoint        func(result.Checkpoint)
 	Progress            *progress.Display
 }
 
@@ -207,6 +208,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		OnInterval:          spec.OnInterval,
 		OnIntervalHistogram: spec.OnIntervalHistogram,
 		OnIntervalKinds:     spec.OnIntervalKinds,
+		OnCheckpoint:        spec.OnCheckpoint,
 		Progress:            spec.Progress,
 		OnMeasure: func() {
 			probe = observe.Begin(ctx, t.Driver, t.Server)
