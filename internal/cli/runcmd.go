@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/dbdebug"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/gotpccli"
 	"github.com/fairbench/fairbench/internal/gotpcout"
@@ -123,6 +124,9 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	}
 	return cfg, cfg.Validate()
 }
+
+// dbDebugWarning is what a --db-debug run says in its output and result.
+const dbDebugWarning = "--db-debug printed every statement the threads sent (on stderr): the figures include the cost of printing them; run without it to measure"
 
 // execute is `fairbench run WORKLOAD`.
 func (inv *invocation) execute(cmd *cobra.Command) error {
@@ -303,6 +307,11 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}
 	spec.Options["client-cpus"] = pin.CPUs.String() // the list "rest" gave
+	if inv.run.dbDebug {
+		spec.ThreadDriver = dbdebug.Wrap(s.target.Driver, a.Stderr)
+		spec.Warnings = append(spec.Warnings, dbDebugWarning)
+		fmt.Fprintf(notes, "WARNING: %s\n\n", dbDebugWarning)
+	}
 	inv.recordIgnored(spec.Options)
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
