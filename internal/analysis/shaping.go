@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -177,10 +178,14 @@ func sessionItems(res *result.Result) []string {
 const varPrefix = "var:"
 
 // normIsolation writes an isolation level as --isolation-level does
-// ("read-committed" for MySQL's "READ-COMMITTED" and PostgreSQL's "read
-// committed"); "" for none.
+// (driver.ParseIsolation: "read-committed" for MySQL's "READ-COMMITTED" and
+// PostgreSQL's "read committed"); "" for none, and a level it does not know
+// as the server wrote it.
 func normIsolation(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
+	if level, err := driver.ParseIsolation(s); err == nil {
+		return level
+	}
+	return itemValue(strings.ToLower(s))
 }
 
 // normCiphers writes a cipher list in one order and case, so that spellings
