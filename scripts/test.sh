@@ -119,6 +119,7 @@ FUZZ_TARGETS=(
 	"FuzzTranslate ./internal/sysbenchcli"
 	"FuzzTranslate ./internal/gotpccli"
 	"FuzzSessionVar ./internal/driver"
+	"FuzzParseCheckpoints ./internal/runner"
 )
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do

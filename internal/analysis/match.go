@@ -10,8 +10,9 @@ import (
 // The matching rule of compare, cost and report: two figures share a row only
 // when their workload, data set, distribution (rand type), profile, the
 // run options that shape what was measured (Key.Options: --rate,
-// --point-selects, tpcc's --wait… see shapingOptions; and the transport, a
-// Unix socket or TCP: shapeOf) and the server's CPU set (Key.CPUs: a
+// --point-selects, tpcc's --wait… see shapingOptions; the transport, a
+// Unix socket or TCP; and the connections' set-up, isolation level, session
+// variables, compression and TLS cipher list: shapeOf) and the server's CPU set (Key.CPUs: a
 // server_cpus sweep's cell, a pinned server; see cpus.go) are the same. A system that shares no such row with any other system for a workload
 // they both ran is refused with what differs (MixError), unless mixing is
 // allowed: then the parts that differ, where every system has a single value,

@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -124,6 +126,7 @@ func shapeOf(res *result.Result, randType string) string {
 	if res.Target.TransportOf() == result.TransportSocket { // TCP, the usual way, is left unsaid
 		items = append(items, "transport="+result.TransportSocket)
 	}
+	items = append(items, sessionItems(res)...)
 	if unknown {
 		items = append(items, UnknownOptions)
 	}
@@ -139,12 +142,86 @@ func defaultsApply(res *result.Result) bool {
 	return !imported || len(res.CommandLine) > 0
 }
 
-// optionDefault is the default of shaping option name, "" when name is none.
+// sessionItems are the Key.Options items of how the run's connections were
+// set up, each of which changes the figures: the transaction isolation level
+// (--isolation-level, as the server read it back, else as asked), each
+// session variable (--session-var, "var:NAME=VALUE" with the value the server
+// reported), MySQL protocol compression (--mysql-compression) and the TLS 1.2
+// cipher list (--mysql-ssl-cipher). What was not set — the server's
+// default, and everything in results written before they were recorded — is
+// left unsaid, as the defaults of shapingOptions are.
+func sessionItems(res *result.Result) []string {
+	var items []string
+	t := res.Target
+	iso := res.Options["isolation-level"]
+	if t.Session != nil && t.Session.Isolation != "" {
+		iso = t.Session.Isolation
+	}
+	if iso = normIsolation(iso); iso != "" {
+		items = append(items, "isolation="+iso)
+	}
+	if t.Session != nil {
+		for _, name := range slices.Sorted(maps.Keys(t.Session.Variables)) {
+			items = append(items, varPrefix+strings.ToLower(name)+"="+itemValue(t.Session.Variables[name]))
+		}
+	}
+	if t.Compression {
+		items = append(items, "compression=on")
+	}
+	if t.SSLCipher != "" {
+		items = append(items, "ssl-cipher="+normCiphers(t.SSLCipher))
+	}
+	return items
+}
+
+// varPrefix starts the Key.Options item of a session variable.
+const varPrefix = "var:"
+
+// normIsolation writes an isolation level as --isolation-level does
+// (driver.ParseIsolation: "read-committed" for MySQL's "READ-COMMITTED" and
+// PostgreSQL's "read committed"); "" for none, and a level it does not know
+// as the server wrote it.
+func normIsolation(s string) string {
+	if level, err := driver.ParseIsolation(s); err == nil {
+		return level
+	}
+	return itemValue(strings.ToLower(s))
+}
+
+// normCiphers writes a cipher list in one order and case, so that spellings
+// of one list match.
+func normCiphers(s string) string {
+	list := strings.FieldsFunc(strings.ToUpper(s), func(r rune) bool { return r == ':' || r == ',' || r == ' ' })
+	slices.Sort(list)
+	return strings.Join(slices.Compact(list), ":")
+}
+
+// itemValue keeps a value within one Key.Options item: items are separated
+// by spaces and systems' sets by ", ", so white space becomes "_".
+func itemValue(v string) string {
+	if v == "" {
+		return "''"
+	}
+	return strings.Join(strings.Fields(v), "_")
+}
+
+// optionDefault is the default of shaping option name as describeOptions
+// names it for a system that did not set it.
 func optionDefault(name string) string {
 	for _, o := range shapingOptions {
 		if o.name == name {
 			return o.norm(o.def)
 		}
+	}
+	switch {
+	case name == "transport":
+		return result.TransportTCP
+	case name == "compression":
+		return "off"
+	case name == "ssl-cipher":
+		return "default"
+	case name == "isolation", strings.HasPrefix(name, varPrefix):
+		return "server-default"
 	}
 	return ""
 }

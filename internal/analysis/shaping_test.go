@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,5 +269,73 @@ func TestRoundsWithoutTheMetricAreTold(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(c.Notes, "\n"), "left out of the rounds for having no p99: x86: 1 run(s) of oltp_read_write/uniform/4x100000/t8") {
 		t.Errorf("notes %q do not tell the round left out", c.Notes)
+	}
+}
+
+// TestSessionShapes: the isolation level (read back, else as asked), the
+// session variables, protocol compression and the TLS cipher list are part
+// of what a run measured; spellings of one value match, and a result that
+// does not record them (older ones) reads as the defaults, left unsaid.
+func TestSessionShapes(t *testing.T) {
+	mysqlAt := func(mod func(*result.Target)) result.Target {
+		tg := result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}, Transport: "tcp"}
+		mod(&tg)
+		return tg
+	}
+	for _, tc := range []struct {
+		name   string
+		target result.Target
+		opts   map[string]string
+		want   string
+	}{
+		{"older result", mysqlAt(func(*result.Target) {}), nil, ""},
+		{"isolation read back", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "READ-COMMITTED"} }), nil, "isolation=read-committed"},
+		{"postgres spelling", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "read committed"} }), nil, "isolation=read-committed"},
+		{"asked, not read back", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Notes: []string{"no"}} }), map[string]string{"isolation-level": "serializable"}, "isolation=serializable"},
+		{"session variables", mysqlAt(func(t *result.Target) {
+			t.Session = &sysinfo.Session{Variables: map[string]string{"sql_mode": "", "innodb_lock_wait_timeout": "10", "x": "a b"}}
+		}), nil, "var:innodb_lock_wait_timeout=10 var:sql_mode='' var:x=a_b"},
+		{"compression", mysqlAt(func(t *result.Target) { t.Compression = true }), nil, "compression=on"},
+		{"cipher list", mysqlAt(func(t *result.Target) {
+			t.SSLCipher = "ecdhe-rsa-aes256-gcm-sha384:ECDHE-RSA-AES128-GCM-SHA256"
+		}), nil, "ssl-cipher=ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := fakeRun{opts: tc.opts}.build()
+			res.Target = tc.target
+			if got := shapeOf(res, res.Options["rand-type"]); got != tc.want {
+				t.Errorf("shapeOf = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSessionDifferencesAreNotPooledNorCompared: one system's runs at two
+// isolation levels are two rows, and two systems that differ in compression
+// are refused, naming it with both values.
+func TestSessionDifferencesAreNotPooledNorCompared(t *testing.T) {
+	at := func(mod func(*result.Target)) *result.Target {
+		tg := fakeRun{}.build().Target
+		mod(&tg)
+		return &tg
+	}
+	rc := at(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "READ-COMMITTED"} })
+	x86 := mustSystem(t, "x86",
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000},
+		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1100, target: rc})
+	c, err := Compare([]*System{x86}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 {
+		t.Fatalf("%d rows, want 2 (the server's isolation and read-committed): %+v", len(c.Rows), c.Rows)
+	}
+	plain := mustSystem(t, "plain", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000})
+	comp := mustSystem(t, "zlib", fakeRun{machine: armMachine, server: mysql8, threads: 8, tps: 900,
+		target: at(func(t *result.Target) { t.Compression = true })})
+	_, err = Compare([]*System{plain, comp}, CompareOptions{})
+	var mix *MixError
+	if !errors.As(err, &mix) || !strings.Contains(err.Error(), "options: plain compression=off, zlib compression=on") {
+		t.Fatalf("err = %v, want a MixError naming compression", err)
 	}
 }

@@ -36,6 +36,13 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 	if cfg.ReportInterval > 0 {
 		fmt.Fprintf(w, "Report intermediate results every %g second(s)\n", cfg.ReportInterval.Seconds())
 	}
+	if len(cfg.Checkpoints) > 0 {
+		at := make([]string, len(cfg.Checkpoints))
+		for i, d := range cfg.Checkpoints {
+			at[i] = strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+		}
+		fmt.Fprintf(w, "Report checkpoint(s) at %s seconds (cumulative)\n", strings.Join(at, ", "))
+	}
 	if cfg.Warmup > 0 {
 		fmt.Fprintf(w, "Warm-up time: %g second(s), reported apart\n", cfg.Warmup.Seconds())
 	}
@@ -156,6 +163,16 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 	sysbenchSummary(w, res.Totals, res.Rate, pcts)
 	fairbenchSummary(w, res, pcts)
 	runNotes(w, res)
+}
+
+// checkpointReport prints one --report-checkpoints summary as sysbench
+// prints its checkpoint reports ("[ 10s ] Checkpoint report:" and a summary),
+// the header marked "(cumulative)": sysbench's counters restart at each
+// checkpoint, fairbench's cover the measured phase from its start, and a
+// script that reads the log must be able to tell.
+func checkpointReport(w io.Writer, cp result.Checkpoint, rate float64, pcts []float64) {
+	fmt.Fprintf(w, "[ %ss ] Checkpoint report: (cumulative)\n", intervalLabel(cp.At))
+	sysbenchSummary(w, cp.Phase, rate, pcts)
 }
 
 // sysbenchSummary prints sysbench 1.0's summary of phase t (sysbench.c's

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/dbdebug"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/gotpccli"
 	"github.com/fairbench/fairbench/internal/gotpcout"
@@ -80,6 +81,10 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	if err != nil {
 		return runner.Config{}, err
 	}
+	cps, err := runner.ParseCheckpoints(f.checkpoints)
+	if err != nil {
+		return runner.Config{}, fmt.Errorf("--report-checkpoints=%s: %w", f.checkpoints, err)
+	}
 	if f.format != "text" && f.format != "json" {
 		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
 	}
@@ -100,6 +105,7 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// Coordinated clients keep interval histograms so that merge gives
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
+		Checkpoints:        cps,
 	}
 	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
 		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
@@ -118,6 +124,9 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	}
 	return cfg, cfg.Validate()
 }
+
+// dbDebugWarning is what a --db-debug run says in its output and result.
+const dbDebugWarning = "--db-debug printed every statement the threads sent (on stderr): the figures include the cost of printing them; run without it to measure"
 
 // execute is `fairbench run WORKLOAD`.
 func (inv *invocation) execute(cmd *cobra.Command) error {
@@ -292,9 +301,17 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 				intervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
+		OnCheckpoint: func(cp result.Checkpoint) {
+			checkpointReport(human, cp, rcfg.Rate, rcfg.Percentiles)
+		},
 		Progress: progress.New(human, a.IsTerminal(human)),
 	}
 	spec.Options["client-cpus"] = pin.CPUs.String() // the list "rest" gave
+	if inv.run.dbDebug {
+		spec.ThreadDriver = dbdebug.Wrap(s.target.Driver, a.Stderr)
+		spec.Warnings = append(spec.Warnings, dbDebugWarning)
+		fmt.Fprintf(notes, "WARNING: %s\n\n", dbDebugWarning)
+	}
 	inv.recordIgnored(spec.Options)
 	if exp != nil {
 		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)

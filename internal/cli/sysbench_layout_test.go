@@ -277,3 +277,89 @@ func TestHistogramAndVerbosityThroughTheCLI(t *testing.T) {
 		t.Fatalf("--verbosity=6: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestCheckpointLayoutMatchesSysbench holds a --report-checkpoints report
+// against a real sysbench's: its header line is sysbench's with
+// "(cumulative)" after it (sysbench's counters restart at each checkpoint,
+// fairbench's do not, and a script must be able to tell), and its summary
+// is sysbench's, section by section.
+func TestCheckpointLayoutMatchesSysbench(t *testing.T) {
+	sbLines, _ := sysbenchTranscript(t, "oltp_point_select_checkpoints.txt")
+	// The first report's figures: the transcript up to its end, read as a
+	// run whose final summary it is.
+	var sbHeader string
+	var first []string
+	for i, l := range sbLines {
+		if strings.Contains(l, "Checkpoint report:") {
+			sbHeader = l
+			first = append(first, sbLines[:i]...)
+			for _, l := range sbLines[i+1:] {
+				first = append(first, l)
+				if strings.Contains(l, "execution time (avg/stddev)") {
+					break
+				}
+			}
+			break
+		}
+	}
+	runs, err := importer.Parse(strings.NewReader(strings.Join(first, "\n")+"\n"), "first.txt", importer.Options{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("import of the first report: %d runs, %v", len(runs), err)
+	}
+	res := runs[0]
+	var b bytes.Buffer
+	checkpointReport(&b, result.Checkpoint{At: 1, Phase: res.Totals}, 0, percentilesOf(res))
+	fbLines := strings.Split(b.String(), "\n")
+	if fbLines[0] != sbHeader+" (cumulative)" {
+		t.Errorf("header %q, want sysbench's %q followed by \" (cumulative)\"", fbLines[0], sbHeader)
+	}
+	want, _ := summarySections(t, sbLines)
+	got, _ := summarySections(t, fbLines[1:])
+	for _, s := range sysbenchSections {
+		if w, g := layout(want[s]), layout(got[s]); strings.Join(w, "\n") != strings.Join(g, "\n") {
+			t.Errorf("section %q differs from sysbench 1.0.20's checkpoint report\n--- fairbench ---\n%s\n--- sysbench ---\n%s",
+				s, strings.Join(g, "\n"), strings.Join(w, "\n"))
+		}
+	}
+}
+
+// TestCheckpointsThroughTheCLI runs the sysbench form with
+// --report-checkpoints: a report per checkpoint, cumulative, in the output and
+// the result, the last (at --time) equal to the totals; a checkpoint past
+// --time is refused before anything runs.
+func TestCheckpointsThroughTheCLI(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	out := filepath.Join(t.TempDir(), "cp.json")
+	base := []string{"--sqlite-db=" + cfg.Path, "--table-size=200", "--threads=2", "--time=2"}
+	r := runCLI(context.Background(), nil, join(base, []string{"--report-checkpoints=1,2", "oltp_point_select", "run", "-o", out})...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Report checkpoint(s) at 1, 2 seconds (cumulative)", "[ 1s ] Checkpoint report: (cumulative)\nSQL statistics:",
+		"[ 2s ] Checkpoint report: (cumulative)\nSQL statistics:"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if n := strings.Count(r.stdout, "SQL statistics:"); n != 3 {
+		t.Errorf("%d summaries, want 2 checkpoint reports and the final one", n)
+	}
+	res := readResult(t, out)
+	if len(res.Checkpoints) != 2 || res.Checkpoints[0].At != 1 || res.Checkpoints[1].At != 2 || res.Options["report-checkpoints"] != "1,2" {
+		t.Fatalf("checkpoints %+v, option %q", res.Checkpoints, res.Options["report-checkpoints"])
+	}
+	first, last := res.Checkpoints[0], res.Checkpoints[1]
+	if first.Counts.Events == 0 || first.Counts.Events > last.Counts.Events || last.Counts.Events != res.Totals.Counts.Events ||
+		len(last.Latency.Percentiles) != len(res.Totals.Latency.Percentiles) {
+		t.Errorf("checkpoint events %d, %d (percentiles %v), totals %d (%v): want cumulative, the last the totals",
+			first.Counts.Events, last.Counts.Events, last.Latency.Percentiles, res.Totals.Counts.Events, res.Totals.Latency.Percentiles)
+	}
+	late := filepath.Join(t.TempDir(), "late.json")
+	r = runCLI(context.Background(), nil, join(base, []string{"--report-checkpoints=1,5", "oltp_point_select", "run", "-o", late})...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "past --time=2") || strings.Contains(r.stdout, "Threads started") {
+		t.Fatalf("checkpoint past --time: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(late); err == nil {
+		t.Error("a refused run wrote a result file")
+	}
+}

@@ -51,8 +51,14 @@ type runFlags struct {
 	// verbosity is sysbench's --verbosity: below sysbenchNotice the human
 	// output is left out.
 	verbosity int
-	output    string
-	format    string
+	// dbDebug is --db-debug: every statement the threads send is printed
+	// on stderr (dbdebug).
+	dbDebug bool
+	// checkpoints is --report-checkpoints, the list as given
+	// (runner.ParseCheckpoints).
+	checkpoints string
+	output      string
+	format      string
 	// outputStyle is the layout of the human output (--output-style):
 	// fairbench's or go-tpc's (gotpccli.Styles).
 	outputStyle   string
@@ -244,6 +250,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
 		rfs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
 		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
+		rfs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
+		rfs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")

@@ -18,6 +18,9 @@ const (
 	sbSQLStats   = "SQL statistics:"
 	sbHistogram  = "Latency histogram (values are in milliseconds)"
 	sbCheckpoint = "Checkpoint report:"
+	// sbCumulative marks fairbench's checkpoint reports, which cover the
+	// measured phase from its start (sysbench's restart at each).
+	sbCumulative = "Checkpoint report: (cumulative)"
 )
 
 var (
@@ -95,6 +98,9 @@ type sbRun struct {
 	percentile     string
 	checkpoints    []*sbSummary
 	nextCheckpoint bool // the next summary is a checkpoint report
+	// nextCumulative: the next summary is fairbench's cumulative checkpoint
+	// report, which the final summary contains; it is left out.
+	nextCumulative bool
 	sum            *sbSummary
 	buckets        []sbBucket
 	inHistogram    bool
@@ -264,6 +270,8 @@ func (p *sbParser) header(r *sbRun, n int, l string) error {
 		r.sum = &sbSummary{line: n, seen: map[string]bool{}}
 	case strings.Contains(l, sbHistogram):
 		r.inHistogram = true
+	case strings.Contains(l, sbCumulative):
+		r.nextCumulative = true
 	case strings.Contains(l, sbCheckpoint):
 		r.nextCheckpoint = true
 	}
@@ -414,6 +422,10 @@ func (p *sbParser) endSummary(r *sbRun, n int) error {
 	if miss := s.missing(); len(miss) > 0 {
 		r.sum = s // report the cut summary
 		return p.closeIncomplete(n, "the summary ends")
+	}
+	if r.nextCumulative {
+		r.nextCumulative = false
+		return nil
 	}
 	if r.nextCheckpoint {
 		r.checkpoints = append(r.checkpoints, s)

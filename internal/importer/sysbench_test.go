@@ -2,6 +2,8 @@ package importer
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,6 +178,24 @@ func TestSysbenchHistogram(t *testing.T) {
 	}
 	if r.Totals.Service.Histogram == nil {
 		t.Error("service histogram missing: without --rate it is the latency's")
+	}
+}
+
+// TestFairbenchCumulativeCheckpoints: fairbench's checkpoint reports are
+// cumulative and say so; a log of them is not read as sysbench's resets — the
+// final summary alone is the run.
+func TestFairbenchCumulativeCheckpoints(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "sysbench-1.0.20-rate-checkpoints.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := strings.ReplaceAll(string(raw), "Checkpoint report:", "Checkpoint report: (cumulative)")
+	runs, err := Parse(strings.NewReader(log), "fairbench.log", Options{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if got := runs[0].Totals.Counts.Events; got != 380 { // the final summary's, not 381 + 380
+		t.Errorf("events %d, want the final summary's 380", got)
 	}
 }
 

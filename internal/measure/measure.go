@@ -163,6 +163,10 @@ type Spec struct {
 	WorkloadName string
 	Rand         *randgen.Factory
 	Config       runner.Config
+	// ThreadDriver, when set, is the driver the run's threads connect with
+	// instead of Target.Driver: Target.Driver wrapped (dbdebug for
+	// --db-debug). Nil: Target.Driver.
+	ThreadDriver driver.Driver
 	// Data is what the target held, read before the run
 	// (workload.InspectData); it goes to the result.
 	Data workload.DataReport
@@ -191,6 +195,7 @@ type Spec struct {
 	OnIntervalHistogram func(result.Interval, *metrics.Latency)
 	OnIntervalKinds     func(result.Interval, []metrics.Kind)
 	OnMeasure           func()
+	OnCheckpoint        func(result.Checkpoint)
 	Progress            *progress.Display
 }
 
@@ -207,6 +212,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		OnInterval:          spec.OnInterval,
 		OnIntervalHistogram: spec.OnIntervalHistogram,
 		OnIntervalKinds:     spec.OnIntervalKinds,
+		OnCheckpoint:        spec.OnCheckpoint,
 		Progress:            spec.Progress,
 		OnMeasure: func() {
 			probe = observe.Begin(ctx, t.Driver, t.Server)
@@ -229,6 +235,9 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 				spec.OnInterval(iv)
 			}
 		}
+	}
+	if spec.ThreadDriver != nil {
+		deps.Driver = spec.ThreadDriver
 	}
 	out := runner.Run(ctx, spec.Config, deps)
 

@@ -70,6 +70,11 @@ type Result struct {
 	Warmup    *Phase     `json:"warmup,omitempty"` // the warm-up phase, when there was one
 	Totals    Phase      `json:"totals"`           // the measured phase
 	Intervals []Interval `json:"intervals"`        // the series, warm-up included and marked
+	// Checkpoints are the summaries of --report-checkpoints (schema 1.5), in
+	// time order: each is the measured phase from its start to the
+	// checkpoint, cumulative (sysbench's reset its counters at each). Empty
+	// without --report-checkpoints; Totals always covers the whole phase.
+	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
 
 	// Kinds names the kinds of events of a multi-kind workload (TPC-C's
 	// transactions), in the order of Phase.Kinds and Interval.KindEvents.
@@ -294,6 +299,16 @@ type Phase struct {
 	// Kinds breaks the phase down by kind of event (Result.Kinds); empty for
 	// single-kind workloads.
 	Kinds []KindPhase `json:"kinds,omitempty"`
+}
+
+// Checkpoint is a summary of the measured phase so far (schema 1.5), at one
+// moment of --report-checkpoints.
+type Checkpoint struct {
+	// At is the checkpoint as listed, in seconds since the start of the
+	// measured phase; Phase.Seconds is the span the summary covers (At, or
+	// the whole phase when the threads ended at that moment, as at --time).
+	At float64 `json:"at_s"`
+	Phase
 }
 
 // Fairness is the mean and standard deviation of events and of busy time per thread.

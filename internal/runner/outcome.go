@@ -18,6 +18,7 @@ func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 	res.Threads, res.Rate = cfg.Threads, cfg.Rate
 	res.Warmup, res.Totals, res.Intervals = o.Warmup, o.Totals, o.Intervals
 	res.Kinds = o.Kinds
+	res.Checkpoints = o.Checkpoints
 	if sum, ok := wl.(workload.Summarizer); ok {
 		res.Figures = sum.Figures(&res.Totals)
 	}

@@ -27,6 +27,10 @@ type reporter struct {
 	// scheds replay the threads' --rate schedules (nil in a closed loop),
 	// to count the events due at each tick.
 	scheds []*schedule
+	// cps are the checkpoints not yet reported (Config.Checkpoints);
+	// checkpoints the ones reported.
+	cps         []time.Duration
+	checkpoints []result.Checkpoint
 }
 
 func newReporter(r *run, t0 time.Time) *reporter {
@@ -41,6 +45,7 @@ func newReporter(r *run, t0 time.Time) *reporter {
 		warmFrom:  t0,
 		measFrom:  t0,
 		perThread: make([]metrics.ThreadTotals, r.cfg.Threads),
+		cps:       r.cfg.Checkpoints,
 	}
 	if r.cfg.Warmup > 0 {
 		rep.warm = r.col.NewWindow()
@@ -74,7 +79,12 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		if !rep.warmupDone && rep.r.warmEnd.Before(due) {
 			due = rep.r.warmEnd
 		}
-		timer.Reset(time.Until(due))
+		wake := due
+		cpAt, isCP := rep.nextCheckpoint()
+		if isCP && cpAt.Before(wake) {
+			wake = cpAt
+		}
+		timer.Reset(time.Until(wake))
 	wait:
 		for {
 			select {
@@ -85,6 +95,11 @@ func (rep *reporter) loop(done <-chan struct{}) {
 					// Nothing that ended past the hard deadline was counted.
 					rep.measTo = rep.r.end
 				}
+				// A checkpoint the threads' end overtook (one at --time)
+				// covers the whole phase.
+				for at, ok := rep.nextCheckpoint(); ok && !at.After(rep.measTo); at, ok = rep.nextCheckpoint() {
+					rep.checkpoint(true)
+				}
 				return
 			case <-sweep.C:
 				rep.r.col.Sweep(rep.interval)
@@ -92,9 +107,14 @@ func (rep *reporter) loop(done <-chan struct{}) {
 				break wait
 			}
 		}
-		rep.drain(due, false)
-		if !due.Before(nextTick) {
-			nextTick = nextTick.Add(rep.tick)
+		if !due.After(wake) {
+			rep.drain(due, false)
+			if !due.Before(nextTick) {
+				nextTick = nextTick.Add(rep.tick)
+			}
+		}
+		if isCP && !cpAt.After(wake) {
+			rep.checkpoint(false)
 		}
 	}
 }
@@ -191,6 +211,7 @@ func (rep *reporter) fill(out *Outcome) {
 		out.End = out.Start
 	}
 	out.Intervals = result.FoldTrailingSliver(rep.intervals)
+	out.Checkpoints = rep.checkpoints
 	out.Kinds = rep.r.kinds
 	out.Totals = rep.phase(rep.meas, out.End.Sub(out.Start).Seconds(), rep.perThread)
 	out.Latency, out.Service = &rep.meas.Latency, rep.meas.ServiceLatency()

@@ -59,6 +59,11 @@ type Config struct {
 	// merge with exact percentiles. It costs one encoded histogram (a few KB)
 	// per interval in the result; nothing on the per-event path.
 	IntervalHistograms bool
+	// Checkpoints are --report-checkpoints: the moments, since the start of
+	// the measured phase and in increasing order (ParseCheckpoints), at which
+	// a summary of the measured phase so far is reported (cumulative, unlike
+	// sysbench's) and kept in Outcome.Checkpoints.
+	Checkpoints []time.Duration
 }
 
 // Validate checks the configuration and says what to change.
@@ -84,6 +89,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--reconnect-timeout must not be negative, got %s", c.ReconnectTimeout)
 	case c.ConnectRate < 0 || math.IsNaN(c.ConnectRate) || math.IsInf(c.ConnectRate, 0):
 		return fmt.Errorf("the connection rate must be a positive number of connections per second (0 = no bound), got %v", c.ConnectRate)
+	}
+	if err := checkpointsPast(c.Checkpoints, c.Duration); err != nil {
+		return err
 	}
 	for _, p := range c.Percentiles {
 		if !(p > 0 && p <= 100) {
@@ -121,6 +129,9 @@ type Deps struct {
 	// OnMeasure, when set, is called once when the measured phase begins (after
 	// the warm-up), from the goroutine that keeps time; it should return quickly.
 	OnMeasure func()
+	// OnCheckpoint, when set, is called from the reporter goroutine at each
+	// --report-checkpoints moment reached, after the interval ending then.
+	OnCheckpoint func(result.Checkpoint)
 	// Progress, when set, shows the connections being opened while they are
 	// ("opening connections: 128/256 connections (50.0%), 25.6
 	// connections/s, ETA 5.0s"), and a line saying how long it took when that
@@ -141,6 +152,8 @@ type Outcome struct {
 	Warmup    *result.Phase
 	Totals    result.Phase
 	Intervals []result.Interval
+	// Checkpoints are the --report-checkpoints summaries the run reached.
+	Checkpoints []result.Checkpoint
 	// Histograms of the measured phase, for callers that keep them.
 	Latency, Service *metrics.Latency
 	// Kinds names the event kinds of a multi-kind workload, in the order of

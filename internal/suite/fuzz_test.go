@@ -28,6 +28,7 @@ func FuzzPlan(f *testing.F) {
 		"matrix:\n  threads: 1..99999999999\n", "run:\n  time: 1e400\n",
 		"target:\n  mysql_host: h\n  pgsql_host: h\n", "data: [{workload: tpcc, warehouses: 0}]\n",
 		"&a [*a]\n", "matrix: {threads: \"4..1\"}\n",
+		"target:\n  driver: mysql\n  isolation: read-committed\n  session_vars: [a=1, \"b=x\\ny\"]\n  compression: on\n  ssl_cipher: x\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -67,6 +67,13 @@ type TargetSpec struct {
 	PSMode       string `yaml:"ps_mode"`       // auto or disable
 	IgnoreErrors string `yaml:"ignore_errors"` // error codes to roll back and retry
 	SQLiteDB     string `yaml:"sqlite_db"`     // the embedded database's file
+	SSLCipher    string `yaml:"ssl_cipher"`    // MySQL: the TLS 1.2 cipher suites allowed (--mysql-ssl-cipher)
+	Compression  string `yaml:"compression"`   // MySQL: protocol compression, on or off (--mysql-compression)
+	// Isolation is every connection's transaction isolation level
+	// (--isolation-level); SessionVars its session variables, NAME=VALUE
+	// each (--session-var).
+	Isolation   string   `yaml:"isolation"`
+	SessionVars []string `yaml:"session_vars"`
 
 	// ServerAgent is run's --server-agent: "[ROLE=]URL,…" of the fairbench
 	// agents on the database's machines, which then describe and observe them.

@@ -743,6 +743,12 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 	opts["client-cpus"] = s.opts.ClientCPUs.CPUs.String()
 	opts["allow-cpu-overlap"] = strconv.FormatBool(s.plan.Run.AllowCPUOverlap)
 	s.plan.Target.Sources().Record(opts, s.opts.Agents)
+	// The session set-up as the run command records it (--isolation-level,
+	// --session-var); what the server made of it is in target.session.
+	sess := pflag.NewFlagSet("session", pflag.ContinueOnError)
+	sess.String("isolation-level", s.plan.Target.Isolation, "")
+	sess.StringArray("session-var", s.plan.Target.SessionVars, "")
+	sess.VisitAll(func(f *pflag.Flag) { opts[f.Name] = f.Value.String() })
 	return opts
 }
 

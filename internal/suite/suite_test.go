@@ -605,3 +605,28 @@ run:
 		}
 	}
 }
+
+// TestSuiteSessionSetUp: a plan's target.isolation, session_vars and
+// compression set up every connection of its cells, as the run command's
+// --isolation-level, --session-var and --mysql-compression do, and the
+// results say so (read back from MariaDB).
+func TestSuiteSessionSetUp(t *testing.T) {
+	cfg := testdb.MySQL(t)
+	target := targetYAML(cfg) + "  isolation: read-committed\n  session_vars: [innodb_lock_wait_timeout=7]\n  compression: on\n"
+	plan := strings.NewReplacer("rounds: 2", "rounds: 1", "threads: [1, 2]", "threads: [1]",
+		"workloads: [oltp_point_select, oltp_read_write]", "workloads: [oltp_point_select]").Replace(smallPlan(target, ""))
+	dir := filepath.Join(t.TempDir(), "suite")
+	if _, out, err := runPlan(context.Background(), t, writePlan(t, plan), dir, false); err != nil {
+		t.Fatalf("suite: %v\n%s", err, out)
+	}
+	m := checkComplete(t, dir)
+	res, err := result.Read(filepath.Join(dir, m.Cells[0].File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Target.Session
+	if s == nil || s.Isolation != "READ-COMMITTED" || s.Variables["innodb_lock_wait_timeout"] != "7" || !res.Target.Compression ||
+		res.Options["isolation-level"] != "read-committed" || res.Options["session-var"] != "[innodb_lock_wait_timeout=7]" {
+		t.Fatalf("target %+v, session %+v, options isolation-level %q session-var %q", res.Target, s, res.Options["isolation-level"], res.Options["session-var"])
+	}
+}

@@ -97,6 +97,11 @@ func (p *Plan) validateTarget(env Env) error {
 			return p.errAt("target.server_machine", "target.server_agent and target.server_agent_service describe the server's machines themselves: remove server_machine or them")
 		}
 	}
+	for i, v := range t.SessionVars {
+		if strings.ContainsAny(v, "\r\n") {
+			return p.errAt(fmt.Sprintf("target.session_vars[%d]", i), "%q spans several lines: give one NAME=VALUE per list item", v)
+		}
+	}
 	// The parser also checks ignore_errors against the driver's codes.
 	_, _, err = p.TargetConfig(env.Getenv)
 	return err
@@ -188,6 +193,8 @@ func (p *Plan) targetSettings() targetspec.Settings {
 		targetspec.Socket: t.Socket, targetspec.User: t.User, targetspec.PasswordEnv: t.PasswordEnv, targetspec.DB: t.DB,
 		targetspec.SSL: t.SSL, targetspec.SSLCA: t.SSLCA, targetspec.SSLCert: t.SSLCert, targetspec.SSLKey: t.SSLKey,
 		targetspec.IgnoreErrors: t.IgnoreErrors, targetspec.SQLiteDB: t.SQLiteDB,
+		targetspec.SSLCipher: t.SSLCipher, targetspec.Compression: t.Compression, targetspec.Isolation: t.Isolation,
+		targetspec.SessionVars: strings.Join(t.SessionVars, "\n"),
 	} {
 		if value != "" {
 			s[key] = value

@@ -51,10 +51,8 @@ var switches = map[string]bool{
 // refused are sysbench options fairbench does not take, with why and what to
 // do instead; a switch among them given as off is accepted (it is off).
 var refused = map[string]string{
-	"report-checkpoints": "not implemented (sysbench's checkpoint reports reset its counters, which fairbench's totals and result do not): give --report-interval (the result keeps every interval's figures, which add up to any span)",
-	"db-debug":           "not implemented: fairbench does not print the statements it sends; the server's general query log shows them",
-	"pgsql-variant":      "fairbench has no Redshift variant (sysbench's writes IDENTITY columns, no secondary index and no DELETE/INSERT pair); --pgsql-variant=pgsql, the default, is accepted",
-	"mysql-dry-run":      "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
+	"pgsql-variant": "fairbench has no Redshift variant (sysbench's writes IDENTITY columns, no secondary index and no DELETE/INSERT pair); --pgsql-variant=pgsql, the default, is accepted",
+	"mysql-dry-run": "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
 
 // defaultValues are values of refused options that are sysbench's default,
