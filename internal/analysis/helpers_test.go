@@ -1,20 +1,16 @@
 package analysis
 
 import (
-	"bytes"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // Machines and servers of the tests.
 var (
@@ -149,23 +145,7 @@ func mustSystem(t *testing.T, label string, runs ...fakeRun) *System {
 // checkGolden compares got with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // near reports whether a and b agree to a relative tolerance of 1e-6 (or both

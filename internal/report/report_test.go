@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"image/png"
 	"os"
@@ -18,8 +17,6 @@ import (
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // writeSystem writes the results of one made-up machine into a directory: two
 // workloads × threads 1, 2, 4 × two rounds, each with a warm-up and a series.
@@ -164,22 +161,7 @@ func TestWriteScalingGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := map[bool]string{false: "scaling.txt.golden", true: "scaling.md.golden"}[md]
-		path := filepath.Join("testdata", name)
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./internal/report -update)", err)
-		}
-		if b.String() != string(want) {
-			t.Errorf("%s differs (go test ./internal/report -update if intended):\n%s", name, b.String())
-		}
+		checkGolden(t, name, b.Bytes())
 	}
 }
 
@@ -426,19 +408,7 @@ func TestWriteCPUScalingGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := map[bool]string{false: "cpuscaling.txt.golden", true: "cpuscaling.md.golden"}[md]
-		path := filepath.Join("testdata", name)
-		if *update {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./internal/report -update)", err)
-		}
-		if b.String() != string(want) {
-			t.Errorf("%s differs (go test ./internal/report -update after checking):\n%s", name, b.String())
-		}
+		checkGolden(t, name, b.Bytes())
 	}
 }
 

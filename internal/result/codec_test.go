@@ -3,7 +3,6 @@ package result
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,11 +12,10 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/outfile/outfiletest"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/result.golden.json")
 
 // goldenHistogram is the V2 encoding of a histogram (1 µs .. 1 h, 3 digits) holding
 // 850, 1200, 1200, 2300 and 15000 µs. It is a literal so that the golden file does
@@ -101,19 +99,7 @@ func TestGoldenJSON(t *testing.T) {
 	if err := Encode(&buf, sample()); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "result.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/result -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("JSON differs from %s (if the change is intended, run go test ./internal/result -update):\n%s", golden, buf.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "result.golden.json"), buf.Bytes())
 }
 
 // TestOlderMinorStillLoads reads a file written with schema 1.1 (before the

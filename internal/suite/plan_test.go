@@ -3,9 +3,7 @@ package suite
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,11 +14,10 @@ import (
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func TestExamplePlansValidateAndScale(t *testing.T) {
 	files, err := filepath.Glob("../../plans/*.yaml")
@@ -275,22 +272,7 @@ func TestDryRunGolden(t *testing.T) {
 	if err := DryRun(&out, p); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "quick.dryrun.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/suite -update)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("dry run differs from %s (go test ./internal/suite -update if intended):\n%s", golden, out.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "quick.dryrun.golden"), out.Bytes())
 }
 
 func TestWriteTablesGolden(t *testing.T) {
