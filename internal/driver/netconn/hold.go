@@ -53,10 +53,10 @@ func takeHolder() bool {
 	}
 }
 
-// releaseHolder gives back the connection's slot, if it holds one.
+// releaseHolder gives back the connection's slot, if it holds one; it is
+// called once, by Close (or by a failed dial).
 func (c *conn) releaseHolder() {
 	if c.holdP {
-		c.holdP = false
 		holders.Add(1)
 	}
 }
@@ -68,8 +68,15 @@ const heldPollMS = 10
 
 // doHeldRead is a held read (see Hold), run by RawConn.Read while it holds the
 // descriptor open: a non-blocking receive, and while there is nothing to
-// read, a raw poll.
+// read, a raw poll. The first read after a write polls first: the reply to a
+// request just sent is hardly ever there yet, and a receive would fail.
 func (c *conn) doHeldRead(fd uintptr) bool {
+	if c.wrote.Swap(false) {
+		if e := rawPoll(fd, &c.pfd); e != 0 && e != unix.EINTR {
+			c.n, c.err = 0, e
+			return true
+		}
+	}
 	for {
 		n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&c.p[0])), uintptr(len(c.p)), unix.MSG_DONTWAIT, 0, 0)
 		switch e {

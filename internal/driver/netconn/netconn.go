@@ -32,6 +32,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -203,7 +204,8 @@ type conn struct {
 	// descriptor held open; the read's buffer and outcome pass through p, n
 	// and err, as one goroutine reads a connection at a time.
 	raw      syscall.RawConn
-	holdP    bool // a reader that keeps its P (see Hold); released by Close
+	holdP    bool        // a reader that keeps its P (see Hold); set by the dial only
+	wrote    atomic.Bool // a Write came after the last held read (see doHeldRead)
 	pollRead func(fd uintptr) bool
 	pfd      [1]unix.PollFd
 	p        []byte
@@ -274,6 +276,9 @@ func (c *conn) doPollRead(fd uintptr) bool {
 }
 
 func (c *conn) Write(p []byte) (int, error) {
+	if c.holdP {
+		c.wrote.Store(true)
+	}
 	n, err := c.f.Write(p)
 	if err != nil {
 		return n, c.wrap("write", err)
