@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/netconn"
+	"github.com/fairbench/fairbench/internal/gcballast"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
@@ -218,6 +219,10 @@ func (r *run) execute(parent context.Context) *Outcome {
 	// Every worker has a P of its own: its network connection may wait for
 	// replies without giving it up (netconn.Hold), and then needs no periodic
 	// yield (see loop).
+	// The workers allocate little per query but the live heap is small too:
+	// without a ballast the collector would run every few megabytes, several
+	// times a second, on the CPUs the server needs.
+	defer gcballast.Hold()()
 	r.held = r.deps.Driver.Kind() != driver.KindSQLite && r.cfg.Threads <= spare
 	if r.held {
 		defer netconn.Hold(r.cfg.Threads)()
@@ -449,12 +454,13 @@ func raiseProcs(threads int) (spare int, restore func()) {
 
 // worker is one thread: its connection, its workload state and its recorder.
 type worker struct {
-	id   int
-	conn driver.Conn
-	wl   workload.Worker
-	rec  *metrics.Recorder
-	rng  *randgen.Source
-	done metrics.Event // the last completed event, reused to keep it off the heap
+	id     int
+	conn   driver.Conn
+	wl     workload.Worker
+	rec    *metrics.Recorder
+	rng    *randgen.Source
+	done   metrics.Event   // the last completed event, reused to keep it off the heap
+	counts workload.Counts // the queries of the event in progress, reused likewise
 	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
 	waiter workload.Waiter
 	// maxWait bounds such a sleep (workload.MaxWaiter), for the stall limit.
@@ -589,10 +595,11 @@ func (w *worker) loop(ctx context.Context, r *run) {
 // reconnect; it returns false when the worker must stop.
 func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 	for {
-		var c workload.Counts
+		c := &w.counts // a worker field: a local passed to Event would escape, once per event
+		*c = workload.Counts{}
 		start := time.Now()
 		w.busySince.Store(start.UnixNano())
-		err := w.wl.Event(ctx, &c)
+		err := w.wl.Event(ctx, c)
 		if err == nil {
 			fin := time.Now()
 			if !r.end.IsZero() && fin.After(r.end) {
