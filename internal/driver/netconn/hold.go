@@ -1,6 +1,7 @@
 package netconn
 
 import (
+	"os"
 	"sync/atomic"
 	"unsafe"
 
@@ -59,6 +60,46 @@ func (c *conn) releaseHolder() {
 	if c.holdP {
 		holders.Add(1)
 	}
+}
+
+// heldWrite sends p without telling the scheduler, as much of it as the
+// socket takes at once; a write that would block (a full socket buffer, as in
+// a bulk load) leaves the rest to the caller's blocking write. Held reads keep
+// the worker off the runtime's system-call path; its writes must too, or
+// the scheduler monitor keeps finding a P in a system call and stays at its
+// shortest (20 µs) tick.
+func (c *conn) heldWrite(p []byte) (int, error) {
+	c.wp, c.wn = p, 0
+	err := c.raw.Write(c.sendFn)
+	n, werr := c.wn, c.werr
+	c.wp, c.werr = nil, nil
+	if err != nil {
+		return n, err
+	}
+	if werr != nil {
+		return n, os.NewSyscallError("write", werr)
+	}
+	return n, nil
+}
+
+// doHeldWrite is heldWrite's body, run by RawConn.Write while it holds the
+// descriptor open.
+func (c *conn) doHeldWrite(fd uintptr) bool {
+	for c.wn < len(c.wp) {
+		rest := c.wp[c.wn:]
+		n, _, e := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)), unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL, 0, 0)
+		switch e {
+		case 0:
+			c.wn += int(n)
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return true // the rest goes through the blocking write
+		default:
+			c.werr = e
+			return true
+		}
+	}
+	return true
 }
 
 // heldPollMS bounds one raw poll, so that a reader whose preemption signal was

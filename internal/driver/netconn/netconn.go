@@ -174,6 +174,7 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 		c.pollRead = c.doPollRead
 		if c.holdP {
 			c.pollRead = c.doHeldRead
+			c.sendFn = c.doHeldWrite
 		}
 	}
 	return c, nil
@@ -211,6 +212,11 @@ type conn struct {
 	p        []byte
 	n        int
 	err      error
+	// The same for held writes (a reader and a writer may overlap).
+	sendFn func(fd uintptr) bool
+	wp     []byte
+	wn     int
+	werr   error
 }
 
 func (c *conn) Read(p []byte) (int, error) {
@@ -276,10 +282,19 @@ func (c *conn) doPollRead(fd uintptr) bool {
 }
 
 func (c *conn) Write(p []byte) (int, error) {
+	done := 0
 	if c.holdP {
 		c.wrote.Store(true)
+		var err error
+		if done, err = c.heldWrite(p); err != nil || done == len(p) {
+			if err != nil {
+				return done, c.wrap("write", err)
+			}
+			return done, nil
+		}
 	}
-	n, err := c.f.Write(p)
+	n, err := c.f.Write(p[done:])
+	n += done
 	if err != nil {
 		return n, c.wrap("write", err)
 	}

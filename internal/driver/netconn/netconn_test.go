@@ -202,3 +202,51 @@ func TestDialErrors(t *testing.T) {
 		t.Errorf("dial with a cancelled context: %v", err)
 	}
 }
+
+// A held write larger than the socket buffer, to a server that reads late,
+// sends part at once and the rest through the blocking path: all of it
+// arrives.
+func TestHeldWriteLargerThanTheSocketBuffer(t *testing.T) {
+	for _, network := range []string{"unix", "tcp"} {
+		t.Run(network, func(t *testing.T) {
+			addr := "127.0.0.1:0"
+			if network == "unix" {
+				addr = filepath.Join(t.TempDir(), "sink.sock")
+			}
+			l, err := net.Listen(network, addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			got := make(chan int64, 1)
+			go func() {
+				c, err := l.Accept()
+				if err != nil {
+					got <- -1
+					return
+				}
+				defer c.Close()
+				time.Sleep(50 * time.Millisecond) // let the client's buffer fill
+				n, _ := io.Copy(io.Discard, c)
+				got <- n
+			}()
+			defer Hold(1)()
+			c, err := Dial(context.Background(), network, l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.(*conn).holdP {
+				t.Fatal("the connection does not hold its P")
+			}
+			msg := make([]byte, 8<<20)
+			n, err := c.Write(msg)
+			if err != nil || n != len(msg) {
+				t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(msg))
+			}
+			c.Close()
+			if n := <-got; n != int64(len(msg)) {
+				t.Fatalf("the server received %d bytes, want %d", n, len(msg))
+			}
+		})
+	}
+}
