@@ -216,20 +216,22 @@ func (r *run) execute(parent context.Context) *Outcome {
 	out := &Outcome{Status: result.StatusComplete}
 	spare, restore := raiseProcs(r.cfg.Threads)
 	defer restore()
-	// Every worker has a P of its own: its network connection may wait for
-	// replies without giving it up (netconn.Hold), and then needs no periodic
-	// yield (see loop).
 	// The workers allocate little per query but the live heap is small too:
 	// without a ballast the collector would run every few megabytes, several
 	// times a second, on the CPUs the server needs.
 	defer gcballast.Hold()()
-	r.held = r.deps.Driver.Kind() != driver.KindSQLite && r.cfg.Threads <= spare
-	if r.held {
+	// Every worker has a P of its own: its connection may wait for replies
+	// without giving it up (netconn.Hold: Unix sockets), and then needs no
+	// periodic yield (see loop).
+	hold := r.cfg.Threads <= spare
+	if hold {
 		defer netconn.Hold(r.cfg.Threads)()
 	}
 	connStart := time.Now()
 	workers, err := r.connectAll(parent)
 	out.Connect = time.Since(connStart)
+	// Every connection took a slot: none is left unused.
+	r.held = hold && netconn.Unused() == 0
 	if err != nil {
 		out.Status, out.Err = result.StatusFailed, err
 		if parent.Err() != nil {

@@ -161,8 +161,8 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 	// is blocking, so the file is not registered with the poller.
 	f := os.NewFile(uintptr(fd), "socket")
 	c := &conn{f: f, fd: fd, local: local, remote: remote}
-	c.holdP = takeHolder()
-	if family == syscall.AF_UNIX || c.holdP {
+	if family == syscall.AF_UNIX {
+		c.holdP = takeHolder()
 		raw, err := f.SyscallConn()
 		if err != nil {
 			c.releaseHolder()
@@ -170,7 +170,7 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 			return nil, fmt.Errorf("netconn: %w", err)
 		}
 		c.raw = raw
-		// Bound once: a method value per Read would allocate.
+		// Bound once: a method value per Read or Write would allocate.
 		c.pollRead = c.doPollRead
 		if c.holdP {
 			c.pollRead = c.doHeldRead
