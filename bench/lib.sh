@@ -26,3 +26,17 @@ start_agent() {
 	cat "$err" >&2
 	exit 1
 }
+
+# cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
+cpu_of() {
+	local log=$1; shift
+	python3 - "$log" "$@" <<'PY'
+import resource, subprocess, sys
+log = sys.argv[1]
+with open(log, "w") as f:
+    rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{r.ru_utime + r.ru_stime:.3f}")
+sys.exit(rc)
+PY
+}

@@ -70,19 +70,6 @@ data=(--tables="$TABLES" --table-size="$TABLE_SIZE")
 via=TCP; [ -n "$SOCKET" ] && via="the Unix socket"
 echo "== $DRIVER over $via"
 
-# cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
-cpu_of() {
-	local log=$1; shift
-	python3 - "$log" "$@" <<'PY'
-import resource, subprocess, sys
-log = sys.argv[1]
-with open(log, "w") as f:
-    rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime:.3f}")
-sys.exit(rc)
-PY
-}
 elapsed() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.2f}")' "$1"; }
 now() { python3 -c 'import time; print(time.time())'; }
 

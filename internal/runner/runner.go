@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/netconn"
+	"github.com/fairbench/fairbench/internal/gcballast"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/progress"
 	"github.com/fairbench/fairbench/internal/randgen"
@@ -204,7 +206,9 @@ type run struct {
 	fatalMu  sync.Mutex
 	fatalErr error
 	cancel   context.CancelFunc
-	outages  outages
+	// held: the workers' connections keep their P while they wait (netconn.Hold).
+	held    bool
+	outages outages
 	// workers are the threads, for the reporter's open-loop figures.
 	workers []*worker
 	// t0 is the start of the run (warm-up included) and of every thread's
@@ -223,10 +227,24 @@ func (r *run) fail(err error) {
 
 func (r *run) execute(parent context.Context) *Outcome {
 	out := &Outcome{Status: result.StatusComplete}
-	defer raiseProcs(r.cfg.Threads)()
+	spare, restore := raiseProcs(r.cfg.Threads)
+	defer restore()
+	// The workers allocate little per query but the live heap is small too:
+	// without a ballast the collector would run every few megabytes, several
+	// times a second, on the CPUs the server needs.
+	defer gcballast.Hold()()
+	// Every worker has a P of its own: its connection may wait for replies
+	// without giving it up (netconn.Hold: Unix sockets), and then needs no
+	// periodic yield (see loop).
+	hold := r.cfg.Threads <= spare
+	if hold {
+		defer netconn.Hold(r.cfg.Threads)()
+	}
 	connStart := time.Now()
 	workers, err := r.connectAll(parent)
 	out.Connect = time.Since(connStart)
+	// Every connection took a slot: none is left unused.
+	r.held = hold && netconn.Unused() == 0
 	if err != nil {
 		out.Status, out.Err = result.StatusFailed, err
 		if parent.Err() != nil {
@@ -435,27 +453,29 @@ const maxProcs = 256
 
 // raiseProcs gives every worker a P of its own, so that a worker returning from a
 // blocking read never waits for another to give one up, and returns a function
-// that restores the previous setting. The workers spend their time blocked in the
+// that restores the previous setting, with how many Ps there are beyond
+// NumCPU (what the workers may keep while they wait). The workers spend their time blocked in the
 // kernel, so more Ps than CPUs costs nothing but lets the kernel, not the Go
 // scheduler, decide who runs — as it does for sysbench's threads.
-func raiseProcs(threads int) (restore func()) {
+func raiseProcs(threads int) (spare int, restore func()) {
 	want := min(threads+runtime.NumCPU(), maxProcs)
 	prev := runtime.GOMAXPROCS(0)
 	if want <= prev {
-		return func() {}
+		return prev - runtime.NumCPU(), func() {}
 	}
 	runtime.GOMAXPROCS(want)
-	return func() { runtime.GOMAXPROCS(prev) }
+	return want - runtime.NumCPU(), func() { runtime.GOMAXPROCS(prev) }
 }
 
 // worker is one thread: its connection, its workload state and its recorder.
 type worker struct {
-	id   int
-	conn driver.Conn
-	wl   workload.Worker
-	rec  *metrics.Recorder
-	rng  *randgen.Source
-	done metrics.Event // the last completed event, reused to keep it off the heap
+	id     int
+	conn   driver.Conn
+	wl     workload.Worker
+	rec    *metrics.Recorder
+	rng    *randgen.Source
+	done   metrics.Event   // the last completed event, reused to keep it off the heap
+	counts workload.Counts // the queries of the event in progress, reused likewise
 	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
 	waiter workload.Waiter
 	// maxWait bounds such a sleep (workload.MaxWaiter), for the stall limit.
@@ -575,7 +595,11 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		// the scheduler, so after 10 ms the runtime takes it for a long-running one
 		// and hands its P to another thread at the next syscall; a yield every few
 		// milliseconds avoids those hand-offs (measured: up to 2x CPU per query).
-		if now.Sub(lastYield) > yieldEvery {
+		// A connection that keeps its P while it waits (netconn.Hold) is not in
+		// a system call for the runtime, so it needs none: a yield costs a
+		// wake-up of another OS thread each time, the runtime's own preemption
+		// every 10 ms half as many.
+		if !r.held && now.Sub(lastYield) > yieldEvery {
 			runtime.Gosched()
 			lastYield = now
 		}
@@ -586,10 +610,11 @@ func (w *worker) loop(ctx context.Context, r *run) {
 // reconnect; it returns false when the worker must stop.
 func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 	for {
-		var c workload.Counts
+		c := &w.counts // a worker field: a local passed to Event would escape, once per event
+		*c = workload.Counts{}
 		start := time.Now()
 		w.busySince.Store(start.UnixNano())
-		err := w.wl.Event(ctx, &c)
+		err := w.wl.Event(ctx, c)
 		if err == nil {
 			fin := time.Now()
 			if !r.end.IsZero() && fin.After(r.end) {

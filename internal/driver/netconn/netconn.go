@@ -10,6 +10,12 @@
 // with the poller (a socket dialled by package net stays registered as long as any
 // duplicate of it is open, and keeps waking the poller).
 //
+// On a Unix socket a read first waits in poll(2) for the socket to become
+// readable and then reads, as sysbench's C client does. A read(2) blocked on a
+// Unix stream socket is also woken when the server consumes the request (the
+// kernel signals write space on the same wait queue), so it would sleep twice
+// per query; poll's wait is filtered by event and wakes once, on the reply.
+//
 // Deadlines: the zero time clears nothing and a time in the past shuts the
 // connection down (drivers use that to abort a call); other deadlines are not
 // supported. Close shuts the socket down first, which wakes a blocked Read, so a
@@ -26,8 +32,11 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/fairbench/fairbench/internal/driver"
 )
@@ -151,7 +160,24 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 	// os.File gives reference-counted, EINTR-safe reads and writes; the descriptor
 	// is blocking, so the file is not registered with the poller.
 	f := os.NewFile(uintptr(fd), "socket")
-	return &conn{f: f, fd: fd, local: local, remote: remote}, nil
+	c := &conn{f: f, fd: fd, local: local, remote: remote}
+	if family == syscall.AF_UNIX {
+		c.holdP = takeHolder()
+		raw, err := f.SyscallConn()
+		if err != nil {
+			c.releaseHolder()
+			f.Close()
+			return nil, fmt.Errorf("netconn: %w", err)
+		}
+		c.raw = raw
+		// Bound once: a method value per Read or Write would allocate.
+		c.pollRead = c.doPollRead
+		if c.holdP {
+			c.pollRead = c.doHeldRead
+			c.sendFn = c.doHeldWrite
+		}
+	}
+	return c, nil
 }
 
 func sockaddrToAddr(sa syscall.Sockaddr, fallback net.Addr) net.Addr {
@@ -174,18 +200,101 @@ type conn struct {
 	// reused after Close is never shut down.
 	mu     sync.Mutex
 	closed bool
+
+	// Unix sockets only (see the package comment): raw runs pollRead with the
+	// descriptor held open; the read's buffer and outcome pass through p, n
+	// and err, as one goroutine reads a connection at a time.
+	raw      syscall.RawConn
+	holdP    bool        // a reader that keeps its P (see Hold); set by the dial only
+	wrote    atomic.Bool // a Write came after the last held read (see doHeldRead)
+	pollRead func(fd uintptr) bool
+	pfd      [1]unix.PollFd
+	p        []byte
+	n        int
+	err      error
+	// The same for held writes (a reader and a writer may overlap).
+	sendFn func(fd uintptr) bool
+	wp     []byte
+	wn     int
+	werr   error
 }
 
 func (c *conn) Read(p []byte) (int, error) {
-	n, err := c.f.Read(p)
+	var n int
+	var err error
+	if c.raw != nil {
+		n, err = c.readUnix(p)
+	} else {
+		n, err = c.f.Read(p)
+	}
 	if err != nil && err != io.EOF {
 		return n, c.wrap("read", err)
 	}
 	return n, err
 }
 
+// readUnix waits in poll(2) until the socket is readable, then reads.
+func (c *conn) readUnix(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	c.p = p
+	if err := c.raw.Read(c.pollRead); err != nil {
+		c.p = nil
+		return 0, err
+	}
+	n, err := c.n, c.err
+	c.p, c.err = nil, nil
+	switch {
+	case err != nil:
+		return n, os.NewSyscallError("read", err)
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// doPollRead is readUnix's body, run by RawConn.Read while it holds the
+// descriptor open.
+func (c *conn) doPollRead(fd uintptr) bool {
+	c.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	for {
+		_, err := unix.Poll(c.pfd[:], -1)
+		if err == nil {
+			break
+		}
+		if err != unix.EINTR {
+			c.n, c.err = 0, err
+			return true
+		}
+	}
+	for {
+		n, err := syscall.Read(int(fd), c.p)
+		if err == syscall.EINTR {
+			continue
+		}
+		if n < 0 {
+			n = 0
+		}
+		c.n, c.err = n, err
+		return true
+	}
+}
+
 func (c *conn) Write(p []byte) (int, error) {
-	n, err := c.f.Write(p)
+	done := 0
+	if c.holdP {
+		c.wrote.Store(true)
+		var err error
+		if done, err = c.heldWrite(p); err != nil || done == len(p) {
+			if err != nil {
+				return done, c.wrap("write", err)
+			}
+			return done, nil
+		}
+	}
+	n, err := c.f.Write(p[done:])
+	n += done
 	if err != nil {
 		return n, c.wrap("write", err)
 	}
@@ -209,6 +318,7 @@ func (c *conn) Close() error {
 		return nil
 	}
 	c.closed = true
+	c.releaseHolder()
 	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
 	return c.f.Close()
 }

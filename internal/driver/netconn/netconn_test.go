@@ -3,9 +3,11 @@ package netconn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -41,39 +43,111 @@ func listeners(t *testing.T) map[string]net.Listener {
 
 func TestEchoAndCloseWakesBlockedRead(t *testing.T) {
 	for network, l := range listeners(t) {
-		t.Run(network, func(t *testing.T) {
-			c, err := Dial(context.Background(), network, l.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			msg := []byte("select 1")
-			if _, err := c.Write(msg); err != nil {
-				t.Fatal(err)
-			}
-			buf := make([]byte, len(msg))
-			if _, err := io.ReadFull(c, buf); err != nil || string(buf) != string(msg) {
-				t.Fatalf("echo = %q, %v", buf, err)
-			}
-			if c.RemoteAddr().Network() != network || c.LocalAddr() == nil {
-				t.Fatalf("addresses: %v %v", c.LocalAddr(), c.RemoteAddr())
-			}
-			// A read that waits for a reply which never comes returns once Close runs.
-			done := make(chan error, 1)
-			go func() { _, err := c.Read(buf); done <- err }()
-			time.Sleep(50 * time.Millisecond)
-			c.Close()
-			select {
-			case err := <-done:
-				if err == nil {
-					t.Fatal("read after Close returned no error")
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Close did not wake the blocked read")
-			}
-			if err := c.Close(); err != nil {
-				t.Fatalf("second Close: %v", err)
-			}
-		})
+		for _, held := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/held=%v", network, held), func(t *testing.T) {
+				testEcho(t, network, l.Addr().String(), held)
+			})
+		}
+	}
+}
+
+// testEcho dials addr (with a Hold slot when held), checks an echo and that
+// Close wakes a blocked read and gives the slot back.
+func testEcho(t *testing.T, network, addr string, held bool) {
+	if held {
+		release := Hold(1)
+		defer release()
+	}
+	c, err := Dial(context.Background(), network, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only Unix sockets take a slot (see Hold).
+	takes := held && network == "unix"
+	if got := c.(*conn).holdP; got != takes {
+		t.Fatalf("holdP = %v, want %v", got, takes)
+	}
+	if held && Unused() != map[bool]int{true: 0, false: 1}[takes] {
+		t.Fatalf("%d Hold slots left after the dial", Unused())
+	}
+	msg := []byte("select 1")
+	if _, err := c.Write(msg); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, len(msg))
+	if _, err := io.ReadFull(c, buf); err != nil || string(buf) != string(msg) {
+		t.Fatalf("echo = %q, %v", buf, err)
+	}
+	if c.RemoteAddr().Network() != network || c.LocalAddr() == nil {
+		t.Fatalf("addresses: %v %v", c.LocalAddr(), c.RemoteAddr())
+	}
+	// A read that waits for a reply which never comes returns once Close runs.
+	done := make(chan error, 1)
+	go func() { _, err := c.Read(buf); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	c.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("read after Close returned no error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not wake the blocked read")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if held && holders.Load() != 1 {
+		t.Fatalf("%d Hold slots after Close, want the connection's back (1)", holders.Load())
+	}
+}
+
+// A read that keeps its P while it waits must not stop the world from
+// stopping: garbage collection (which stops every goroutine) completes while
+// such reads wait for replies that never come, as many as there are Ps.
+func TestHeldReadsLetGarbageCollectionRun(t *testing.T) {
+	l := listeners(t)["unix"]
+	n := runtime.GOMAXPROCS(0)
+	defer Hold(n)()
+	var conns []net.Conn
+	for range n {
+		c, err := Dial(context.Background(), "unix", l.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+		go c.Read(make([]byte, 1))
+	}
+	time.Sleep(50 * time.Millisecond) // let the reads block
+	gc := make(chan struct{})
+	go func() { runtime.GC(); close(gc) }()
+	select {
+	case <-gc:
+	case <-time.After(10 * time.Second):
+		t.Fatal("garbage collection did not complete while held reads waited")
+	}
+	for _, c := range conns {
+		if !c.(*conn).holdP {
+			t.Fatal("a connection dialled within Hold's slots does not hold its P")
+		}
+	}
+}
+
+func TestHoldSlots(t *testing.T) {
+	release := Hold(2)
+	if !takeHolder() || !takeHolder() || takeHolder() {
+		t.Fatal("Hold(2) did not give exactly two slots")
+	}
+	holders.Add(2) // the two taken are given back, as Close does
+	release()
+	release() // a second call takes nothing more
+	if h := holders.Load(); h != 0 {
+		t.Fatalf("%d slots left after release, want 0", h)
+	}
+	Hold(0)()
+	if h := holders.Load(); h != 0 {
+		t.Fatalf("Hold(0) left %d slots", h)
 	}
 }
 
@@ -128,5 +202,49 @@ func TestDialErrors(t *testing.T) {
 	cancel()
 	if _, err := Dial(ctx, "tcp", addr); !errors.Is(err, context.Canceled) {
 		t.Errorf("dial with a cancelled context: %v", err)
+	}
+}
+
+// A held write larger than the socket buffer, to a server that reads late,
+// sends part at once and the rest through the blocking path: all of it
+// arrives.
+func TestHeldWriteLargerThanTheSocketBuffer(t *testing.T) {
+	for _, network := range []string{"unix"} {
+		t.Run(network, func(t *testing.T) {
+			l, err := net.Listen(network, filepath.Join(t.TempDir(), "sink.sock"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			got := make(chan int64, 1)
+			go func() {
+				c, err := l.Accept()
+				if err != nil {
+					got <- -1
+					return
+				}
+				defer c.Close()
+				time.Sleep(50 * time.Millisecond) // let the client's buffer fill
+				n, _ := io.Copy(io.Discard, c)
+				got <- n
+			}()
+			defer Hold(1)()
+			c, err := Dial(context.Background(), network, l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.(*conn).holdP {
+				t.Fatal("the connection does not hold its P")
+			}
+			msg := make([]byte, 8<<20)
+			n, err := c.Write(msg)
+			if err != nil || n != len(msg) {
+				t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(msg))
+			}
+			c.Close()
+			if n := <-got; n != int64(len(msg)) {
+				t.Fatalf("the server received %d bytes, want %d", n, len(msg))
+			}
+		})
 	}
 }

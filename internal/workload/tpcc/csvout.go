@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/gcballast"
 	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -60,7 +61,7 @@ func (w *tpcc) writeCSV(ctx context.Context, env workload.PrepareEnv, log io.Wri
 	parts := warehouseParts()
 	// Writers need no connection; workload.RunParallel only uses conns to count them.
 	writers := make([]driver.Conn, max(1, min(env.Threads, len(jobs))))
-	err := withGCBallast(func() error {
+	err := gcballast.With(func() error {
 		return workload.RunParallel(ctx, writers, len(jobs), func(ctx context.Context, _ driver.Conn, i int) error {
 			j := jobs[i]
 			if j.item() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/gcballast"
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -282,7 +283,7 @@ func (w *tpcc) load(ctx context.Context, conns []driver.Conn, plan *loadPlan, pr
 	}
 	progress.SetTotal(total)
 	tracker := newWarehouseTracker(plan.jobs)
-	return withGCBallast(func() error {
+	return gcballast.With(func() error {
 		return workload.RunParallel(ctx, conns, len(plan.jobs), func(ctx context.Context, c driver.Conn, i int) error {
 			j := plan.jobs[i]
 			if j.item() {

@@ -1,0 +1,157 @@
+package netconn
+
+import (
+	"os"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// holders is how many more connections may wait for replies without giving up
+// their P (see Hold).
+var holders atomic.Int64
+
+// Hold lets the next n Unix-socket connections dialled wait for their replies while
+// keeping the Go scheduler's P (processor) of the goroutine that reads, and
+// returns a function that takes back the slots not yet used. The caller must
+// have made n Ps to spare, beyond those the rest of the program needs: the
+// runner gives every worker a P of its own (GOMAXPROCS = threads + CPUs).
+//
+// A read through the runtime's system-call path releases the P for the wait;
+// when the wait is longer than the scheduler monitor's 20 µs tick, the
+// monitor hands the P to another thread and the reader must get one back
+// when the reply comes — futex wake-ups and context switches that a C
+// client does not pay, for every query that waits on a commit. A held read
+// polls the socket with raw system calls instead: the thread sleeps in the
+// kernel with its P, as sysbench's does. It stays preemptible: the
+// runtime's preemption signal interrupts the poll (EINTR), and the poll
+// times out every heldPollMS in any case, so garbage collection and the
+// scheduler can always stop the goroutine.
+//
+// TCP connections take no slot: a blocking read(2) of TCP is woken once per
+// reply, and measured against sysbench's on TCP the held read saved nothing on
+// commit-bound queries and cost throughput on the short ones. Slots are
+// process-wide, as GOMAXPROCS is: one run at a time.
+func Hold(n int) (release func()) {
+	if n <= 0 {
+		return func() {}
+	}
+	holders.Add(int64(n))
+	var once atomic.Bool
+	return func() {
+		if once.CompareAndSwap(false, true) {
+			holders.Add(-int64(n))
+		}
+	}
+}
+
+// Unused is how many Hold slots no connection has taken (yet).
+func Unused() int { return int(max(holders.Load(), 0)) }
+
+// takeHolder takes a Hold slot when one is left.
+func takeHolder() bool {
+	for {
+		h := holders.Load()
+		if h <= 0 {
+			return false
+		}
+		if holders.CompareAndSwap(h, h-1) {
+			return true
+		}
+	}
+}
+
+// releaseHolder gives back the connection's slot, if it holds one; it is
+// called once, by Close (or by a failed dial).
+func (c *conn) releaseHolder() {
+	if c.holdP {
+		holders.Add(1)
+	}
+}
+
+// heldWrite sends p without telling the scheduler, as much of it as the
+// socket takes at once; a write that would block (a full socket buffer, as in
+// a bulk load) leaves the rest to the caller's blocking write. Held reads keep
+// the worker off the runtime's system-call path; its writes must too, or
+// the scheduler monitor keeps finding a P in a system call and stays at its
+// shortest (20 µs) tick.
+func (c *conn) heldWrite(p []byte) (int, error) {
+	c.wp, c.wn = p, 0
+	err := c.raw.Write(c.sendFn)
+	n, werr := c.wn, c.werr
+	c.wp, c.werr = nil, nil
+	if err != nil {
+		return n, err
+	}
+	if werr != nil {
+		return n, os.NewSyscallError("write", werr)
+	}
+	return n, nil
+}
+
+// doHeldWrite is heldWrite's body, run by RawConn.Write while it holds the
+// descriptor open.
+func (c *conn) doHeldWrite(fd uintptr) bool {
+	for c.wn < len(c.wp) {
+		rest := c.wp[c.wn:]
+		n, _, e := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)), unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL, 0, 0)
+		switch e {
+		case 0:
+			c.wn += int(n)
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return true // the rest goes through the blocking write
+		default:
+			c.werr = e
+			return true
+		}
+	}
+	return true
+}
+
+// heldPollMS bounds one raw poll, so that a reader whose preemption signal was
+// lost (or is disabled, GODEBUG=asyncpreemptoff=1) still passes a preemption
+// point that often.
+const heldPollMS = 10
+
+// doHeldRead is a held read (see Hold), run by RawConn.Read while it holds the
+// descriptor open: a non-blocking receive, and while there is nothing to
+// read, a raw poll. The first read after a write polls first: the reply to a
+// request just sent is hardly ever there yet, and a receive would fail.
+func (c *conn) doHeldRead(fd uintptr) bool {
+	if c.wrote.Swap(false) {
+		if e := rawPoll(fd, &c.pfd); e != 0 && e != unix.EINTR {
+			c.n, c.err = 0, e
+			return true
+		}
+	}
+	for {
+		n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&c.p[0])), uintptr(len(c.p)), unix.MSG_DONTWAIT, 0, 0)
+		switch e {
+		case 0:
+			c.n, c.err = int(n), nil
+			return true
+		case unix.EAGAIN, unix.EINTR:
+		default:
+			c.n, c.err = 0, e
+			return true
+		}
+		if e := rawPoll(fd, &c.pfd); e != 0 && e != unix.EINTR {
+			c.n, c.err = 0, e
+			return true
+		}
+	}
+}
+
+// rawPoll waits up to heldPollMS for fd to become readable without telling
+// the scheduler. It is not inlined and it calls a function, so its prologue
+// checks for a pending preemption at every call.
+//
+//go:noinline
+func rawPoll(fd uintptr, pfd *[1]unix.PollFd) unix.Errno {
+	pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	ts := unix.Timespec{Nsec: heldPollMS * 1e6}
+	_, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd[0])), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return e
+}
