@@ -16,7 +16,7 @@ var debugLineRe = regexp.MustCompile(`^DEBUG: thread ([0-9]+): SELECT c FROM sbt
 
 // TestDBDebugPrintsEveryStatement runs oltp_point_select on MariaDB in
 // sysbench's form with --db-debug: each of the 40 events' statement is printed
-// on stderr with its id and the thread that sent it, both threads among them;
+// on stderr with its id and the thread that sent it (0 or 1);
 // the output and the result warn that the figures include the printing. The
 // same run without it prints no statement.
 func TestDBDebugPrintsEveryStatement(t *testing.T) {
@@ -39,7 +39,11 @@ func TestDBDebugPrintsEveryStatement(t *testing.T) {
 		}
 	}
 	res := readResult(t, out)
-	if int64(n) < res.Totals.Counts.Events || res.Totals.Counts.Events != 40 || len(threads) != 2 {
+	// Which threads sent them depends on scheduling (one thread may run all
+	// 40 events before the other's first): every one is thread 0 or 1.
+	delete(threads, "0")
+	delete(threads, "1")
+	if int64(n) < res.Totals.Counts.Events || res.Totals.Counts.Events != 40 || len(threads) != 0 {
 		t.Errorf("%d statements printed by threads %v for %d events; stderr:\n%s", n, threads, res.Totals.Counts.Events, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "WARNING: "+dbDebugWarning) || !strings.Contains(strings.Join(res.Warnings, "\n"), dbDebugWarning) || res.Options["db-debug"] != "true" {
