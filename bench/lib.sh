@@ -40,3 +40,13 @@ print(f"{r.ru_utime + r.ru_stime:.3f}")
 sys.exit(rc)
 PY
 }
+
+# The shared servers the comparison scripts reach, unless the environment names others.
+MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
+MYSQL_PORT=${MYSQL_PORT:-3306}
+MYSQL_USER=${MYSQL_USER:-root}
+MYSQL_SOCKET=${MYSQL_SOCKET:-/run/mysqld/mysqld.sock}
+PGSQL_HOST=${PGSQL_HOST:-127.0.0.1}
+PGSQL_PORT=${PGSQL_PORT:-5432}
+PGSQL_USER=${PGSQL_USER:-postgres}
+PGSQL_SOCKET_DIR=${PGSQL_SOCKET_DIR:-/var/run/postgresql}
