@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	modsqlite "modernc.org/sqlite"
 
@@ -28,7 +30,11 @@ import (
 )
 
 // pragmas run on every new connection, busy_timeout first so that switching to
-// WAL waits for a concurrent opener instead of failing.
+// WAL waits for a concurrent opener where SQLite calls the busy handler. It does
+// not always: two connections switching a new file to WAL at once can get
+// SQLITE_BUSY at once, so Connect runs the pragmas one connection at a time
+// within the process and retries a busy one (another process) until
+// pragmaBusyWait has passed.
 var pragmas = [...]string{
 	"PRAGMA busy_timeout=10000",
 	"PRAGMA journal_mode=WAL",
@@ -41,7 +47,14 @@ var pragmas = [...]string{
 type Driver struct {
 	cfg       driver.Config
 	connector sqldriver.Connector
+	// pragmaMu makes the threads of one run set up their connections one at
+	// a time (see pragmas).
+	pragmaMu sync.Mutex
 }
+
+// pragmaBusyWait is how long Connect retries a pragma that gets SQLITE_BUSY:
+// the busy timeout the connection is given.
+const pragmaBusyWait = 10 * time.Second
 
 // New validates cfg, creates the directory of cfg.Path when it is missing, and
 // returns a Driver. It opens no connection.
@@ -86,17 +99,40 @@ func (d *Driver) Connect(ctx context.Context, n int) (driver.Conn, error) {
 		raw.Close()
 		return nil, err
 	}
-	for _, p := range pragmas {
-		if _, err := c.Exec(ctx, p); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("sqlite: %s on %s: %w", p, d.cfg.Path, err)
-		}
+	if err := d.runPragmas(ctx, c); err != nil {
+		c.Close()
+		return nil, err
 	}
 	if err := setupSession(ctx, c, &d.cfg); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// runPragmas runs pragmas on c, one connection of d at a time, retrying a
+// pragma that gets SQLITE_BUSY until pragmaBusyWait has passed or ctx ends.
+func (d *Driver) runPragmas(ctx context.Context, c *conn) error {
+	d.pragmaMu.Lock()
+	defer d.pragmaMu.Unlock()
+	for _, p := range pragmas {
+		deadline := time.Now().Add(pragmaBusyWait)
+		for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+			_, err := c.Exec(ctx, p)
+			if err == nil {
+				break
+			}
+			if d.Describe(err).Code != "SQLITE_BUSY" || time.Now().After(deadline) {
+				return fmt.Errorf("sqlite: %s on %s: %w", p, d.cfg.Path, err)
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("sqlite: %s on %s: %w", p, d.cfg.Path, ctx.Err())
+			case <-time.After(wait):
+			}
+		}
+	}
+	return nil
 }
 
 // DefaultIgnorable returns SQLITE_BUSY and SQLITE_LOCKED.
