@@ -91,9 +91,9 @@ func (rep *reporter) loop(done <-chan struct{}) {
 			case <-done:
 				rep.drain(time.Now(), true)
 				rep.measTo = time.Now()
-				if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
+				if !rep.r.hard.IsZero() && rep.measTo.After(rep.r.hard) {
 					// Nothing that ended past the hard deadline was counted.
-					rep.measTo = rep.r.end
+					rep.measTo = rep.r.hard
 				}
 				// A checkpoint the threads' end overtook (one at --time)
 				// covers the whole phase.

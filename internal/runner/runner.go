@@ -66,6 +66,9 @@ type Config struct {
 	// a summary of the measured phase so far is reported (cumulative, unlike
 	// sysbench's) and kept in Outcome.Checkpoints.
 	Checkpoints []time.Duration
+	// Drain is --forced-shutdown: what becomes of the events in flight when
+	// --time ends (the zero Drain abandons them, uncounted).
+	Drain Drain
 }
 
 // Validate checks the configuration and says what to change.
@@ -166,6 +169,16 @@ type Outcome struct {
 	// thread had none at the end of the measured phase or the server was
 	// unreachable for more than result.OutageLimit of it.
 	Outages []result.Outage
+	// Grace is how long past --time the measured phase ran while the events
+	// in flight at --time finished (Config.Drain.Wait): to the end of the
+	// last one, or to the limit when the shutdown was forced.
+	Grace time.Duration
+	// Forced is set when events were still running at --time plus
+	// Config.Drain.Limit: they were cancelled, uncounted (Unfinished of
+	// them), and Status is failed; the figures cover the measured phase up
+	// to then.
+	Forced     bool
+	Unfinished int
 }
 
 // PercentileKey renders a percentile the way result maps key it ("95", "99.9").
@@ -200,8 +213,11 @@ type run struct {
 	kinds []string // names of the event kinds of a multi-kind workload
 	col   *metrics.Collector
 
-	warmEnd  time.Time
-	end      time.Time // zero without --time
+	warmEnd time.Time
+	end     time.Time // zero without --time
+	// hard is when the calls are cancelled (hardEnd): --time, or later with
+	// --forced-shutdown; zero when nothing but Ctrl-C ends them.
+	hard     time.Time
 	started  atomic.Int64
 	fatalMu  sync.Mutex
 	fatalErr error
@@ -262,8 +278,10 @@ func (r *run) execute(parent context.Context) *Outcome {
 	callCtx := runCtx
 	if r.cfg.Duration > 0 {
 		r.end = r.warmEnd.Add(r.cfg.Duration)
+	}
+	if r.hard = r.hardEnd(); !r.hard.IsZero() {
 		var cancelDeadline context.CancelFunc
-		callCtx, cancelDeadline = context.WithDeadline(runCtx, r.end)
+		callCtx, cancelDeadline = context.WithDeadline(runCtx, r.hard)
 		defer cancelDeadline()
 	}
 	defer cancel()
@@ -297,11 +315,23 @@ func (r *run) execute(parent context.Context) *Outcome {
 
 	rep.fill(out)
 	out.Outages = r.outages.finish(out.End)
+	unfinished := 0
+	if r.cfg.Drain.Wait && !r.end.IsZero() {
+		out.Grace = max(out.End.Sub(r.end), 0)
+		for _, w := range workers {
+			if w.cut {
+				unfinished++
+			}
+		}
+	}
 	switch {
 	case r.fatalErr != nil:
 		out.Status, out.Err = result.StatusFailed, r.fatalErr
 	case parent.Err() != nil:
 		out.Status, out.Err = result.StatusInterrupted, errors.New("interrupted")
+	case unfinished > 0: // only the deadline cut them
+		out.Forced, out.Unfinished = true, unfinished
+		out.Status, out.Err = result.StatusFailed, forcedError(unfinished, r.cfg.Drain.Limit)
 	default:
 		// A server that went away and stayed away (or long enough) leaves
 		// figures that do not measure it: the run fails, its figures kept.
@@ -486,6 +516,9 @@ type worker struct {
 	busySince atomic.Int64
 	// begun counts the events of the --rate schedule this thread has started.
 	begun atomic.Int64
+	// cut is set when the run ended (the hard deadline, an interrupt, a
+	// failure) during an event of this thread's, which was not counted.
+	cut bool
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -576,6 +609,9 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		intended := now
 		if sched != nil {
 			intended = sched.advance()
+			if !r.end.IsZero() && !intended.Before(r.end) {
+				return // due after --time: no event starts then
+			}
 			if wait := time.Until(intended); wait > 0 {
 				timer.Reset(wait)
 				select {
@@ -589,6 +625,7 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		ok := w.event(ctx, r, intended)
 		w.busySince.Store(0)
 		if !ok {
+			w.cut = w.cut || ctx.Err() != nil
 			return
 		}
 		// A goroutine that only ever blocks in system calls never passes through
@@ -617,10 +654,11 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 		err := w.wl.Event(ctx, c)
 		if err == nil {
 			fin := time.Now()
-			if !r.end.IsZero() && fin.After(r.end) {
+			if !r.hard.IsZero() && fin.After(r.hard) {
 				// Ended past the hard deadline (a call that did not notice it):
 				// not counted, as the measured phase ends there; counted, it
 				// would make a last interval of a few events over microseconds.
+				w.cut = true
 				return false
 			}
 			var slept time.Duration
