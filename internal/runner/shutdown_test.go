@@ -32,7 +32,7 @@ func TestParseForcedShutdown(t *testing.T) {
 		{"50%", d, Drain{Wait: true, Limit: 5 * time.Second}, ""},
 		{"5%", d, Drain{Wait: true, Limit: 500 * time.Millisecond}, ""}, // sysbench: 0 (whole seconds)
 		{"", d, Drain{Wait: true, Limit: 500 * time.Millisecond}, ""},   // alone: 5 % of --time
-		{"5", 0, Drain{}, ""},                                          // no --time: no effect
+		{"5", 0, Drain{}, ""}, // no --time: no effect
 		{"-1", d, Drain{}, "give the seconds"},
 		{"soon", d, Drain{}, "give the seconds"},
 		{"x%", d, Drain{}, "not a share of --time"},
