@@ -609,16 +609,24 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		intended := now
 		if sched != nil {
 			intended = sched.advance()
-			if !r.end.IsZero() && !intended.Before(r.end) {
-				return // due after --time: no event starts then
+			// An event due after --time never starts: the thread waits for
+			// --time (the measured phase lasts until then) and stops, even
+			// when --forced-shutdown keeps the calls going past it.
+			late := !r.end.IsZero() && !intended.Before(r.end)
+			until := intended
+			if late {
+				until = r.end
 			}
-			if wait := time.Until(intended); wait > 0 {
+			if wait := time.Until(until); wait > 0 {
 				timer.Reset(wait)
 				select {
 				case <-ctx.Done():
 					return
 				case <-timer.C:
 				}
+			}
+			if late {
+				return
 			}
 			w.begun.Add(1)
 		}
