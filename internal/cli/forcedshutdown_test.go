@@ -13,7 +13,6 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/syncbuf"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
@@ -161,7 +160,7 @@ func TestForcedShutdownEndsStuckRun(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Forcing shutdown in 3 seconds\n",
-		runner.ForcedShutdownFatal + "\nSQL statistics:\n",
+		forcedShutdownFatal + "\nSQL statistics:\n",
 		"    reconnects:                          0      (0.00 per sec.)\n\nNumber of unfinished transactions on forced shutdown: 2\n\nGeneral statistics:\n",
 		"Status: failed: forced shutdown: 2 events were still running 1s after --time",
 	} {

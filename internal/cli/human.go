@@ -14,6 +14,10 @@ import (
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
+// forcedShutdownFatal is sysbench's line when its --forced-shutdown alarm
+// ends a run (Outcome.Forced), printed before the summary as sysbench does.
+const forcedShutdownFatal = "FATAL: The --max-time limit has expired, forcing shutdown..."
+
 // header prints the sysbench-like preamble of a run.
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)

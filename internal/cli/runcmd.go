@@ -369,7 +369,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	ran = true
 
 	if out.Forced { // sysbench's alarm: its line, then the summary
-		fmt.Fprintln(notes, runner.ForcedShutdownFatal)
+		fmt.Fprintln(notes, forcedShutdownFatal)
 	}
 	switch {
 	case goTPC != nil:

@@ -187,6 +187,8 @@ func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64
 // Run executes the workload and returns what it measured. Cancelling ctx
 // interrupts the run: in-flight calls are abandoned and the outcome is marked
 // interrupted. A fatal database error stops every worker and marks it failed.
+// At --time no event starts; the events in flight are abandoned, uncounted,
+// or with Config.Drain waited for and counted (Outcome.Grace, Forced).
 func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 	if cfg.SeriesInterval <= 0 {
 		cfg.SeriesInterval = time.Second

@@ -95,10 +95,6 @@ func (r *run) hardEnd() time.Time {
 	return r.end
 }
 
-// ForcedShutdownFatal is sysbench's line when its --forced-shutdown alarm
-// ends a run, printed as sysbench prints it before the summary.
-const ForcedShutdownFatal = "FATAL: The --max-time limit has expired, forcing shutdown..."
-
 // forcedError says why a run whose shutdown was forced failed.
 func forcedError(unfinished int, limit time.Duration) error {
 	events := "1 event was"
