@@ -89,8 +89,14 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		for {
 			select {
 			case <-done:
-				rep.drain(time.Now(), true)
-				rep.measTo = time.Now()
+				// The phase ends when the threads stopped, not after the
+				// drain: that is the end of --forced-shutdown's grace.
+				end := rep.r.stopped
+				if end.Before(rep.last) {
+					end = rep.last
+				}
+				rep.drain(end, true)
+				rep.measTo = end
 				if !rep.r.hard.IsZero() && rep.measTo.After(rep.r.hard) {
 					// Nothing that ended past the hard deadline was counted.
 					rep.measTo = rep.r.hard

@@ -219,7 +219,9 @@ type run struct {
 	end     time.Time // zero without --time
 	// hard is when the calls are cancelled (hardEnd): --time, or later with
 	// --forced-shutdown; zero when nothing but Ctrl-C ends them.
-	hard     time.Time
+	hard time.Time
+	// stopped is when the last worker returned (the end of the last event).
+	stopped  time.Time
 	started  atomic.Int64
 	fatalMu  sync.Mutex
 	fatalErr error
@@ -300,7 +302,11 @@ func (r *run) execute(parent context.Context) *Outcome {
 			w.loop(callCtx, r)
 		}(w)
 	}
-	go func() { wg.Wait(); close(done) }()
+	go func() {
+		wg.Wait()
+		r.stopped = time.Now() // read by the reporter after done closes
+		close(done)
+	}()
 	r.outages.threads = len(workers)
 	watched := make(chan struct{})
 	go func() {
