@@ -89,12 +89,21 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		for {
 			select {
 			case <-done:
-				// The last interval ends at --time at the latest: an event
-				// that ended past it is not counted, and a thread deaf to the
+				// The phase ends when the threads stopped, not after the
+				// drain: that is the end of --forced-shutdown's grace. It
+				// ends at the hard deadline at the latest: an event that
+				// ended past it is not counted, and a thread deaf to the
 				// deadline must not stretch the series (under load it once
 				// made an empty interval at 1.29 s of a 1 s run).
-				rep.measTo = rep.notPastEnd(time.Now())
-				rep.drain(rep.measTo, true)
+				end := rep.r.stopped
+				if end.Before(rep.last) {
+					end = rep.last
+				}
+				if !rep.r.hard.IsZero() && end.After(rep.r.hard) {
+					end = rep.r.hard
+				}
+				rep.drain(end, true)
+				rep.measTo = end
 				// A checkpoint the threads' end overtook (one at --time)
 				// covers the whole phase.
 				for at, ok := rep.nextCheckpoint(); ok && !at.After(rep.measTo); at, ok = rep.nextCheckpoint() {
@@ -119,14 +128,6 @@ func (rep *reporter) loop(done <-chan struct{}) {
 	}
 }
 
-// notPastEnd returns t, or the hard deadline (--time) when t is past it.
-func (rep *reporter) notPastEnd(t time.Time) time.Time {
-	if !rep.r.end.IsZero() && t.After(rep.r.end) {
-		return rep.r.end
-	}
-	return t
-}
-
 // drain closes the interval ending at now; final is the drain after the
 // threads stopped. A final interval that is a trailing sliver of the one
 // before it (result.IsSliver: the moments between the last tick and the
@@ -146,8 +147,8 @@ func (rep *reporter) drain(now time.Time, final bool) {
 			// Counted now, not at the tick: a thread may have begun an event
 			// due since.
 			at := time.Now()
-			if final {
-				at = rep.notPastEnd(at) // nothing starts after --time
+			if final && !rep.r.end.IsZero() && at.After(rep.r.end) {
+				at = rep.r.end // nothing starts after --time
 			}
 			iv.OpenLoop = openLoop(at, rep.r.workers, rep.scheds)
 		}
