@@ -62,14 +62,15 @@ func TestEventPastTheDeadlineIsNotCounted(t *testing.T) {
 	}
 }
 
-// TestDeafThreadDoesNotStretchTheSeries: a 1 s run of 700 ms events that do
-// not notice the deadline; the second ends 0.4 s past --time, more than half
-// a report interval. No interval ends past --time (one did, empty, at 1.4 s),
-// and the measured span is the second.
+// TestDeafThreadDoesNotStretchTheSeries: a 1 s run of 800 ms events that do
+// not notice the deadline; the second ends 0.6 s past --time, past the next
+// tick and more than half a report interval. No interval ends past --time
+// (one did, empty: at 1.5 s, the tick, or at the thread's stop), and the
+// measured span is the second.
 func TestDeafThreadDoesNotStretchTheSeries(t *testing.T) {
 	drv := openDriver(t, testdb.SQLite(t))
 	cfg := Config{Threads: 1, Duration: time.Second, ReportInterval: 500 * time.Millisecond, Percentiles: []float64{95}}
-	out := Run(context.Background(), cfg, Deps{Driver: drv, Workload: &deafWorkload{took: 700 * time.Millisecond}, Rand: newRand(t)})
+	out := Run(context.Background(), cfg, Deps{Driver: drv, Workload: &deafWorkload{took: 800 * time.Millisecond}, Rand: newRand(t)})
 	if out.Status != result.StatusComplete {
 		t.Fatalf("status %s: %v", out.Status, out.Err)
 	}
