@@ -124,7 +124,7 @@ export -f limit_load sql my pg
 export DUMP MYSQL_HOST MYSQL_PORT MYSQL_USER PGSQL_HOST PGSQL_PORT PGSQL_USER
 
 sbtest_side() { # sbtest_side DRIVER SIDE ROUND
-	local d=$1 side=$2 r=$3 db="${DB}_$2" t log="$OUT/$1-$2-$3.log"
+	local d=$1 side=$2 r=$3 db="${DB}_$2" t i log="$OUT/$1-$2-$3.log"
 	reset_db "$d" "$db"
 	case "$side" in
 	fb | base)
