@@ -19,7 +19,9 @@
 # Each side loads into a fresh database, dropped after it. The table gives the
 # medians over ROUNDS of the wall time, rows/s, and the per-round speed ratios
 # (limit/fairbench = fairbench reaches this fraction of the limit; sysbench/
-# fairbench = times faster than sysbench), with the median 1-minute load.
+# fairbench = times faster than sysbench), the client's CPU (user+system) and
+# per row, with the median 1-minute load. On a small machine the client's CPU
+# is taken from the server, and it changes less with the noise than the time.
 #
 # TPC-C on MariaDB (TPCC_W warehouses, 0 skips it): fairbench tpcc prepare vs
 # go-tpc v1.0.12 prepare (both --no-check, LOAD_THREADS loaders) vs the limit:
@@ -104,13 +106,14 @@ rows="$OUT/rounds.txt"
 mkdir -p "$DUMP"
 chmod 1777 "$DUMP"
 
-# record KIND DRIVER SIDE ROUND SECONDS ROWS: one measured side.
-record() { echo "$1 $2 $3 $4 $5 $6 $(load1)" >>"$rows"; printf '  %-6s %-5s round %d %-9s %8ss  load %s\n' "$1" "$2" "$4" "$3" "$5" "$(load1)" >&2; }
+# record KIND DRIVER SIDE ROUND SECONDS ROWS CPU: one measured side (CPU: the
+# client's user+system seconds; 0 for the limit, whose clients only send SQL).
+record() { echo "$1 $2 $3 $4 $5 $6 $(load1) $7" >>"$rows"; printf '  %-6s %-5s round %d %-9s %8ss  client cpu %6ss  load %s\n' "$1" "$2" "$4" "$3" "$5" "$7" "$(load1)" >&2; }
 
 # --- sbtest -----------------------------------------------------------------
-fb_prepare() { # fb_prepare BINARY DRIVER DATABASE LOG
+fb_prepare() { # fb_prepare BINARY DRIVER DATABASE LOG: prints the client's CPU seconds
 	conn "$2" "$3"
-	"$1" prepare oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" >"$4" 2>&1 ||
+	cpu_of "$4" "$1" prepare oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" ||
 		{ echo "load-limit: $1 prepare failed:" >&2; tail -5 "$4" >&2; exit 1; }
 }
 # limit_load DRIVER DATABASE TABLE: the server reads the dumped file of TABLE.
@@ -124,17 +127,17 @@ export -f limit_load sql my pg
 export DUMP MYSQL_HOST MYSQL_PORT MYSQL_USER PGSQL_HOST PGSQL_PORT PGSQL_USER
 
 sbtest_side() { # sbtest_side DRIVER SIDE ROUND
-	local d=$1 side=$2 r=$3 db="${DB}_$2" t i log="$OUT/$1-$2-$3.log"
+	local d=$1 side=$2 r=$3 db="${DB}_$2" t i cpu=0 log="$OUT/$1-$2-$3.log"
 	reset_db "$d" "$db"
 	case "$side" in
 	fb | base)
 		local bin=$FB
 		[ "$side" = base ] && bin=$BASE_FB
-		t=$(now); fb_prepare "$bin" "$d" "$db" "$log"; t=$(since "$t") ;;
+		t=$(now); cpu=$(fb_prepare "$bin" "$d" "$db" "$log"); t=$(since "$t") ;;
 	sb)
 		conn "$d" "$db"
 		t=$(now)
-		sysbench oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" prepare >"$log" 2>&1 ||
+		cpu=$(cpu_of "$log" sysbench oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" prepare) ||
 			{ echo "load-limit: sysbench prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 		t=$(since "$t") ;;
 	lim)
@@ -152,7 +155,7 @@ sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 		seq "$TABLES" | parallel "$TABLES" bash -c 'sql "$0" "$1" "CREATE INDEX k_$2 ON sbtest$2 (k)"' "$d" "$db" >>"$log"
 		t=$(since "$t") ;;
 	esac
-	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE))
+	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE)) "$cpu"
 	drop_db "$d" "$db"
 }
 
@@ -160,7 +163,7 @@ for d in $DRIVERS; do
 	echo "== $d: $TABLES x $TABLE_SIZE sbtest rows; dumping fairbench's rows for the limit" >&2
 	src="${DB}_src"
 	reset_db "$d" "$src"
-	fb_prepare "$FB" "$d" "$src" "$OUT/$d-src.log"
+	fb_prepare "$FB" "$d" "$src" "$OUT/$d-src.log" >/dev/null
 	for i in $(seq "$TABLES"); do
 		rm -f "$DUMP/$d-sbtest$i".*
 		case "$d" in
@@ -195,7 +198,7 @@ if [ "$TPCC_W" -gt 0 ]; then
 		sql mysql "$src" "SELECT * FROM $t INTO OUTFILE '$DUMP/tpcc-$t.tsv' CHARACTER SET utf8mb4"
 	done
 	tpcc_side() { # tpcc_side SIDE ROUND
-		local side=$1 r=$2 db="${DB}_$1" t log="$OUT/tpcc-$1-$2.log"
+		local side=$1 r=$2 db="${DB}_$1" t cpu=0 log="$OUT/tpcc-$1-$2.log"
 		reset_db mysql "$db"
 		case "$side" in
 		tfb | base)
@@ -203,12 +206,12 @@ if [ "$TPCC_W" -gt 0 ]; then
 			[ "$side" = base ] && bin=$BASE_FB
 			conn mysql "$db"
 			t=$(now)
-			"$bin" prepare tpcc "${conn[@]}" --warehouses="$TPCC_W" --threads="$LOAD_THREADS" --no-check >"$log" 2>&1 ||
+			cpu=$(cpu_of "$log" "$bin" prepare tpcc "${conn[@]}" --warehouses="$TPCC_W" --threads="$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: fairbench tpcc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 			t=$(since "$t") ;;
 		tgt)
 			t=$(now)
-			"$GOTPC" tpcc -H "$MYSQL_HOST" -P "$MYSQL_PORT" -U "$MYSQL_USER" -D "$db" prepare --warehouses "$TPCC_W" -T "$LOAD_THREADS" --no-check >"$log" 2>&1 ||
+			cpu=$(cpu_of "$log" "$GOTPC" tpcc -H "$MYSQL_HOST" -P "$MYSQL_PORT" -U "$MYSQL_USER" -D "$db" prepare --warehouses "$TPCC_W" -T "$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: go-tpc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 			t=$(since "$t") ;;
 		tlim)
@@ -218,7 +221,7 @@ if [ "$TPCC_W" -gt 0 ]; then
 				'sql mysql "$0" "LOAD DATA INFILE '"'"'$DUMP/tpcc-$1.tsv'"'"' INTO TABLE $1 CHARACTER SET utf8mb4"' "$db" >>"$log"
 			t=$(since "$t") ;;
 		esac
-		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows"
+		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows" "$cpu"
 		drop_db mysql "$db"
 	}
 	sides=(tfb tgt tlim)
@@ -240,10 +243,10 @@ from collections import defaultdict
 med = statistics.median
 t = defaultdict(dict)   # (kind, db) -> side -> {round: (s, rows, load)}
 for line in open(sys.argv[1]):
-    kind, db, side, rnd, s, rows, load = line.split()
-    t[(kind, db)].setdefault(side, {})[int(rnd)] = (float(s), int(rows), float(load))
+    kind, db, side, rnd, s, rows, load, cpu = line.split()
+    t[(kind, db)].setdefault(side, {})[int(rnd)] = (float(s), int(rows), float(load), float(cpu))
 names = {"fb": "fairbench", "tfb": "fairbench", "base": "base (BASE_FB)", "sb": "sysbench", "tgt": "go-tpc", "lim": "limit (server file)", "tlim": "limit (server file)"}
-print(f"{'load':6s} {'db':5s} {'side':20s} {'rounds':>6s} {'seconds':>8s} {'rows/s':>9s} {'limit/x':>8s} {'x/ref':>6s} {'load1':>5s}")
+print(f"{'load':6s} {'db':5s} {'side':20s} {'rounds':>6s} {'seconds':>8s} {'rows/s':>9s} {'limit/x':>8s} {'x/ref':>6s} {'cpu_s':>6s} {'us/row':>6s} {'load1':>5s}")
 for (kind, db), sides in t.items():
     lim = sides.get("lim") or sides.get("tlim") or {}
     ref = sides.get("sb") or sides.get("tgt") or {}
@@ -252,8 +255,10 @@ for (kind, db), sides in t.items():
         n = next(iter(rs.values()))[1]
         xl = [lim[r][0] / v[0] for r, v in rs.items() if r in lim]
         xr = [ref[r][0] / v[0] for r, v in rs.items() if r in ref]
-        print(f"{kind:6s} {db:5s} {names[side]:20s} {len(rs):6d} {s:8.2f} {n / s:9.0f} {med(xl) if xl else 0:8.2f} {med(xr) if xr else 0:6.2f} {med(v[2] for v in rs.values()):5.2f}")
+        c = med(v[3] for v in rs.values())
+        print(f"{kind:6s} {db:5s} {names[side]:20s} {len(rs):6d} {s:8.2f} {n / s:9.0f} {med(xl) if xl else 0:8.2f} {med(xr) if xr else 0:6.2f} {c:6.2f} {c / n * 1e6:6.2f} {med(v[2] for v in rs.values()):5.2f}")
 print("limit/x: the side's speed as a fraction of the server reading its own file (target >= 0.9 for fairbench);")
 print("x/ref: speed relative to sysbench (sbtest) or go-tpc (TPC-C) (target >= 2 for fairbench on TPC-C)")
+print("cpu_s, us/row: the client process's user+system CPU (0 for the limit: its clients only send SQL)")
 PY
 echo "rounds: $rows; logs in $OUT/"
