@@ -16,7 +16,11 @@
 #              with 1 row, truncated, their k index dropped: not timed) by TABLES sessions
 #              at once, then CREATE INDEX k_N in TABLES sessions at once: timed
 #   base       BASE_FB (an older fairbench binary), when given: before -> after
-# Each side loads into a fresh database, dropped after it. The table gives the
+# Each side loads into a fresh database, dropped after it, then waits SETTLE
+# seconds (the server purges and flushes after a drop, and the next side would
+# pay for it); the order rotates, so with ROUNDS a multiple of the number of
+# sides (3, 4 with BASE_FB) every side runs in every position equally often
+# (the script warns otherwise). The table gives the
 # medians over ROUNDS of the wall time, rows/s, and the per-round speed ratios
 # (limit/fairbench = fairbench reaches this fraction of the limit; sysbench/
 # fairbench = times faster than sysbench), the client's CPU (user+system) and
@@ -33,7 +37,7 @@
 #   TABLES=2 TABLE_SIZE=20000 ROUNDS=1 TPCC_W=0 bench/load-limit.sh
 #   BASE_FB=/tmp/fb-main bench/load-limit.sh                  # before -> after in one run
 #
-# Knobs: TABLES TABLE_SIZE ROUNDS DRIVERS ("mysql pgsql") TPCC_W LOAD_THREADS
+# Knobs: TABLES TABLE_SIZE ROUNDS SETTLE DRIVERS ("mysql pgsql") TPCC_W LOAD_THREADS
 # DB (database name prefix) DUMP (a directory both servers' users can read and
 # write, under /tmp: the servers read the files themselves) FB BASE_FB OUT, the
 # servers as in bench/lib.sh (MYSQL_*, PGSQL_*, over TCP). Needs: sysbench,
@@ -47,6 +51,7 @@ cd "$(dirname "$0")/.."
 TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-100000}
 ROUNDS=${ROUNDS:-3}
+SETTLE=${SETTLE:-3}
 DRIVERS=${DRIVERS:-"mysql pgsql"}
 TPCC_W=${TPCC_W:-2}
 LOAD_THREADS=${LOAD_THREADS:-4}
@@ -101,6 +106,9 @@ since() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.
 # the last argument), N at a time; fails when one fails.
 parallel() { local n=$1; shift; xargs -d '\n' -P "$n" -I{} "$@" {}; }
 
+nsides=3
+[ -n "${BASE_FB:-}" ] && nsides=4
+[ $((ROUNDS % nsides)) = 0 ] || echo "load-limit: ROUNDS=$ROUNDS is not a multiple of the $nsides sides: some sides run first (after the previous drop) more often than others" >&2
 rows="$OUT/rounds.txt"
 : >"$rows"
 mkdir -p "$DUMP"
@@ -157,6 +165,7 @@ sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 	esac
 	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE)) "$cpu"
 	drop_db "$d" "$db"
+	sleep "$SETTLE"
 }
 
 for d in $DRIVERS; do
@@ -172,6 +181,7 @@ for d in $DRIVERS; do
 		esac
 	done
 	drop_db "$d" "$src"
+	sleep "$SETTLE"
 	sides=(fb sb lim)
 	[ -n "${BASE_FB:-}" ] && sides+=(base)
 	n=${#sides[@]}
@@ -223,6 +233,7 @@ if [ "$TPCC_W" -gt 0 ]; then
 		esac
 		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows" "$cpu"
 		drop_db mysql "$db"
+		sleep "$SETTLE"
 	}
 	sides=(tfb tgt tlim)
 	[ -n "${BASE_FB:-}" ] && sides+=(base)
