@@ -60,6 +60,12 @@ func MySQLServer() driver.Config {
 	}
 }
 
+// MySQLSocket is the test MySQL-protocol server's Unix socket
+// (FAIRBENCH_TEST_MYSQL_SOCKET, /run/mysqld/mysqld.sock by default).
+func MySQLSocket() string {
+	return env("FAIRBENCH_TEST_MYSQL_SOCKET", "/run/mysqld/mysqld.sock")
+}
+
 // PgSQLServer returns a Config for the test PostgreSQL server without a database.
 func PgSQLServer() driver.Config {
 	return driver.Config{

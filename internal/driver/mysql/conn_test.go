@@ -12,12 +12,7 @@ import (
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
-func socketPath() string {
-	if p := os.Getenv("FAIRBENCH_TEST_MYSQL_SOCKET"); p != "" {
-		return p
-	}
-	return "/run/mysqld/mysqld.sock"
-}
+func socketPath() string { return testdb.MySQLSocket() }
 
 func TestConnectTCPAndSocket(t *testing.T) {
 	base := testdb.MySQL(t)

@@ -248,3 +248,26 @@ func TestHeldWriteLargerThanTheSocketBuffer(t *testing.T) {
 		})
 	}
 }
+
+// A held poll wakes up for nothing at each timeout, so it is long unless the
+// runtime's preemption signals are off (then it is the only preemption point).
+func TestHeldPollIsShortOnlyWithoutPreemptionSignals(t *testing.T) {
+	for _, tc := range []struct {
+		godebug string
+		want    time.Duration
+	}{
+		{"", heldPollSignal},
+		{"gctrace=1", heldPollSignal},
+		{"asyncpreemptoff=1", heldPollNoSignal},
+		{"gctrace=1, asyncpreemptoff=1", heldPollNoSignal},
+		{"asyncpreemptoff=1,asyncpreemptoff=0", heldPollSignal},
+		{"asyncpreemptoff=0", heldPollSignal},
+	} {
+		if got := heldPollFor(tc.godebug); got != tc.want {
+			t.Errorf("heldPollFor(%q) = %v, want %v", tc.godebug, got, tc.want)
+		}
+	}
+	if heldPollNoSignal >= heldPollSignal {
+		t.Errorf("heldPollNoSignal %v >= heldPollSignal %v", heldPollNoSignal, heldPollSignal)
+	}
+}
