@@ -39,6 +39,9 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
+	if cfg.DryRun && (inv.phase == phaseCheck || inv.phase == phaseWarmup) {
+		return nil, usageErrorf("%s %s with --mysql-dry-run: a dry run has no server, so no data to %s; leave out --mysql-dry-run", inv.phase, inv.spec.Name, inv.phase)
+	}
 	if err := inv.app.connecting(); err != nil {
 		return nil, err
 	}
@@ -85,6 +88,15 @@ func (inv *invocation) exportSession() (*session, error) {
 		return nil, withCode(ExitUsage, err)
 	}
 	return &session{cfg: cfg, ignore: ignore, dialect: d}, nil
+}
+
+// serverName names the server for the lines that start a command
+// ("MariaDB 10.11.6-MariaDB"), or says that a dry run contacts none.
+func (s *session) serverName() string {
+	if s.cfg.DryRun {
+		return "dry run: no server is contacted"
+	}
+	return s.server.Flavor + " " + s.server.Version
 }
 
 // connectHint suggests what to check when a connection fails.
