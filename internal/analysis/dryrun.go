@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 )
 
@@ -21,9 +20,9 @@ func dryRunMix(dry, served []string) error {
 	if len(dry) == 0 || len(served) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s %s a dry run (--mysql-dry-run: no server was contacted, the figures measure the client alone) but %s %s against a server: "+
+	return fmt.Errorf("%s %s (--mysql-dry-run: no server was contacted, the figures measure the client alone) but %s %s: "+
 		"their figures cannot be compared; compare dry runs only with dry runs (the client's cost on several machines) and runs against a server with each other — leave one kind out of the operands, or choose rows with --workload",
-		someOf(dry), isAre(len(dry)), someOf(served), isAre(len(served)))
+		someOf(dry), plural(len(dry), "is a dry run", "are dry runs"), someOf(served), plural(len(served), "is a run against a server", "are runs against a server"))
 }
 
 // someOf names up to three of names, with how many more.
@@ -35,15 +34,17 @@ func someOf(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
 }
 
-func isAre(n int) string {
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
 	if n == 1 {
-		return "is"
+		return one
 	}
-	return "are"
+	return many
 }
 
 // dryRunMixOf is dryRunMix of the samples of systems that keep selects
-// (nil: all), each named by its system's label and file.
+// (nil: all), each named by its file (the system's label for results given
+// in memory).
 func dryRunMixOf(systems []*System, keep func(Sample) bool) error {
 	var dry, served []string
 	for _, s := range systems {
@@ -51,12 +52,9 @@ func dryRunMixOf(systems []*System, keep func(Sample) bool) error {
 			if keep != nil && !keep(smp) {
 				continue
 			}
-			name := s.Label
-			switch {
-			case smp.File != "" && name != "":
-				name += " (" + filepath.Base(smp.File) + ")"
-			case smp.File != "":
-				name = filepath.Base(smp.File)
+			name := smp.File
+			if name == "" {
+				name = s.Label
 			}
 			if smp.DryRun {
 				dry = appendNew(dry, name)

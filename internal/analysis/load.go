@@ -277,10 +277,14 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 	}
 	var dry, served []string
 	for _, r := range runs {
+		name := r.file
+		if name == "" {
+			name = sourceName(r)
+		}
 		if r.res.Target.DryRun {
-			dry = append(dry, sourceName(r))
+			dry = append(dry, name)
 		} else {
-			served = append(served, sourceName(r))
+			served = append(served, name)
 		}
 	}
 	if err := dryRunMix(dry, served); err != nil {

@@ -128,6 +128,10 @@ func (inv *invocation) refuseServerMachineFlags(cfg driver.Config) error {
 	if len(given) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s describe the database server's machine, which a dry run (--mysql-dry-run) does not have: leave them out, or leave out --mysql-dry-run to measure a server",
-		strings.Join(given, ", "))
+	verb := "describes"
+	if len(given) > 1 {
+		verb = "describe"
+	}
+	return fmt.Errorf("%s %s the database server's machine, which a dry run (--mysql-dry-run) does not have: leave %s out, or leave out --mysql-dry-run to measure a server",
+		strings.Join(given, ", "), verb, map[bool]string{true: "them", false: "it"}[len(given) > 1])
 }
