@@ -107,6 +107,7 @@ func TestCompareRefusesDryRunsBesideServedRuns(t *testing.T) {
 		{"compare", "x=" + dry1, "x=" + served},
 		{"compare", mixed},
 		{"report", "--format", "text", dry1, served},
+		{"cost", "--prices", filepath.Join("..", "..", "prices", "mysqlonarm-cpm-2020.yaml"), "--system", "dry=huawei-arm", "--system", "served=huawei-x86", "dry=" + dry1, "served=" + served},
 	} {
 		r := runCLI(ctx, nil, args...)
 		if r.code == ExitOK || !strings.Contains(r.stderr, "dry1.json") || !strings.Contains(r.stderr, "served.json") ||
