@@ -43,6 +43,18 @@ sys.exit(rc)
 PY
 }
 
+# build_gotpc PATH: builds go-tpc v1.0.12 (the engine of `tiup bench tpcc`) at
+# PATH, relative to the repository root, from its Go module copy (go install
+# @latest does not work offline), unless PATH is already there.
+build_gotpc() {
+	[ -x "$1" ] && return 0
+	echo "building go-tpc v1.0.12 from its module copy..." >&2
+	local dir
+	dir=$(go mod download -json github.com/pingcap/go-tpc@v1.0.12 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	mkdir -p "$(dirname "$1")"
+	(cd "$dir" && GOFLAGS=-mod=mod go build -o "$OLDPWD/$1" ./cmd/go-tpc)
+}
+
 # The shared servers the comparison scripts reach, unless the environment names others.
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
 MYSQL_PORT=${MYSQL_PORT:-3306}

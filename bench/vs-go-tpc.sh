@@ -11,14 +11,12 @@
 # go-tpc is built from its Go module copy (go install @latest does not work offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 TIME=${TIME:-30}
 LOAD_THREADS=${LOAD_THREADS:-4}
 RUN_THREADS=${RUN_THREADS:-"4 16"}
 WAREHOUSES=${WAREHOUSES:-"2 4"}
-MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
-MYSQL_PORT=${MYSQL_PORT:-3306}
-MYSQL_USER=${MYSQL_USER:-root}
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-1800}
 FB=${FB:-bin/fairbench}
 OUT=${OUT:-bench/out}
@@ -26,11 +24,7 @@ GOTPC=${GOTPC:-$OUT/go-tpc}
 mkdir -p "$OUT"
 
 [ -x "$FB" ] || make build >/dev/null
-if [ ! -x "$GOTPC" ]; then
-	echo "building go-tpc v1.0.12 from its module copy..."
-	dir=$(go mod download -json github.com/pingcap/go-tpc@v1.0.12 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
-	(cd "$dir" && GOFLAGS=-mod=mod go build -o "$OLDPWD/$GOTPC" ./cmd/go-tpc)
-fi
+build_gotpc "$GOTPC"
 
 mysql_cli=(mariadb -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER")
 GT_DB=fb_vs_gotpc_g

@@ -23,9 +23,14 @@ import (
 // Exit codes. They say how a command ended so that scripts can tell a bad flag
 // from an unreachable server from a failed run.
 const (
-	ExitOK          = 0   // success
-	ExitFailed      = 1   // the run started and failed (a fatal database error); the result is written, marked failed
-	ExitUsage       = 2   // bad command line: unknown workload, bad flag or value
+	ExitOK     = 0 // success
+	ExitFailed = 1 // the run started and failed (a fatal database error); the result is written, marked failed
+	ExitUsage  = 2 // bad command line: unknown workload, bad flag or value
+	// ExitForced is sysbench's exit status when its --forced-shutdown ends
+	// a run (events still running at --time plus the limit): the result is
+	// written, marked failed, with shutdown.forced. It is ExitUsage's
+	// number, as in sysbench, whose scripts test for it.
+	ExitForced      = 2
 	ExitTarget      = 3   // the target is not usable: unreachable, refused login, tables missing or present
 	ExitConsistency = 4   // a consistency check found a violation
 	ExitInterrupted = 130 // Ctrl-C: the partial result is written, marked interrupted

@@ -15,6 +15,10 @@ import (
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
+// forcedShutdownFatal is sysbench's line when its --forced-shutdown alarm
+// ends a run (Outcome.Forced), printed before the summary as sysbench does.
+const forcedShutdownFatal = "FATAL: The --max-time limit has expired, forcing shutdown..."
+
 // header prints the sysbench-like preamble of a run.
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
@@ -51,6 +55,11 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 		fmt.Fprintf(w, "Warm-up time: %g second(s), reported apart\n", cfg.Warmup.Seconds())
 	}
 	fmt.Fprintf(w, "Initializing random number generator from seed (%d).\n\n", seed)
+	if d := cfg.Drain; d.Wait && !d.Unlimited {
+		// sysbench counts from the threads' start: warm-up, --time, the limit.
+		at := cfg.Warmup + cfg.Duration + d.Limit
+		fmt.Fprintf(w, "Forcing shutdown in %s seconds\n\n", strconv.FormatFloat(at.Seconds(), 'f', -1, 64))
+	}
 	fmt.Fprintln(w, "Initializing worker threads...")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Threads started!")
@@ -164,7 +173,11 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 		wc := res.Warmup.Counts
 		fmt.Fprintf(w, "Warm-up (excluded below): %.2fs, %d events, %.2f tps, %.2f qps\n\n", res.Warmup.Seconds, wc.Events, res.Warmup.TPS, res.Warmup.QPS)
 	}
-	sysbenchSummary(w, res.Totals, res.Rate, pcts)
+	unfinished := 0
+	if res.Shutdown != nil {
+		unfinished = res.Shutdown.Unfinished
+	}
+	sysbenchSummary(w, res.Totals, res.Rate, pcts, unfinished)
 	fairbenchSummary(w, res, pcts)
 	runNotes(w, res)
 }
@@ -176,14 +189,16 @@ func summary(w io.Writer, res *result.Result, pcts []float64) {
 // script that reads the log must be able to tell.
 func checkpointReport(w io.Writer, cp result.Checkpoint, rate float64, pcts []float64) {
 	fmt.Fprintf(w, "[ %ss ] Checkpoint report: (cumulative)\n", intervalLabel(cp.At))
-	sysbenchSummary(w, cp.Phase, rate, pcts)
+	sysbenchSummary(w, cp.Phase, rate, pcts, 0)
 }
 
 // sysbenchSummary prints sysbench 1.0's summary of phase t (sysbench.c's
 // report_cumulative and oltp_common.lua's SQL statistics), ending with a blank
 // line as sysbench's does. A --rate run's latency counts from each event's
-// intended start; its service time follows, in the same layout.
-func sysbenchSummary(w io.Writer, t result.Phase, rate float64, pcts []float64) {
+// intended start; its service time follows, in the same layout. After a
+// forced shutdown, sysbench's count of the events cut (unfinished) comes
+// before its general statistics.
+func sysbenchSummary(w io.Writer, t result.Phase, rate float64, pcts []float64, unfinished int) {
 	c := t.Counts
 	perSec := func(n int64) float64 {
 		if t.Seconds <= 0 {
@@ -201,6 +216,9 @@ func sysbenchSummary(w io.Writer, t result.Phase, rate float64, pcts []float64) 
 	fmt.Fprintf(w, "    queries:                             %-6d (%.2f per sec.)\n", c.Queries, perSec(c.Queries))
 	fmt.Fprintf(w, "    ignored errors:                      %-6d (%.2f per sec.)\n", c.ErrorCount(), perSec(c.ErrorCount()))
 	fmt.Fprintf(w, "    reconnects:                          %-6d (%.2f per sec.)\n", c.Reconnects, perSec(c.Reconnects))
+	if unfinished > 0 {
+		fmt.Fprintf(w, "\nNumber of unfinished transactions on forced shutdown: %d\n", unfinished)
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "General statistics:")
 	fmt.Fprintf(w, "    total time:                          %.4fs\n", t.Seconds)

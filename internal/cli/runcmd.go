@@ -76,6 +76,29 @@ func (v *secondsValue) String() string {
 // Type names the value in the help.
 func (v *secondsValue) Type() string { return "seconds" }
 
+// forcedShutdownValue is --forced-shutdown as given: set when it was, its
+// value "" otherwise (the result's options then record it so). Given alone
+// or empty it is sysbench's 5 % of --time.
+type forcedShutdownValue struct {
+	set bool
+	v   string
+}
+
+// Set records s.
+func (f *forcedShutdownValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		s = runner.ForcedShutdownDefault
+	}
+	f.set, f.v = true, s
+	return nil
+}
+
+// String is the value as given, "" when it was not.
+func (f *forcedShutdownValue) String() string { return f.v }
+
+// Type names the value in the help.
+func (f *forcedShutdownValue) Type() string { return "seconds|N%|off" }
+
 // runnerConfig builds and validates the runner configuration from the flags.
 func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, error) {
 	f := &inv.run
@@ -89,6 +112,12 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 	}
 	if f.format != "text" && f.format != "json" {
 		return runner.Config{}, fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	var drain runner.Drain
+	if f.forcedShutdown.set {
+		if drain, err = runner.ParseForcedShutdown(f.forcedShutdown.v, time.Duration(f.time)); err != nil {
+			return runner.Config{}, fmt.Errorf("--forced-shutdown=%s: %w", f.forcedShutdown.v, err)
+		}
 	}
 	if f.outputStyle != gotpccli.StyleFairbench {
 		pcts = gotpcout.WithPercentiles(pcts) // go-tpc's lines show these
@@ -108,6 +137,7 @@ func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, e
 		// the merged intervals exact percentiles.
 		IntervalHistograms: f.intervalHistograms || f.clients > 0,
 		Checkpoints:        cps,
+		Drain:              drain,
 	}
 	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
 		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
@@ -242,6 +272,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if inv.run.forcedShutdown.set && rcfg.Duration == 0 {
+		fmt.Fprintln(a.Stderr, "fairbench: note: --forced-shutdown has no effect without --time, as in sysbench: the run ends when its --events have finished")
+	}
 	// The checks of the server and its tables are a dry run's to skip: it
 	// has neither (inspectData records no data set for it).
 	if !s.cfg.DryRun {
@@ -334,6 +367,9 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	}
 	ran = true
 
+	if out.Forced { // sysbench's alarm: its line, then the summary
+		fmt.Fprintln(notes, forcedShutdownFatal)
+	}
 	switch {
 	case goTPC != nil:
 		goTPC.Summary(res)
@@ -351,11 +387,13 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
 	}
-	switch out.Status {
-	case result.StatusInterrupted:
+	switch {
+	case out.Status == result.StatusInterrupted:
 		fmt.Fprintln(human, "Interrupted: the figures above cover the time that ran.")
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted"))
-	case result.StatusFailed:
+	case out.Forced:
+		return withCode(ExitForced, fmt.Errorf("run failed: %w", out.Err))
+	case out.Status == result.StatusFailed:
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))
 	}
 	return nil

@@ -110,8 +110,17 @@ var sysbenchLines = []struct {
 		"oltp_read_write --skip-trx=yes --range_selects=0 --secondary --auto-inc=no --create-secondary=1 --mysql-ssl --mysql-host=127.0.0.1 run",
 		"run oltp_read_write --skip-trx=on --range-selects=off --secondary=on --auto-inc=off --create-secondary=on --mysql-ssl=on --mysql-host=127.0.0.1", nil},
 	{"sysbench options with no effect in fairbench, and --verbosity",
-		"oltp_point_select --thread-stack-size=32K --verbosity=5 --forced-shutdown=1 --validate=on --debug --mysql-host=127.0.0.1 --threads=2 run",
+		"oltp_point_select --thread-stack-size=32K --verbosity=5 --validate=on --debug --mysql-host=127.0.0.1 --threads=2 run",
 		"run oltp_point_select --mysql-host=127.0.0.1 --threads=2 --verbosity=5", nil},
+	{"sysbench's --forced-shutdown in seconds (sysbench 1.0's --help)",
+		"oltp_point_select --forced-shutdown=1 --time=30 --mysql-host=127.0.0.1 run",
+		"run oltp_point_select --forced-shutdown=1 --time=30 --mysql-host=127.0.0.1", nil},
+	{"sysbench's --forced-shutdown alone, right before the command: 5% of --time",
+		"oltp_point_select --time=20 --mysql-host=127.0.0.1 --forced-shutdown run",
+		"run oltp_point_select --time=20 --mysql-host=127.0.0.1 --forced-shutdown=5%", nil},
+	{"a script's shared options with --forced-shutdown=off, given to prepare",
+		"oltp_point_select --forced-shutdown=off --tables=2 --mysql-host=127.0.0.1 prepare",
+		"prepare oltp_point_select --tables=2 --mysql-host=127.0.0.1", []string{"forced-shutdown"}},
 	{"sysbench switches fairbench lacks, given as off",
 		"oltp_read_write --mysql-compression=off --db-debug=off --histogram=off --mysql-dry-run=no --mysql-host=127.0.0.1 run",
 		"run oltp_read_write --mysql-compression=off --db-debug=false --mysql-dry-run=no --mysql-host=127.0.0.1 --histogram=false", nil},
@@ -225,6 +234,7 @@ func TestSysbenchOrderRefusals(t *testing.T) {
 		{"oltp_read_write --mysql-ssl-cipher=AES128-SHA run", []string{"--mysql-ssl-cipher needs TLS: add --mysql-ssl=required"}},
 		{"oltp_read_write --mysql-compression=maybe run", []string{"--mysql-compression=maybe: use on or off"}},
 		{"oltp_read_write --config-file=/nonexistent/sb.conf run", []string{"--config-file", "no such file"}},
+		{"oltp_read_write --forced-shutdown=soon run", []string{"--forced-shutdown=soon", "a share of --time (5%)", "or off"}},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			r := runCLI(context.Background(), nil, strings.Fields(tc.line)...)

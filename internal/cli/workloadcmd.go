@@ -57,8 +57,11 @@ type runFlags struct {
 	// checkpoints is --report-checkpoints, the list as given
 	// (runner.ParseCheckpoints).
 	checkpoints string
-	output      string
-	format      string
+	// forcedShutdown is --forced-shutdown as given
+	// (runner.ParseForcedShutdown reads it with --time).
+	forcedShutdown forcedShutdownValue
+	output         string
+	format         string
 	// outputStyle is the layout of the human output (--output-style):
 	// fairbench's or go-tpc's (gotpccli.Styles).
 	outputStyle   string
@@ -252,6 +255,8 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
 		rfs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
 		rfs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
+		rfs.Var(&inv.run.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
+		rfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
 		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
 		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")

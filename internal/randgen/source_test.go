@@ -222,6 +222,36 @@ func TestString(t *testing.T) {
 	}
 }
 
+// TestStringIsFloat64PerCharacter pins String to its definition: one Float64
+// per '#' ('0'+⌊10U⌋) or '@' ('a'+⌊26U⌋), in template order, leaving the source
+// where those draws leave it, so that a faster String never changes the data
+// loaded for a seed.
+func TestStringIsFloat64PerCharacter(t *testing.T) {
+	f := mustFactory(t, seededConfig(TypeUniform))
+	const tmpl = "###########-@@@@@@@@@@@-x#y@z"
+	for stream := range uint64(50) {
+		fast, ref := f.Source(stream), f.Source(stream)
+		for range 100 {
+			got := fast.String(nil, tmpl)
+			want := []byte(tmpl)
+			for i, c := range want {
+				switch c {
+				case '#':
+					want[i] = '0' + byte(ref.Float64()*10)
+				case '@':
+					want[i] = 'a' + byte(ref.Float64()*26)
+				}
+			}
+			if string(got) != string(want) {
+				t.Fatalf("stream %d: String = %q, Float64 per character gives %q", stream, got, want)
+			}
+		}
+		if a, b := fast.Uint64(), ref.Uint64(); a != b {
+			t.Fatalf("stream %d: after String the next draw is %d, after Float64s %d", stream, a, b)
+		}
+	}
+}
+
 func TestDrawsDoNotAllocate(t *testing.T) {
 	for _, typ := range Types() {
 		s := mustFactory(t, seededConfig(typ)).Source(0)

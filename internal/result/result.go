@@ -75,6 +75,10 @@ type Result struct {
 	// checkpoint, cumulative (sysbench's reset its counters at each). Empty
 	// without --report-checkpoints; Totals always covers the whole phase.
 	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
+	// Shutdown says how the measured phase ended with --forced-shutdown
+	// (schema 1.5): the events in flight at --time were waited for and
+	// counted; nil without the option.
+	Shutdown *Shutdown `json:"shutdown,omitempty"`
 
 	// Kinds names the kinds of events of a multi-kind workload (TPC-C's
 	// transactions), in the order of Phase.Kinds and Interval.KindEvents.
@@ -102,6 +106,22 @@ type Result struct {
 	// database held when the run started (schema 1.3), one entry per option
 	// the workload checked.
 	Data []DataCheck `json:"data,omitempty"`
+}
+
+// Shutdown is the end of a measured phase that waited for the events in
+// flight at --time (--forced-shutdown, schema 1.5).
+type Shutdown struct {
+	// LimitSeconds is how long past --time they could run before the
+	// shutdown was forced; nil with --forced-shutdown=off (no limit).
+	LimitSeconds *float64 `json:"limit_seconds,omitempty"`
+	// GraceSeconds is how long past --time the measured phase ran: to the
+	// end of the last of them, or to the limit when the shutdown was forced.
+	// Totals.Seconds includes it.
+	GraceSeconds float64 `json:"grace_seconds"`
+	// Forced is set when some were still running at the limit: they were
+	// cancelled, uncounted (Unfinished of them), and the run failed.
+	Forced     bool `json:"forced,omitempty"`
+	Unfinished int  `json:"unfinished,omitempty"`
 }
 
 // DataCheck is one option of the data set as asked and as found in the

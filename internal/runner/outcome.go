@@ -6,7 +6,8 @@ import (
 )
 
 // Fill copies what the run measured into res: status, phases, series, kinds,
-// the workload's headline figures, the histograms, and the warnings of the run:
+// the workload's headline figures, the histograms, how the measured phase
+// ended with --forced-shutdown (Shutdown), and the warnings of the run:
 // an open-loop --rate it fell short of (result.RateWarning), TLS asked for
 // and not used (result.TLSWarning, from res.Target), and the outages with what
 // they make of the run (result.JudgeOutages). The caller fills in what
@@ -32,6 +33,14 @@ func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 		}
 		_, warning := result.JudgeOutages(cfg.Threads, res.Start, res.End, res.Outages)
 		res.AddWarning(warning)
+	}
+	if cfg.Drain.Wait && cfg.Duration > 0 {
+		sh := &result.Shutdown{GraceSeconds: o.Grace.Seconds(), Forced: o.Forced, Unfinished: o.Unfinished}
+		if !cfg.Drain.Unlimited {
+			limit := cfg.Drain.Limit.Seconds()
+			sh.LimitSeconds = &limit
+		}
+		res.Shutdown = sh
 	}
 	if o.Err != nil && o.Status == result.StatusFailed {
 		res.Error = o.Err.Error()

@@ -84,17 +84,33 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		if isCP && cpAt.Before(wake) {
 			wake = cpAt
 		}
-		timer.Reset(time.Until(wake))
+		if !rep.r.hard.IsZero() && wake.After(rep.r.hard) {
+			// Nothing is counted past the hard deadline: no tick there
+			// either, only the threads' stop (a thread deaf to the deadline
+			// once left an empty interval at 1.5 s of a 1 s run).
+			timer.Stop()
+		} else {
+			timer.Reset(time.Until(wake))
+		}
 	wait:
 		for {
 			select {
 			case <-done:
-				rep.drain(time.Now(), true)
-				rep.measTo = time.Now()
-				if !rep.r.end.IsZero() && rep.measTo.After(rep.r.end) {
-					// Nothing that ended past the hard deadline was counted.
-					rep.measTo = rep.r.end
+				// The phase ends when the threads stopped, not after the
+				// drain: that is the end of --forced-shutdown's grace. It
+				// ends at the hard deadline at the latest: an event that
+				// ended past it is not counted, and a thread deaf to the
+				// deadline must not stretch the series (under load it once
+				// made an empty interval at 1.29 s of a 1 s run).
+				end := rep.r.stopped
+				if end.Before(rep.last) {
+					end = rep.last
 				}
+				if !rep.r.hard.IsZero() && end.After(rep.r.hard) {
+					end = rep.r.hard
+				}
+				rep.drain(end, true)
+				rep.measTo = end
 				// A checkpoint the threads' end overtook (one at --time)
 				// covers the whole phase.
 				for at, ok := rep.nextCheckpoint(); ok && !at.After(rep.measTo); at, ok = rep.nextCheckpoint() {

@@ -66,6 +66,9 @@ type Config struct {
 	// a summary of the measured phase so far is reported (cumulative, unlike
 	// sysbench's) and kept in Outcome.Checkpoints.
 	Checkpoints []time.Duration
+	// Drain is --forced-shutdown: what becomes of the events in flight when
+	// --time ends (the zero Drain abandons them, uncounted).
+	Drain Drain
 }
 
 // Validate checks the configuration and says what to change.
@@ -166,6 +169,16 @@ type Outcome struct {
 	// thread had none at the end of the measured phase or the server was
 	// unreachable for more than result.OutageLimit of it.
 	Outages []result.Outage
+	// Grace is how long past --time the measured phase ran while the events
+	// in flight at --time finished (Config.Drain.Wait): to the end of the
+	// last one, or to the limit when the shutdown was forced.
+	Grace time.Duration
+	// Forced is set when events were still running at --time plus
+	// Config.Drain.Limit: they were cancelled, uncounted (Unfinished of
+	// them), and Status is failed; the figures cover the measured phase up
+	// to then.
+	Forced     bool
+	Unfinished int
 }
 
 // PercentileKey renders a percentile the way result maps key it ("95", "99.9").
@@ -174,6 +187,8 @@ func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64
 // Run executes the workload and returns what it measured. Cancelling ctx
 // interrupts the run: in-flight calls are abandoned and the outcome is marked
 // interrupted. A fatal database error stops every worker and marks it failed.
+// At --time no event starts; the events in flight are abandoned, uncounted,
+// or with Config.Drain waited for and counted (Outcome.Grace, Forced).
 func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 	if cfg.SeriesInterval <= 0 {
 		cfg.SeriesInterval = time.Second
@@ -200,8 +215,13 @@ type run struct {
 	kinds []string // names of the event kinds of a multi-kind workload
 	col   *metrics.Collector
 
-	warmEnd  time.Time
-	end      time.Time // zero without --time
+	warmEnd time.Time
+	end     time.Time // zero without --time
+	// hard is when the calls are cancelled (hardEnd): --time, or later with
+	// --forced-shutdown; zero when nothing but Ctrl-C ends them.
+	hard time.Time
+	// stopped is when the last worker returned (the end of the last event).
+	stopped  time.Time
 	started  atomic.Int64
 	fatalMu  sync.Mutex
 	fatalErr error
@@ -262,8 +282,10 @@ func (r *run) execute(parent context.Context) *Outcome {
 	callCtx := runCtx
 	if r.cfg.Duration > 0 {
 		r.end = r.warmEnd.Add(r.cfg.Duration)
+	}
+	if r.hard = r.hardEnd(); !r.hard.IsZero() {
 		var cancelDeadline context.CancelFunc
-		callCtx, cancelDeadline = context.WithDeadline(runCtx, r.end)
+		callCtx, cancelDeadline = context.WithDeadline(runCtx, r.hard)
 		defer cancelDeadline()
 	}
 	defer cancel()
@@ -280,7 +302,11 @@ func (r *run) execute(parent context.Context) *Outcome {
 			w.loop(callCtx, r)
 		}(w)
 	}
-	go func() { wg.Wait(); close(done) }()
+	go func() {
+		wg.Wait()
+		r.stopped = r.stopTime(workers) // read by the reporter after done closes
+		close(done)
+	}()
 	r.outages.threads = len(workers)
 	watched := make(chan struct{})
 	go func() {
@@ -297,11 +323,23 @@ func (r *run) execute(parent context.Context) *Outcome {
 
 	rep.fill(out)
 	out.Outages = r.outages.finish(out.End)
+	unfinished := 0
+	if r.cfg.Drain.Wait && !r.end.IsZero() {
+		out.Grace = max(out.End.Sub(r.end), 0)
+		for _, w := range workers {
+			if w.cut {
+				unfinished++
+			}
+		}
+	}
 	switch {
 	case r.fatalErr != nil:
 		out.Status, out.Err = result.StatusFailed, r.fatalErr
 	case parent.Err() != nil:
 		out.Status, out.Err = result.StatusInterrupted, errors.New("interrupted")
+	case unfinished > 0: // only the deadline cut them
+		out.Forced, out.Unfinished = true, unfinished
+		out.Status, out.Err = result.StatusFailed, forcedError(unfinished, r.cfg.Drain.Limit)
 	default:
 		// A server that went away and stayed away (or long enough) leaves
 		// figures that do not measure it: the run fails, its figures kept.
@@ -486,6 +524,11 @@ type worker struct {
 	busySince atomic.Int64
 	// begun counts the events of the --rate schedule this thread has started.
 	begun atomic.Int64
+	// cut is set when the run ended (the hard deadline, an interrupt, a
+	// failure) during an event of this thread's, which was not counted.
+	cut bool
+	// lastFin is when the worker's last counted event ended.
+	lastFin time.Time
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -552,6 +595,29 @@ func (w *worker) reconnect(ctx context.Context, r *run) bool {
 	}
 }
 
+// stopTime is when the measured phase stopped, called once every worker
+// returned: now, except past --time, where it is --time or the end of the
+// last event counted after it (--forced-shutdown's grace), so that a thread
+// that woke late with nothing in flight (a --rate thread waiting for --time,
+// on a loaded machine) does not lengthen the phase; a worker cut while in
+// flight ends it now (the reporter stops it at the hard deadline).
+func (r *run) stopTime(workers []*worker) time.Time {
+	now := time.Now()
+	if r.end.IsZero() || !now.After(r.end) {
+		return now
+	}
+	last := r.end
+	for _, w := range workers {
+		if w.cut {
+			return now
+		}
+		if w.lastFin.After(last) {
+			last = w.lastFin
+		}
+	}
+	return last
+}
+
 // loop runs events until the run ends. ctx carries the hard deadline.
 func (w *worker) loop(ctx context.Context, r *run) {
 	lastYield := time.Now()
@@ -576,7 +642,15 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		intended := now
 		if sched != nil {
 			intended = sched.advance()
-			if wait := time.Until(intended); wait > 0 {
+			// An event due after --time never starts: the thread waits for
+			// --time (the measured phase lasts until then) and stops, even
+			// when --forced-shutdown keeps the calls going past it.
+			late := !r.end.IsZero() && !intended.Before(r.end)
+			until := intended
+			if late {
+				until = r.end
+			}
+			if wait := time.Until(until); wait > 0 {
 				timer.Reset(wait)
 				select {
 				case <-ctx.Done():
@@ -584,11 +658,15 @@ func (w *worker) loop(ctx context.Context, r *run) {
 				case <-timer.C:
 				}
 			}
+			if late {
+				return
+			}
 			w.begun.Add(1)
 		}
 		ok := w.event(ctx, r, intended)
 		w.busySince.Store(0)
 		if !ok {
+			w.cut = w.cut || ctx.Err() != nil
 			return
 		}
 		// A goroutine that only ever blocks in system calls never passes through
@@ -617,16 +695,18 @@ func (w *worker) event(ctx context.Context, r *run, intended time.Time) bool {
 		err := w.wl.Event(ctx, c)
 		if err == nil {
 			fin := time.Now()
-			if !r.end.IsZero() && fin.After(r.end) {
+			if !r.hard.IsZero() && fin.After(r.hard) {
 				// Ended past the hard deadline (a call that did not notice it):
 				// not counted, as the measured phase ends there; counted, it
 				// would make a last interval of a few events over microseconds.
+				w.cut = true
 				return false
 			}
 			var slept time.Duration
 			if w.waiter != nil {
 				slept = w.waiter.Waited()
 			}
+			w.lastFin = fin
 			w.done = metrics.Event{Latency: fin.Sub(intended) - slept, Service: fin.Sub(start) - slept,
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -194,6 +195,11 @@ type RunSpec struct {
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`
+	// ForcedShutdown is run --forced-shutdown for every cell (seconds, a
+	// share of time such as 5%, or off): the events in flight when a cell's
+	// time ends finish and count, and a cell still running them after it
+	// fails, forced. Empty (the key left out): they are abandoned.
+	ForcedShutdown string `yaml:"forced_shutdown"`
 	// ClientCPUs pins every thread of fairbench to a CPU list, or to rest:
 	// the usable CPUs the plan's server.cpus does not take (run
 	// --client-cpus, which overrides it); empty: unpinned.
@@ -203,6 +209,7 @@ type RunSpec struct {
 	AllowCPUOverlap bool `yaml:"allow_cpu_overlap"`
 
 	clientCPUs clientcpus.Spec // ClientCPUs, parsed by validation
+	drain      runner.Drain    // ForcedShutdown, parsed by validation
 }
 
 // ClientCPUs is the client's CPUs as the plan asks them (run.client_cpus,

@@ -15,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/golden"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
@@ -465,6 +466,47 @@ func TestClientCPUsKey(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), "Client: every thread of fairbench on CPUs "+tt.want) {
 				t.Errorf("dry run does not show the client's CPUs:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// TestForcedShutdownKey: run.forced_shutdown is read by the run command's
+// parser (seconds, a share of run.time, off) and reaches every cell's run
+// configuration; a bad value is refused at its line; left out, the cells
+// abandon their events in flight at run.time, as before.
+func TestForcedShutdownKey(t *testing.T) {
+	const ok = "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n"
+	tests := []struct {
+		name, run string
+		want      runner.Drain
+		err       string
+	}{
+		{"seconds", "run: {time: 60, forced_shutdown: 5}\n", runner.Drain{Wait: true, Limit: 5 * time.Second}, ""},
+		{"share", "run: {time: 60, forced_shutdown: 10%}\n", runner.Drain{Wait: true, Limit: 6 * time.Second}, ""},
+		{"off", "run: {time: 60, forced_shutdown: off}\n", runner.Drain{Wait: true, Unlimited: true}, ""},
+		{"left out", "run: {time: 60}\n", runner.Drain{}, ""},
+		{"bad", "run:\n  time: 60\n  forced_shutdown: soon\n", runner.Drain{}, `plan.yaml:5: run.forced_shutdown: forced_shutdown "soon": give the seconds`},
+	}
+	env := Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 4}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParsePlan("plan.yaml", []byte(ok+tt.run))
+			if err == nil {
+				err = p.Validate(env)
+			}
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("%v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &session{plan: p}
+			if got := s.runnerConfig(1, time.Minute, 0, &target{}).Drain; got != tt.want {
+				t.Errorf("cell drain %+v, want %+v", got, tt.want)
 			}
 		})
 	}

@@ -607,6 +607,7 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 		// Every interval reaches the Watcher (the suite prints no interval lines).
 		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
+		Drain:            r.drain,
 		// Coordinated clients keep interval histograms, so that merged cells
 		// get exact interval percentiles.
 		IntervalHistograms: s.opts.Client != nil,

@@ -18,6 +18,7 @@ import (
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/targetspec"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -418,6 +419,13 @@ func (p *Plan) validateRun(Env) error {
 	}
 	if r.ReconnectTimeout == 0 && p.given("run.reconnect_timeout") {
 		return p.errAt("run.reconnect_timeout", "run.reconnect_timeout is 0: give how long a thread may try to replace a lost connection (reconnect_timeout: 30s), or leave the key out for 30 s")
+	}
+	if p.given("run.forced_shutdown") {
+		drain, err := runner.ParseForcedShutdown(r.ForcedShutdown, r.Time.D())
+		if err != nil {
+			return p.errAt("run.forced_shutdown", "forced_shutdown %s", err)
+		}
+		r.drain = drain
 	}
 	if r.ReportInterval == 0 {
 		r.ReportInterval = Seconds(1e9)

@@ -36,7 +36,6 @@ var noEffect = map[string]string{
 	"debug":             "fairbench prints what it does without it",
 	"mysql-debug":       "fairbench does not use libmysqlclient, whose calls it would trace",
 	"validate":          "sysbench's OLTP scripts do not read it",
-	"forced-shutdown":   "fairbench always abandons the events still running when --time ends, uncounted, as --forced-shutdown=0 would; no grace period",
 }
 
 // switches are the sysbench options that take on|off and may be given alone

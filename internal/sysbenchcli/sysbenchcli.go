@@ -281,12 +281,16 @@ func (c *Command) IgnoredNote() string {
 
 // flagValue is the value written for option token t of flag f: sysbench's
 // boolean spellings become true/false for a boolean flag, a switch given
-// alone is on.
+// alone is on, and a flag with a value of its own when alone
+// (--forced-shutdown: 5%) takes that.
 func flagValue(f *pflag.Flag, t token) string {
 	isBool := f.Value.Type() == "bool"
 	if !t.hasValue {
-		if isBool {
+		switch {
+		case isBool:
 			return "true"
+		case f.NoOptDefVal != "":
+			return f.NoOptDefVal
 		}
 		return "on"
 	}
@@ -391,7 +395,7 @@ func takesValue(name string, union *pflag.FlagSet) bool {
 		return false
 	}
 	switch name {
-	case "test", "config-file", "thread-stack-size", "verbosity", "forced-shutdown", "report-checkpoints", "pgsql-variant":
+	case "test", "config-file", "thread-stack-size", "verbosity", "report-checkpoints", "pgsql-variant":
 		return true
 	}
 	f := union.Lookup(name)
