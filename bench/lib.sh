@@ -4,6 +4,8 @@
 # the same in sysbench's and fairbench's output.
 qps_of() { awk '/^ *queries: /{gsub(/[()]/,""); print $3; exit}' "$1"; }
 queries_of() { awk '/^ *queries: /{print $2; exit}' "$1"; }
+# events_of LOG: the "total number of events: N" summary line, the same in both.
+events_of() { awk '/total number of events:/{print $NF; exit}' "$1"; }
 
 # proc_ticks PID: user+system clock ticks of a process so far (/proc/PID/stat).
 proc_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }

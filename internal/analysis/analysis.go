@@ -112,6 +112,9 @@ type Sample struct {
 	// reconnected) has figures that include it, and comparisons mark them.
 	Outages       int     `json:"outages,omitempty"`
 	OutageSeconds float64 `json:"outage_s,omitempty"`
+	// DryRun is true for a dry run's figures (result.Target.DryRun): the
+	// client's alone, never compared with a server's (dryRunMix).
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 // System is one operand of a comparison: the results of one machine and server.

@@ -171,6 +171,9 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	if len(opts.Select) > 0 && !slices.ContainsFunc(systems, func(s *System) bool { return slices.ContainsFunc(s.Samples, keep) }) {
 		return nil, c.noRowsError(opts.Select, opts.SelectFlag)
 	}
+	if err := dryRunMixOf(systems, keep); err != nil {
+		return nil, err
+	}
 	match, err := c.match(keep, opts.AllowMixed, opts.SelectFlag)
 	if err != nil {
 		return nil, err

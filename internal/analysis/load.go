@@ -275,6 +275,21 @@ func newSystem(label string, runs []run, skipped []string) (*System, error) {
 	if err := clientShares(runs); err != nil {
 		return nil, err
 	}
+	var dry, served []string
+	for _, r := range runs {
+		name := r.file
+		if name == "" {
+			name = sourceName(r)
+		}
+		if r.res.Target.DryRun {
+			dry = append(dry, name)
+		} else {
+			served = append(served, name)
+		}
+	}
+	if err := dryRunMix(dry, served); err != nil {
+		return nil, err
+	}
 	first := runs[0]
 	sys := &System{Label: label, Machine: first.res.Machine, Server: first.res.Server, UnderTest: MachineUnderTest(first.res)}
 	nextRound := map[Key]int{}
@@ -367,7 +382,8 @@ func clientShares(runs []run) error {
 // sampleOf extracts the figures of a run.
 func sampleOf(r run, round int) Sample {
 	s := Sample{Key: r.key, Round: round, TPS: r.res.Totals.TPS, QPS: r.res.Totals.QPS, File: r.file,
-		Outages: len(r.res.Outages), OutageSeconds: result.OutageSeconds(r.res.Start, r.res.End, r.res.Outages)}
+		Outages: len(r.res.Outages), OutageSeconds: result.OutageSeconds(r.res.Start, r.res.End, r.res.Outages),
+		DryRun: r.res.Target.DryRun}
 	if len(r.res.Figures) > 0 {
 		s.Figures = map[string]float64{}
 		for _, f := range r.res.Figures {
@@ -537,6 +553,9 @@ func machineGHz(m sysinfo.Machine, legacyImport bool) (float64, string) {
 func Combine(label string, parts []*System) (*System, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("%s: no results to combine", label)
+	}
+	if err := dryRunMixOf(parts, nil); err != nil {
+		return nil, err
 	}
 	first := parts[0]
 	out := &System{Label: label, Name: first.Name, Machine: first.Machine, Server: first.Server, UnderTest: first.UnderTest,

@@ -75,6 +75,8 @@ const (
 	fromSocket   = "machine (socket target)"
 	fromSQLite   = "machine (embedded SQLite)"
 	fromImport   = "machine (import)"
+	// fromDryRun: a dry run measured the client alone, on its machine.
+	fromDryRun = "machine (dry run: the client alone)"
 )
 
 // MachineUnderTest returns the machine under test of res (see UnderTest for
@@ -113,6 +115,8 @@ func machineUnderTest(res *result.Result) UnderTest {
 	switch {
 	case res.Machine.Source == sysinfo.SourceImport || (importedResult(res) && !reflect.ValueOf(res.Machine).IsZero()):
 		from = fromImport
+	case res.Target.DryRun:
+		from = fromDryRun
 	case res.Target.Driver == "sqlite":
 		from = fromSQLite
 	case res.Target.Socket != "":

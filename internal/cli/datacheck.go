@@ -13,8 +13,13 @@ import (
 // tell), once, before a measured run or a check: a mismatch it refuses exits
 // 3 with its fix; what it found is printed on w and returned for the result,
 // with the options given that the workload ignores among its warnings.
+// A dry run has no data set: nothing is read and none recorded.
 func (inv *invocation) inspectData(ctx context.Context, s *session, w io.Writer) (workload.DataReport, error) {
-	rep, err := workload.InspectData(ctx, s.drv, inv.wl)
+	var rep workload.DataReport
+	var err error
+	if !s.cfg.DryRun {
+		rep, err = workload.InspectData(ctx, s.drv, inv.wl)
+	}
 	rep.Warnings = append(slices.Clone(inv.ignored), rep.Warnings...)
 	if err != nil {
 		if isInterrupted(ctx, err) {

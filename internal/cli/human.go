@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -21,7 +22,10 @@ const forcedShutdownFatal = "FATAL: The --max-time limit has expired, forcing sh
 // header prints the sysbench-like preamble of a run.
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)
-	fmt.Fprintf(w, "Target: %s (%s %s)\n", describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	fmt.Fprintf(w, "Target: %s (%s)\n", describeTarget(s.cfg), s.serverName())
+	if s.cfg.DryRun {
+		fmt.Fprintf(w, "Note: %s\n", measure.DryRunNote)
+	}
 	tlsLine(w, result.TargetOf(s.cfg, s.tls))
 	if s.target != nil && s.target.Session != nil {
 		fmt.Fprintf(w, "Session: %s (set on every connection)\n", s.target.Session)
@@ -29,7 +33,7 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 			fmt.Fprintf(w, "WARNING: session: %s\n", n)
 		}
 	}
-	if s.target != nil {
+	if s.target != nil && !s.cfg.DryRun {
 		serverMachineLines(w, s.target.ServerMachines, s.target.MachineNotes())
 	}
 	fmt.Fprintln(w, "Running the test with following options:")

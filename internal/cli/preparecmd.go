@@ -30,7 +30,7 @@ func (inv *invocation) prepare(cmd *cobra.Command) error {
 		return err
 	}
 	defer s.close()
-	fmt.Fprintf(w, "fairbench %s: preparing %s on %s (%s %s)\n\n", inv.app.Version, inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	fmt.Fprintf(w, "fairbench %s: preparing %s on %s (%s)\n\n", inv.app.Version, inv.spec.Name, describeTarget(s.cfg), s.serverName())
 	return inv.load(cmd.Context(), s, w, inv.prep.threads, inv.prep.replace)
 }
 
@@ -60,7 +60,7 @@ func (inv *invocation) checkData(cmd *cobra.Command) error {
 	}
 	defer s.close()
 	w := inv.app.Stdout
-	fmt.Fprintf(w, "Checking %s on %s (%s %s)\n\n", inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	fmt.Fprintf(w, "Checking %s on %s (%s)\n\n", inv.spec.Name, describeTarget(s.cfg), s.serverName())
 	if _, err := inv.inspectData(cmd.Context(), s, w); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/clientcpus"
 	"github.com/fairbench/fairbench/internal/dbclock"
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/dbdebug"
@@ -22,6 +23,7 @@ import (
 	"github.com/fairbench/fairbench/internal/gotpccli"
 	"github.com/fairbench/fairbench/internal/gotpcout"
 	"github.com/fairbench/fairbench/internal/livemetrics"
+	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/outfile"
@@ -212,15 +214,21 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if _, err := inv.run.server.check(a.Getenv); err != nil {
 		return err
 	}
+	if err := inv.refuseServerMachineFlags(cfg); err != nil {
+		return withCode(ExitUsage, err)
+	}
 	// Fuzzing stops here: past this point commands write files and connect.
 	if err := a.connecting(); err != nil {
 		return err
 	}
 	// The client's CPUs are checked before anything starts; a pinned client
-	// is this command run again under the mask.
-	srv, err := servermachine.Env{}.ServerCPUs(inv.run.server.spec, servermachine.Target{Config: cfg})
-	if err != nil {
-		return withCode(ExitUsage, err)
+	// is this command run again under the mask. A dry run has no server
+	// whose CPUs the client should keep off.
+	var srv clientcpus.Server
+	if !cfg.DryRun {
+		if srv, err = (servermachine.Env{}).ServerCPUs(inv.run.server.spec, servermachine.Target{Config: cfg}); err != nil {
+			return withCode(ExitUsage, err)
+		}
 	}
 	pin, pinnedRun, err := a.pinClient(inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
 	if pinnedRun || err != nil {
@@ -241,12 +249,16 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	ran := false // the metrics linger after a run, not after a mistake
 	defer func() { stopServing(ran) }()
 	// The server's machines are described before connecting: an agent
-	// that does not answer refuses the run before anything runs.
-	machines, found, err := inv.run.server.watch(ctx, cfg, a.Getenv, a.Kubernetes, human)
-	if err != nil {
-		return err
+	// that does not answer refuses the run before anything runs. A dry run
+	// has no server machine: none is described or recorded.
+	var found *machinewatch.Discovered
+	if !cfg.DryRun {
+		machines, discovered, err := inv.run.server.watch(ctx, cfg, a.Getenv, a.Kubernetes, human)
+		if err != nil {
+			return err
+		}
+		inv.run.machines, found = machines, discovered
 	}
-	inv.run.machines = machines
 	s, err := inv.openSession(ctx)
 	if err != nil {
 		return err
@@ -263,25 +275,12 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if inv.run.forcedShutdown.set && rcfg.Duration == 0 {
 		fmt.Fprintln(a.Stderr, "fairbench: note: --forced-shutdown has no effect without --time, as in sysbench: the run ends when its --events have finished")
 	}
-	if err := runner.Preflight(ctx, s.drv, rcfg.Threads); err != nil {
-		return withCode(ExitTarget, err)
-	}
-
-	missing, err := inv.missingTables(ctx, s)
-	if err != nil {
-		return err
-	}
-	if !missing.None() {
-		if s.cfg.Kind != driver.KindSQLite {
-			return withCode(ExitTarget, fmt.Errorf("%s lacks %s, which %s needs: run 'fairbench prepare %s%s' first",
-				describeTarget(s.cfg), missing, inv.spec.Name, inv.spec.Name, inv.sameFlags()))
-		}
-		fmt.Fprintf(human, "The embedded database %s lacks %s: preparing it now (as 'fairbench prepare %s' would).\n",
-			s.cfg.Path, missing, inv.spec.Name)
-		if err := inv.load(ctx, s, human, machineCPUs(), false); err != nil {
+	// The checks of the server and its tables are a dry run's to skip: it
+	// has neither (inspectData records no data set for it).
+	if !s.cfg.DryRun {
+		if err := inv.checkTarget(ctx, s, rcfg.Threads, human); err != nil {
 			return err
 		}
-		fmt.Fprintln(human)
 	}
 	data, err := inv.inspectData(ctx, s, human)
 	if err != nil {
@@ -397,6 +396,33 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	case out.Status == result.StatusFailed:
 		return withCode(ExitFailed, fmt.Errorf("run failed: %w", out.Err))
 	}
+	return nil
+}
+
+// checkTarget checks, before a run, that the server takes threads
+// connections (runner.Preflight) and has the workload's tables; the embedded
+// database lacking them is prepared now.
+func (inv *invocation) checkTarget(ctx context.Context, s *session, threads int, human io.Writer) error {
+	if err := runner.Preflight(ctx, s.drv, threads); err != nil {
+		return withCode(ExitTarget, err)
+	}
+	missing, err := inv.missingTables(ctx, s)
+	if err != nil {
+		return err
+	}
+	if missing.None() {
+		return nil
+	}
+	if s.cfg.Kind != driver.KindSQLite {
+		return withCode(ExitTarget, fmt.Errorf("%s lacks %s, which %s needs: run 'fairbench prepare %s%s' first",
+			describeTarget(s.cfg), missing, inv.spec.Name, inv.spec.Name, inv.sameFlags()))
+	}
+	fmt.Fprintf(human, "The embedded database %s lacks %s: preparing it now (as 'fairbench prepare %s' would).\n",
+		s.cfg.Path, missing, inv.spec.Name)
+	if err := inv.load(ctx, s, human, machineCPUs(), false); err != nil {
+		return err
+	}
+	fmt.Fprintln(human)
 	return nil
 }
 
@@ -631,7 +657,7 @@ func (c *coordination) readClock(ctx context.Context, w io.Writer, s *session) e
 	if c.startAt.IsZero() || c.clock != startClockServer {
 		return nil
 	}
-	if s.cfg.Kind == driver.KindSQLite {
+	if s.cfg.Kind == driver.KindSQLite || s.cfg.DryRun { // no server's clock to read
 		c.clock = startClockLocal
 		if c.client != nil {
 			c.client.Clock = startClockLocal

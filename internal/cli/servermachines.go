@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -104,4 +105,33 @@ func (v checkedValue) Set(s string) error {
 	}
 	*v.s = s
 	return nil
+}
+
+// refuseServerMachineFlags refuses, in a dry run, the options that describe
+// or observe the database server's machine: a dry run has none, and
+// records none.
+func (inv *invocation) refuseServerMachineFlags(cfg driver.Config) error {
+	if !cfg.DryRun {
+		return nil
+	}
+	var given []string
+	for _, g := range inv.groups {
+		if g.title != serverMachineGroup {
+			continue
+		}
+		g.fs.VisitAll(func(f *pflag.Flag) {
+			if inv.command.Flags().Changed(f.Name) {
+				given = append(given, "--"+f.Name)
+			}
+		})
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	verb := "describes"
+	if len(given) > 1 {
+		verb = "describe"
+	}
+	return fmt.Errorf("%s %s the database server's machine, which a dry run (--mysql-dry-run) does not have: leave %s out, or leave out --mysql-dry-run to measure a server",
+		strings.Join(given, ", "), verb, map[bool]string{true: "them", false: "it"}[len(given) > 1])
 }

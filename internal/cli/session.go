@@ -39,6 +39,11 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
+	if cfg.DryRun {
+		if err := inv.refuseDryRun(); err != nil {
+			return nil, err
+		}
+	}
 	if err := inv.app.connecting(); err != nil {
 		return nil, err
 	}
@@ -85,6 +90,29 @@ func (inv *invocation) exportSession() (*session, error) {
 		return nil, withCode(ExitUsage, err)
 	}
 	return &session{cfg: cfg, ignore: ignore, dialect: d}, nil
+}
+
+// refuseDryRun refuses a dry run (--mysql-dry-run) of a command that needs
+// a server's answers: check and warmup, which read the data, and any
+// command of a workload whose events read what they send next
+// (workload.DryRunner).
+func (inv *invocation) refuseDryRun() error {
+	if inv.phase == phaseCheck || inv.phase == phaseWarmup {
+		return usageErrorf("%s %s with --mysql-dry-run: a dry run has no server, so no data to %s; leave out --mysql-dry-run", inv.phase, inv.spec.Name, inv.phase)
+	}
+	if d, ok := inv.wl.(workload.DryRunner); !ok || !d.DryRuns() {
+		return usageErrorf("%s with --mysql-dry-run: its transactions read what they send next from the server (ids, counts, stock levels), and a dry run answers every statement with no rows; a dry run is for the sysbench OLTP workloads (oltp_read_write, oltp_point_select, …)", inv.spec.Name)
+	}
+	return nil
+}
+
+// serverName names the server for the lines that start a command
+// ("MariaDB 10.11.6-MariaDB"), or says that a dry run contacts none.
+func (s *session) serverName() string {
+	if s.cfg.DryRun {
+		return "dry run: no server is contacted"
+	}
+	return s.server.Flavor + " " + s.server.Version
 }
 
 // connectHint suggests what to check when a connection fails.

@@ -22,6 +22,7 @@ type serverFlags struct {
 	ssl, sslCA, sslCert, sslKey string
 	ignoreErrors                string
 	sslCipher, compression      string // MySQL only
+	dryRun                      string // MySQL only: --mysql-dry-run
 }
 
 func (s *serverFlags) register(fs *pflag.FlagSet, kind string) {
@@ -61,6 +62,8 @@ func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
 	fs.StringVar(&t.mysql.sslCipher, "mysql-ssl-cipher", "", "TLS 1.2 cipher suites allowed, ':'-separated, OpenSSL's names (ECDHE-RSA-AES128-GCM-SHA256); holds the connection to TLS 1.2, as Go's TLS chooses TLS 1.3's suite itself")
 	fs.StringVar(&t.mysql.compression, "mysql-compression", "off", "protocol compression (zlib): on or off")
 	fs.Lookup("mysql-compression").NoOptDefVal = "on"
+	fs.StringVar(&t.mysql.dryRun, "mysql-dry-run", "off", "dry run, as sysbench's: contact no server and pretend every call succeeds (no rows), so that the figures measure the client alone (statement generation, random numbers, timing); on or off; the result says so (target.dry_run)")
+	fs.Lookup("mysql-dry-run").NoOptDefVal = "on"
 	t.pgsql.register(fs, driver.KindPgSQL)
 	fs.StringVar(&t.sqlitePath, "sqlite-db", DefaultSQLitePath, "SQLite database file of the embedded default")
 	fs.StringVar(&t.sqliteIgn, "sqlite-ignore-errors", "", "SQLite error codes that roll back and retry the event: a comma list (SQLITE_BUSY,SQLITE_LOCKED), all, or none")
@@ -188,6 +191,7 @@ func (t *targetFlags) settings(fs *pflag.FlagSet, kind string) targetspec.Settin
 		targetspec.User: f.user, targetspec.Password: f.password, targetspec.DB: f.db,
 		targetspec.SSL: f.ssl, targetspec.SSLCA: f.sslCA, targetspec.SSLCert: f.sslCert, targetspec.SSLKey: f.sslKey,
 		targetspec.IgnoreErrors: f.ignoreErrors, targetspec.SSLCipher: f.sslCipher, targetspec.Compression: f.compression,
+		targetspec.DryRun: f.dryRun,
 	} {
 		given(key, targetspec.Flags.Name(key, kind)[2:], value)
 	}

@@ -22,7 +22,7 @@ func (inv *invocation) warmData(cmd *cobra.Command) error {
 	}
 	defer s.close()
 	w := inv.app.Stdout
-	fmt.Fprintf(w, "Warming %s on %s (%s %s)\n", inv.spec.Name, describeTarget(s.cfg), s.server.Flavor, s.server.Version)
+	fmt.Fprintf(w, "Warming %s on %s (%s)\n", inv.spec.Name, describeTarget(s.cfg), s.serverName())
 	prog := warmup.NewProgress()
 	log, stop := inv.showProgress(cmd.Context(), w, prog.Line)
 	rep, err := warmup.Run(cmd.Context(), s.drv, s.server, ds.Tables(), inv.warm.threads, log, prog)

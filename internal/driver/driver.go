@@ -80,6 +80,10 @@ type Config struct {
 	// Compression asks a MySQL server for protocol compression (zlib), as
 	// --mysql-compression=on.
 	Compression bool `json:"compression,omitempty"`
+	// DryRun is MySQL's --mysql-dry-run: no server is contacted, every
+	// call succeeds with no rows (package dryrun), so that a run measures
+	// the client alone.
+	DryRun bool `json:"dry_run,omitempty"`
 
 	// Path is the SQLite database file.
 	Path string `json:"path,omitempty"`

@@ -122,6 +122,12 @@ func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, er
 	if err != nil {
 		return nil, err
 	}
+	if cfg.DryRun {
+		// A dry run reaches no server: there is nothing to prove,
+		// fingerprint or observe (Server, TLS, Session and the server's
+		// machines stay unknown), and no answer is made up for them.
+		return &Target{Config: cfg, Driver: drv}, nil
+	}
 	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	defer cancel()
 	slow := time.AfterFunc(SlowConnect, func() {
@@ -154,6 +160,10 @@ func (t *Target) MachineNotes() []string { return t.machineNotes }
 
 // Close closes the driver.
 func (t *Target) Close() error { return t.Driver.Close() }
+
+// DryRunNote is the note of a dry run's result (driver.Config.DryRun),
+// printed with the others.
+const DryRunNote = "dry run (--mysql-dry-run): no server was contacted; the figures measure the client alone"
 
 // Spec is one measured run on an open target.
 type Spec struct {
@@ -205,6 +215,10 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	t := spec.Target
 	var probe *observe.Probe
 	machinesBegun := false
+	serverDriver := t.Driver // the server's counters are read through it
+	if t.Config.DryRun {
+		serverDriver = nil // none to read: the client's and the machine's figures only
+	}
 	deps := runner.Deps{
 		Driver:              t.Driver,
 		Workload:            spec.Workload,
@@ -215,7 +229,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		OnCheckpoint:        spec.OnCheckpoint,
 		Progress:            spec.Progress,
 		OnMeasure: func() {
-			probe = observe.Begin(ctx, t.Driver, t.Server)
+			probe = observe.Begin(ctx, serverDriver, t.Server)
 			// Extension point: the server machines' counters at the start
 			// of the measured phase.
 			if t.Machines != nil {
@@ -253,9 +267,12 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 			observed.ServerMachines, machineNotes = t.Machines.End(octx)
 		}
 		cancel()
-		// The verdict judges the server's machine now that it is known.
-		local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
-		observe.Judge(observed, !local && t.Managed == nil)
+		// The verdict judges the server's machine now that it is known (a
+		// dry run has none: Probe.End's verdict on this machine stands).
+		if !t.Config.DryRun {
+			local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
+			observe.Judge(observed, !local && t.Managed == nil)
+		}
 	}
 	res := &result.Result{
 		Schema:         result.SchemaVersion,
@@ -289,6 +306,9 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	}
 	for _, w := range spec.Warnings {
 		res.AddWarning(w)
+	}
+	if t.Config.DryRun {
+		res.AddNote(DryRunNote)
 	}
 	if spec.SharedCPUs != "" {
 		used := "its share of the machine could not be read"

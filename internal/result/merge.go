@@ -263,6 +263,7 @@ func checkTogether(parts []Part) error {
 		{"target database", func(r *Result) string { return r.Target.Database }},
 		{"target SQLite file", func(r *Result) string { return r.Target.Path }},
 		{"statement mode (ps_mode)", func(r *Result) string { return r.Target.PSMode }},
+		{"dry run (--mysql-dry-run)", func(r *Result) string { return strconv.FormatBool(r.Target.DryRun) }},
 		{"server", func(r *Result) string { return strings.TrimSpace(r.Server.Flavor + " " + r.Server.Version) }},
 		{"open or closed loop (--rate)", func(r *Result) string {
 			if r.Rate > 0 {

@@ -236,6 +236,11 @@ type Target struct {
 	// Compression is true when MySQL protocol compression was asked for
 	// (--mysql-compression=on, schema 1.5).
 	Compression bool `json:"compression,omitempty"`
+	// DryRun is true for a dry run (--mysql-dry-run, schema 1.5): no server
+	// was contacted and every call succeeded with no rows, so the figures
+	// measure the client alone. Such results are compared only with each
+	// other (analysis refuses to put them beside runs against a server).
+	DryRun bool `json:"dry_run,omitempty"`
 	// PSMode is "prepared" (server-side prepared statements) or "disable".
 	PSMode string `json:"ps_mode"`
 }
@@ -248,9 +253,12 @@ const (
 
 // TransportOf is how the connections reached the server: Transport, or for
 // a result that does not record it, "socket" when it names a socket and
-// "tcp" when it names hosts; "" for SQLite and when it says neither.
+// "tcp" when it names hosts; "" for SQLite, for a dry run (nothing was
+// reached) and when it says neither.
 func (t Target) TransportOf() string {
 	switch {
+	case t.DryRun:
+		return ""
 	case t.Transport != "":
 		return t.Transport
 	case t.Socket != "":

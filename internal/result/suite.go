@@ -69,7 +69,7 @@ func TargetOf(cfg driver.Config, tls *sysinfo.TLS) Target {
 	t := Target{
 		Driver: cfg.Kind, Hosts: cfg.Hosts, Ports: cfg.Ports, Socket: cfg.Socket,
 		Database: cfg.Database, Path: cfg.Path, SSL: string(cfg.SSL), TLS: tls, PSMode: psMode,
-		SSLCipher: cfg.SSLCipher, Compression: cfg.Compression,
+		SSLCipher: cfg.SSLCipher, Compression: cfg.Compression, DryRun: cfg.DryRun,
 	}
 	if cfg.Kind != driver.KindSQLite {
 		t.Transport = t.TransportOf()

@@ -51,7 +51,6 @@ var switches = map[string]bool{
 // do instead; a switch among them given as off is accepted (it is off).
 var refused = map[string]string{
 	"pgsql-variant": "fairbench has no Redshift variant (sysbench's writes IDENTITY columns, no secondary index and no DELETE/INSERT pair); --pgsql-variant=pgsql, the default, is accepted",
-	"mysql-dry-run": "fairbench always sends its statements to a server (the embedded SQLite database measures the client with a real engine: leave out --mysql-* and --db-driver)",
 }
 
 // defaultValues are values of refused options that are sysbench's default,

@@ -40,12 +40,13 @@ const (
 	SQLiteDB     Key = "sqlite_db"     // the embedded database's file
 	SSLCipher    Key = "ssl_cipher"    // MySQL: the TLS 1.2 cipher suites allowed
 	Compression  Key = "compression"   // MySQL: protocol compression, on or off
+	DryRun       Key = "dry_run"       // MySQL: no server contacted, every call succeeds (flags only: plans have no such key)
 	Isolation    Key = "isolation"     // the transaction isolation level of every connection
 	SessionVars  Key = "session_vars"  // NAME=VALUE session variables of every connection, one a line
 )
 
 // Keys lists every setting, in the order of the run command's help.
-var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB, SSLCipher, Compression, Isolation, SessionVars}
+var Keys = []Key{Driver, PSMode, Host, Port, Socket, User, Password, PasswordEnv, DB, SSL, SSLCA, SSLCert, SSLKey, IgnoreErrors, SQLiteDB, SSLCipher, Compression, DryRun, Isolation, SessionVars}
 
 // Defaults of the settings not given.
 const (
@@ -232,7 +233,7 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 		return cfg, "", errorf(SSL, "%s needs %s to verify the server", sp.Given(SSL, kind, string(cfg.SSL)), sp.Suggest(SSLCA, kind, "FILE"))
 	}
 	cfg.SSLCA, cfg.SSLCert, cfg.SSLKey = s[SSLCA], s[SSLCert], s[SSLKey]
-	for _, k := range []Key{SSLCipher, Compression} {
+	for _, k := range []Key{SSLCipher, Compression, DryRun} {
 		if _, given := s[k]; given && kind != driver.KindMySQL {
 			return cfg, "", errorf(k, "%s is for MySQL only: leave it out", sp.Name(k, driver.KindMySQL))
 		}
@@ -246,12 +247,17 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 			return cfg, "", errorf(SSLCipher, "%v", err)
 		}
 	}
-	switch v := strings.ToLower(strings.TrimSpace(orDefault(s, Compression, "off"))); v {
-	case "on", "true", "yes", "1":
-		cfg.Compression = true
-	case "off", "false", "no", "0", "":
-	default:
-		return cfg, "", errorf(Compression, "%s: use on or off", sp.Given(Compression, kind, v))
+	for _, sw := range []struct {
+		key Key
+		on  *bool
+	}{{Compression, &cfg.Compression}, {DryRun, &cfg.DryRun}} {
+		switch v := strings.ToLower(strings.TrimSpace(orDefault(s, sw.key, "off"))); v {
+		case "on", "true", "yes", "1":
+			*sw.on = true
+		case "off", "false", "no", "0", "":
+		default:
+			return cfg, "", errorf(sw.key, "%s: use on or off", sp.Given(sw.key, kind, v))
+		}
 	}
 	_, portGiven := s[Port]
 	if cfg.Kind == driver.KindMySQL && cfg.Socket == "" && !portGiven && cfg.SSL == driver.SSLOff &&

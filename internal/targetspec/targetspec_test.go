@@ -77,6 +77,8 @@ func TestParse(t *testing.T) {
 			want: driver.Config{Kind: driver.KindMySQL, Prepared: true, Hosts: []string{"localhost"}, Ports: []int{3306}, User: "sbtest", Database: "sbtest", Password: "given", SSL: driver.SSLOff}},
 		{name: "named password variable", s: Settings{Driver: "pgsql", PasswordEnv: "PW"}, env: map[string]string{"PW": "s", "PGPASSWORD": "other"},
 			want: driver.Config{Kind: driver.KindPgSQL, Prepared: true, Hosts: []string{"localhost"}, Ports: []int{5432}, User: "sbtest", Database: "sbtest", Password: "s", SSL: driver.SSLOff}},
+		{name: "a dry run", s: Settings{Driver: "mysql", Host: "127.0.0.1", DryRun: "on"},
+			want: driver.Config{Kind: driver.KindMySQL, Prepared: true, Hosts: []string{"127.0.0.1"}, Ports: []int{3306}, User: "sbtest", Database: "sbtest", SSL: driver.SSLOff, DryRun: true}},
 
 		{name: "unknown driver", s: Settings{Driver: "oracle"}, wantKey: Driver,
 			wantMsg: [2]string{`unknown --db-driver "oracle"`, `unknown driver "oracle"`}},
@@ -98,6 +100,10 @@ func TestParse(t *testing.T) {
 			wantMsg: [2]string{"--pgsql-ssl=verify-full needs --pgsql-ssl-ca=FILE", `ssl "verify-full" needs ssl_ca: FILE`}},
 		{name: "empty password variable", s: Settings{Driver: "mysql", PasswordEnv: "NOPE"}, wantKey: PasswordEnv,
 			wantMsg: [2]string{"NOPE holds no password", "NOPE holds no password"}},
+		{name: "dry run neither on nor off", s: Settings{Driver: "mysql", DryRun: "maybe"}, wantKey: DryRun,
+			wantMsg: [2]string{"--mysql-dry-run=maybe: use on or off", `dry_run "maybe": use on or off`}},
+		{name: "dry run of PostgreSQL", s: Settings{Driver: "pgsql", DryRun: "on"}, wantKey: DryRun,
+			wantMsg: [2]string{"--mysql-dry-run is for MySQL only", "dry_run is for MySQL only"}},
 		{name: "another driver's error code", s: Settings{Driver: "mysql", IgnoreErrors: "1213,40P01"}, wantKey: IgnoreErrors,
 			wantMsg: [2]string{`--mysql-ignore-errors=1213,40P01: "40P01" is not a MySQL error number`, `ignore_errors "1213,40P01": "40P01" is not a MySQL error number`}},
 	}

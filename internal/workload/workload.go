@@ -91,6 +91,15 @@ type Exporter interface {
 	Exports() bool
 }
 
+// DryRunner is implemented by workloads whose events need no answer from
+// the server — no row read decides what they send next — so that a dry run
+// (--mysql-dry-run: every statement succeeds and returns no rows) runs them
+// as they are: the sysbench OLTP family, as sysbench's dry run runs its
+// Lua tests. Other workloads are refused a dry run.
+type DryRunner interface {
+	DryRuns() bool
+}
+
 // MaxWaiter is implemented by workers whose Event may sleep on purpose
 // (Waiter): MaxWait bounds one such sleep, so that the runner's stall
 // detector does not take it for a server that stopped answering.

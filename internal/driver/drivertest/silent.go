@@ -3,6 +3,7 @@ package drivertest
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -75,4 +76,29 @@ func BlackholePort(t testing.TB) int {
 		t.Cleanup(func() { c.Close() })
 	}
 	return port
+}
+
+// CountingServer listens on 127.0.0.1, closes every connection it accepts at
+// once and counts them: a client that must not connect (a dry run) is held
+// to none, and one that must is seen. It returns the port and the count;
+// everything is closed when the test ends. No traffic leaves the machine.
+func CountingServer(t testing.TB) (port int, accepted *atomic.Int64) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	accepted = new(atomic.Int64)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	return l.Addr().(*net.TCPAddr).Port, accepted
 }

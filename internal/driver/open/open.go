@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/driver/dryrun"
 	"github.com/fairbench/fairbench/internal/driver/mysql"
 	"github.com/fairbench/fairbench/internal/driver/postgres"
 	"github.com/fairbench/fairbench/internal/driver/sqlite"
@@ -14,8 +15,19 @@ import (
 // Kinds lists the values --db-driver accepts.
 func Kinds() []string { return []string{driver.KindMySQL, driver.KindPgSQL, driver.KindSQLite} }
 
-// Driver returns the driver for cfg.Kind.
+// Driver returns the driver for cfg.Kind; with cfg.DryRun, that driver
+// wrapped by dryrun, whose connections reach no server.
 func Driver(cfg driver.Config) (driver.Driver, error) {
+	if cfg.DryRun {
+		if cfg.Kind != driver.KindMySQL {
+			return nil, fmt.Errorf("a dry run (--mysql-dry-run) is for the MySQL driver, not %s: give --db-driver=mysql", cfg.Kind)
+		}
+		d, err := mysql.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return dryrun.Wrap(d), nil
+	}
 	switch cfg.Kind {
 	case driver.KindMySQL:
 		return mysql.New(cfg)

@@ -29,6 +29,10 @@ func newOLTP(k kind, fs *pflag.FlagSet) *oltp {
 }
 
 // Validate checks the parsed options.
+// DryRuns reports that no event reads an answer it needs: a dry run
+// (workload.DryRunner) runs them as they are.
+func (w *oltp) DryRuns() bool { return true }
+
 func (w *oltp) Validate() error {
 	if err := w.opts.validate(); err != nil {
 		return fmt.Errorf("%s: %w", w.kind.name(), err)
