@@ -253,7 +253,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	// has no server machine: none is described or recorded.
 	var found *machinewatch.Discovered
 	if !cfg.DryRun {
-		machines, discovered, err := inv.run.server.watch(ctx, cfg, a.Getenv, a.Kubernetes, human)
+		machines, discovered, err := inv.run.server.watch(ctx, cfg, srv.PID, a.Getenv, a.Kubernetes, human)
 		if err != nil {
 			return err
 		}

@@ -56,11 +56,13 @@ func (f *serverMachineFlags) check(getenv func(string) string) (machinewatch.Par
 	return p, nil
 }
 
-// watch describes the server's machines of cfg (machinewatch.Prepare),
-// after finding the agents through Kubernetes when asked (said on human):
+// watch describes the server's machines of cfg (machinewatch.Prepare; the
+// server's process as the client-CPU check found it, foundPID, is not
+// searched for again), after finding the agents through Kubernetes when
+// asked (said on human):
 // an agent that cannot be found or does not answer is a target error, a
 // description that does not fit a usage error.
-func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, getenv func(string) string, kube machinewatch.KubeEnv, human io.Writer) (*machinewatch.Watch, *machinewatch.Discovered, error) {
+func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, foundPID int, getenv func(string) string, kube machinewatch.KubeEnv, human io.Writer) (*machinewatch.Watch, *machinewatch.Discovered, error) {
 	p, err := f.check(getenv)
 	if err != nil {
 		return nil, nil, err
@@ -72,7 +74,7 @@ func (f *serverMachineFlags) watch(ctx context.Context, cfg driver.Config, geten
 	if found != nil {
 		fmt.Fprintln(human, found.Summary())
 	}
-	w, err := machinewatch.Prepare(ctx, cfg, machinewatch.Options{Spec: f.spec, Agents: p.Agents, Discovered: found, Token: p.Token})
+	w, err := machinewatch.Prepare(ctx, cfg, machinewatch.Options{Spec: f.spec, Agents: p.Agents, Discovered: found, Token: p.Token, FoundPID: foundPID})
 	var te *machinewatch.TargetError
 	switch {
 	case errors.As(err, &te):

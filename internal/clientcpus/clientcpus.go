@@ -63,6 +63,9 @@ type Server struct {
 	// What names where CPUs came from ("the managed server's server.cpus",
 	// "mariadbd (pid 812)"); when CPUs is empty, why they are not known.
 	What string
+	// PID is the server's process found on this machine (0: none), so that
+	// describing the server's machine later need not search /proc again.
+	PID int
 }
 
 // Known reports whether the server's CPUs are known.

@@ -56,6 +56,9 @@ type Options struct {
 	Token string
 	// ManagedPID is the PID of the server fairbench started (0: none).
 	ManagedPID int
+	// FoundPID is the server's process as the client-CPU check found it
+	// (clientcpus.Server.PID; 0: none): not searched for again.
+	FoundPID int
 	// FS is the file system local machines are read from (nil: "/").
 	FS fs.FS
 }
@@ -123,7 +126,7 @@ func Prepare(ctx context.Context, cfg driver.Config, opts Options) (*Watch, erro
 		}
 		return w, nil
 	}
-	machines, notes, err := servermachine.Env{FS: opts.FS}.Resolve(ctx, opts.Spec, servermachine.Target{Config: cfg, ManagedPID: opts.ManagedPID})
+	machines, notes, err := servermachine.Env{FS: opts.FS}.Resolve(ctx, opts.Spec, servermachine.Target{Config: cfg, ManagedPID: opts.ManagedPID, FoundPID: opts.FoundPID})
 	if err != nil {
 		return nil, err
 	}

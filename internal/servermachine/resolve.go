@@ -26,6 +26,10 @@ type Target struct {
 	// ManagedPID is the process id of a server fairbench manages
 	// (internal/localserver), 0 otherwise.
 	ManagedPID int
+	// FoundPID is the server's process as an earlier search found it
+	// (Env.ServerCPUs, for the client's CPUs), 0 otherwise: it is not
+	// searched for again (a search reads every process's open files).
+	FoundPID int
 }
 
 // Env is what Resolve reads; its zero value reads this machine. Tests give
@@ -232,6 +236,8 @@ func (e Env) serverProcess(spec Spec, t Target) (p Process, findErr, err error) 
 		p = Process{PID: e.SelfPID, Comm: procfs.Comm(e.FS, e.SelfPID)}
 	case t.ManagedPID > 0:
 		p = Process{PID: t.ManagedPID, Comm: procfs.Comm(e.FS, t.ManagedPID)}
+	case t.FoundPID > 0:
+		p = Process{PID: t.FoundPID, Comm: procfs.Comm(e.FS, t.FoundPID)}
 	case c.Socket != "":
 		p, findErr = FindUnixSocketProcess(e.FS, socketPath(c))
 	default:
@@ -270,7 +276,7 @@ func (e Env) ServerCPUs(spec Spec, t Target) (clientcpus.Server, error) {
 	if err != nil {
 		return clientcpus.Server{Local: true, What: fmt.Sprintf("the CPUs %s may use could not be read: %v", what, err)}, nil
 	}
-	return clientcpus.Server{Local: true, CPUs: cpus, What: what}, nil
+	return clientcpus.Server{Local: true, CPUs: cpus, What: what, PID: p.PID}, nil
 }
 
 // cmpOr is s, or def when s is empty.

@@ -67,6 +67,8 @@ func TestResolve(t *testing.T) {
 		{"loopback port", Spec{}, mysqlTCP("127.0.0.1", 3306), []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
 		{"localhost, default port", Spec{}, Target{Config: driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"localhost"}}}, []sysinfo.ServerMachine{local(200, "postgres", "")}, nil, ""},
 		{"managed server", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{4000}}, ManagedPID: 100}, []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
+		// Port 7777 is held by nothing: the process found before is used, not searched for.
+		{"found before", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{7777}}, FoundPID: 100}, []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
 		{"embedded sqlite", Spec{}, Target{Config: driver.Config{Kind: driver.KindSQLite, Path: "x.db"}}, []sysinfo.ServerMachine{local(300, "fairbench", "0-1")}, nil, ""},
 		{"--server-pid", Spec{PID: 200}, mysqlTCP("::1", 9999), []sysinfo.ServerMachine{local(200, "postgres", "")}, nil, ""},
 		{"--server-pid of no process", Spec{PID: 4242}, mysqlTCP("127.0.0.1", 3306), nil, nil, "--server-pid: no process 4242"},
@@ -189,6 +191,30 @@ func TestDescribe(t *testing.T) {
 			}
 			if err != nil || !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestServerCPUsNamesTheProcess: the client-CPU check's search returns the
+// server's process, which Resolve then takes as FoundPID instead of searching
+// again; a server not found leaves it 0.
+func TestServerCPUsNamesTheProcess(t *testing.T) {
+	env := Env{FS: fixture(), LocalMachine: func() sysinfo.Machine { return here }, SelfPID: 300}
+	for _, tc := range []struct {
+		name   string
+		target Target
+		pid    int
+	}{
+		{"unix socket", Target{Config: driver.Config{Kind: driver.KindMySQL, Socket: "/var/run/mysqld/mysqld.sock"}}, 100},
+		{"loopback port", Target{Config: driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"localhost"}}}, 200},
+		{"nothing listens", Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{7777}}}, 0},
+		{"remote", Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"db1"}}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := env.ServerCPUs(Spec{}, tc.target)
+			if err != nil || srv.PID != tc.pid {
+				t.Fatalf("ServerCPUs: PID %d, %v; want %d", srv.PID, err, tc.pid)
 			}
 		})
 	}
