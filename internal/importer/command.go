@@ -2,10 +2,10 @@ package importer
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/gotpccli"
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/sysbenchcli"
 )
 
@@ -26,7 +26,7 @@ type command struct {
 var secretOptions = map[string]bool{"mysql-password": true, "pgsql-password": true}
 
 var (
-	tiupVersionRe = regexp.MustCompile(`/bench/v(\d+\.\d+\.\d+[^/]*)/`)
+	tiupVersionRe = lazyre.New(`/bench/v(\d+\.\d+\.\d+[^/]*)/`)
 	actions       = map[string]bool{"run": true, "prepare": true, "cleanup": true, "check": true}
 )
 
@@ -48,7 +48,7 @@ func parseCommand(l string) (*command, bool) {
 		default:
 			continue
 		}
-		if m := tiupVersionRe.FindStringSubmatch(f); m != nil {
+		if m := tiupVersionRe().FindStringSubmatch(f); m != nil {
 			c.version = m[1]
 		}
 		prog := fields[i : len(fields)-len(args)]

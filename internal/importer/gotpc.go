@@ -3,10 +3,10 @@ package importer
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/workload/tpcc/txn"
 )
@@ -17,14 +17,14 @@ var (
 	// gtLineRe is a per-transaction line: "[Current] NEW_ORDER - Takes(s): 10.0,
 	// Count: 1234, TPM: 7404.0, Sum(ms): …". Older versions (1.0.8) print fewer
 	// percentiles and no Max.
-	gtLineRe = regexp.MustCompile(`\[(Current|Summary)\]\s+(\S+)\s+-\s+(Takes\(s\):.*?)\s*$`)
+	gtLineRe = lazyre.New(`\[(Current|Summary)\]\s+(\S+)\s+-\s+(Takes\(s\):.*?)\s*$`)
 	// gtTpmCRe is the last line of a run; older versions (1.0.8) print tpmC only.
-	gtTpmCRe    = regexp.MustCompile(`\btpmC: (\d+(?:\.\d+)?)(?:, tpmTotal: (\d+(?:\.\d+)?))?(?:, efficiency: (\d+(?:\.\d+)?)%)?`)
-	gtErrorRe   = regexp.MustCompile(`execute run failed, err (.*)$`)
-	gtCodeRe    = regexp.MustCompile(`Error (\d{4,5})\b|SQLSTATE (\w{5})`)
-	gtSignalRe  = regexp.MustCompile(`Got signal \[([^\]]*)\] to exit`)
-	gtVersionRe = regexp.MustCompile(`Release version: v?(\d\S*)`)
-	gtTableRe   = regexp.MustCompile(`(?i)PREFIX\s*\|\s*OPERATION|"Prefix":`)
+	gtTpmCRe    = lazyre.New(`\btpmC: (\d+(?:\.\d+)?)(?:, tpmTotal: (\d+(?:\.\d+)?))?(?:, efficiency: (\d+(?:\.\d+)?)%)?`)
+	gtErrorRe   = lazyre.New(`execute run failed, err (.*)$`)
+	gtCodeRe    = lazyre.New(`Error (\d{4,5})\b|SQLSTATE (\w{5})`)
+	gtSignalRe  = lazyre.New(`Got signal \[([^\]]*)\] to exit`)
+	gtVersionRe = lazyre.New(`Release version: v?(\d\S*)`)
+	gtTableRe   = lazyre.New(`(?i)PREFIX\s*\|\s*OPERATION|"Prefix":`)
 )
 
 // specTpmCPerWarehouse is TPC-C's tpmC ceiling per warehouse, which go-tpc's
@@ -108,14 +108,14 @@ func (p *gtParser) line(n int, l string) error {
 		p.cmds.see(c)
 		return nil
 	}
-	if m := gtVersionRe.FindStringSubmatch(l); m != nil {
+	if m := gtVersionRe().FindStringSubmatch(l); m != nil {
 		p.version = m[1]
 		return nil
 	}
-	if gtTableRe.MatchString(l) {
+	if gtTableRe().MatchString(l) {
 		p.table = true
 	}
-	if m := gtLineRe.FindStringSubmatch(l); m != nil {
+	if m := gtLineRe().FindStringSubmatch(l); m != nil {
 		st, err := parseGTStat(m[2], m[3])
 		if err != nil {
 			return &ParseError{Name: p.name, Line: n, Msg: err.Error()}
@@ -139,7 +139,7 @@ func (p *gtParser) line(n int, l string) error {
 		r.blocks[len(r.blocks)-1] = append(r.blocks[len(r.blocks)-1], st)
 		return nil
 	}
-	if m := gtTpmCRe.FindStringSubmatch(l); m != nil {
+	if m := gtTpmCRe().FindStringSubmatch(l); m != nil {
 		if p.cur == nil || len(p.cur.summary) == 0 {
 			if p.cur == nil {
 				p.start(n)
@@ -149,7 +149,7 @@ func (p *gtParser) line(n int, l string) error {
 		return p.complete(n, m)
 	}
 	if p.cur == nil {
-		if m := gtErrorRe.FindStringSubmatch(l); m != nil {
+		if m := gtErrorRe().FindStringSubmatch(l); m != nil {
 			p.errorLines = append(p.errorLines, m[1])
 		}
 		return nil
@@ -157,10 +157,10 @@ func (p *gtParser) line(n int, l string) error {
 	switch {
 	case strings.TrimSpace(l) == "Finished":
 		p.cur.finished = true
-	case gtSignalRe.MatchString(l):
-		p.cur.interrupted = gtSignalRe.FindStringSubmatch(l)[1]
-	case gtErrorRe.MatchString(l):
-		p.cur.errorLines = append(p.cur.errorLines, gtErrorRe.FindStringSubmatch(l)[1])
+	case gtSignalRe().MatchString(l):
+		p.cur.interrupted = gtSignalRe().FindStringSubmatch(l)[1]
+	case gtErrorRe().MatchString(l):
+		p.cur.errorLines = append(p.cur.errorLines, gtErrorRe().FindStringSubmatch(l)[1])
 	}
 	return nil
 }
@@ -428,7 +428,7 @@ func (r *gtRun) errorCodes(total int64) map[string]int64 {
 	out := map[string]int64{}
 	var coded int64
 	for _, l := range r.errorLines {
-		if m := gtCodeRe.FindStringSubmatch(l); m != nil {
+		if m := gtCodeRe().FindStringSubmatch(l); m != nil {
 			code := m[1]
 			if code == "" {
 				code = m[2]

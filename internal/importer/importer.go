@@ -18,12 +18,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -303,9 +303,9 @@ func firstFormat(lines []string) (Format, bool) {
 // lineFormat says whether l is a line only one of the tools prints.
 func lineFormat(l string) (Format, bool) {
 	switch {
-	case sbVersionRe.MatchString(l), sbOldVersionRe.MatchString(l), strings.Contains(l, sbRunning), sbReportRe.MatchString(l), strings.Contains(l, sbSQLStats):
+	case sbVersionRe().MatchString(l), sbOldVersionRe().MatchString(l), strings.Contains(l, sbRunning), sbReportRe().MatchString(l), strings.Contains(l, sbSQLStats):
 		return FormatSysbench, true
-	case gtLineRe.MatchString(l), gtTpmCRe.MatchString(l), gtTableRe.MatchString(l):
+	case gtLineRe().MatchString(l), gtTpmCRe().MatchString(l), gtTableRe().MatchString(l):
 		return FormatGoTPC, true
 	}
 	return FormatAuto, false
@@ -330,13 +330,13 @@ func noRunHint(f Format) string {
 }
 
 // ansiRe matches terminal colour sequences (tiup colours its messages).
-var ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+var ansiRe = lazyre.New("\x1b\\[[0-9;]*[A-Za-z]")
 
 // splitLines splits text into lines without line ends or colour sequences.
 func splitLines(text []byte) []string {
 	s := string(text)
 	if strings.Contains(s, "\x1b[") {
-		s = ansiRe.ReplaceAllString(s, "")
+		s = ansiRe().ReplaceAllString(s, "")
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {

@@ -3,10 +3,10 @@ package importer
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
 )
@@ -24,32 +24,32 @@ const (
 )
 
 var (
-	sbVersionRe    = regexp.MustCompile(`^\s*sysbench (\d+\.\d+(?:\.\d+)?)([-+~]\S*)?\s+\(using [^)]*\)\s*$`)
-	sbOldVersionRe = regexp.MustCompile(`^\s*sysbench (0\.\d+(?:\.\d+)?):`)
-	sbThreadsRe    = regexp.MustCompile(`Number of threads: (\d+)`)
-	sbIntervalRe   = regexp.MustCompile(`Report intermediate results every (\d+) second`)
-	sbRateRe       = regexp.MustCompile(`Target transaction rate: (\d+)/sec`)
-	sbSeedRe       = regexp.MustCompile(`Initializing random number generator from seed \((\d+)\)`)
-	sbWarmupRe     = regexp.MustCompile(`Warmup time: (\d+)s`)
-	sbCheckpointRe = regexp.MustCompile(`Report checkpoint\(s\) at (.+) seconds`)
-	sbCreatingRe   = regexp.MustCompile(`Creating table '(\w+)'`)
-	sbInsertingRe  = regexp.MustCompile(`Inserting (\d+) records into '(\w+)'`)
-	sbFatalRe      = regexp.MustCompile(`FATAL: (.*)$`)
+	sbVersionRe    = lazyre.New(`^\s*sysbench (\d+\.\d+(?:\.\d+)?)([-+~]\S*)?\s+\(using [^)]*\)\s*$`)
+	sbOldVersionRe = lazyre.New(`^\s*sysbench (0\.\d+(?:\.\d+)?):`)
+	sbThreadsRe    = lazyre.New(`Number of threads: (\d+)`)
+	sbIntervalRe   = lazyre.New(`Report intermediate results every (\d+) second`)
+	sbRateRe       = lazyre.New(`Target transaction rate: (\d+)/sec`)
+	sbSeedRe       = lazyre.New(`Initializing random number generator from seed \((\d+)\)`)
+	sbWarmupRe     = lazyre.New(`Warmup time: (\d+)s`)
+	sbCheckpointRe = lazyre.New(`Report checkpoint\(s\) at (.+) seconds`)
+	sbCreatingRe   = lazyre.New(`Creating table '(\w+)'`)
+	sbInsertingRe  = lazyre.New(`Inserting (\d+) records into '(\w+)'`)
+	sbFatalRe      = lazyre.New(`FATAL: (.*)$`)
 	// sbReportRe is an interval line; sysbench.report_default (custom Lua
 	// reports) prints "err/s" without the colon.
-	sbReportRe = regexp.MustCompile(`\[\s*(\d+(?:\.\d+)?)s\s*\] thds: (\d+) tps: (\S+) qps: (\S+) \(r/w/o: ([^/\s]+)/([^/\s]+)/([^/\s)]+)\) lat \(ms,(\d+)%\): (\S+) err/s:? (\S+) reconn/s: (\S+)`)
+	sbReportRe = lazyre.New(`\[\s*(\d+(?:\.\d+)?)s\s*\] thds: (\d+) tps: (\S+) qps: (\S+) \(r/w/o: ([^/\s]+)/([^/\s]+)/([^/\s)]+)\) lat \(ms,(\d+)%\): (\S+) err/s:? (\S+) reconn/s: (\S+)`)
 	// sbQueueRe is the line after an interval line in a --rate run.
-	sbQueueRe  = regexp.MustCompile(`\[\s*(\d+(?:\.\d+)?)s\s*\] queue length: (\d+),? concurrency: (\d+)`)
-	sbBucketRe = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?) \|\**\s+(\d+)\s*$`)
+	sbQueueRe  = lazyre.New(`\[\s*(\d+(?:\.\d+)?)s\s*\] queue length: (\d+),? concurrency: (\d+)`)
+	sbBucketRe = lazyre.New(`^\s*(\d+(?:\.\d+)?) \|\**\s+(\d+)\s*$`)
 
-	sbCountRe      = regexp.MustCompile(`^\s*(read|write|other|total):\s+(\d+)\s*$`)
-	sbRatedRe      = regexp.MustCompile(`(transactions|queries|ignored errors|reconnects):\s+(\d+)\s+\(\s*(\S+) per sec\.\)`)
-	sbTotalTimeRe  = regexp.MustCompile(`total time:\s+(\d+(?:\.\d+)?)s\s*$`)
-	sbEventsRe     = regexp.MustCompile(`total number of events:\s+(\d+)\s*$`)
-	sbLatencyRe    = regexp.MustCompile(`^\s*(min|avg|max|sum):\s+(\d+(?:\.\d+)?)\s*$`)
-	sbPercentileRe = regexp.MustCompile(`(\d+)th percentile:\s+(\d+(?:\.\d+)?)\s*$`)
-	sbPctOffRe     = regexp.MustCompile(`percentile stats:\s+disabled`)
-	sbFairRe       = regexp.MustCompile(`(events|execution time) \(avg/stddev\):\s+(\S+)/(\S+)\s*$`)
+	sbCountRe      = lazyre.New(`^\s*(read|write|other|total):\s+(\d+)\s*$`)
+	sbRatedRe      = lazyre.New(`(transactions|queries|ignored errors|reconnects):\s+(\d+)\s+\(\s*(\S+) per sec\.\)`)
+	sbTotalTimeRe  = lazyre.New(`total time:\s+(\d+(?:\.\d+)?)s\s*$`)
+	sbEventsRe     = lazyre.New(`total number of events:\s+(\d+)\s*$`)
+	sbLatencyRe    = lazyre.New(`^\s*(min|avg|max|sum):\s+(\d+(?:\.\d+)?)\s*$`)
+	sbPercentileRe = lazyre.New(`(\d+)th percentile:\s+(\d+(?:\.\d+)?)\s*$`)
+	sbPctOffRe     = lazyre.New(`percentile stats:\s+disabled`)
+	sbFairRe       = lazyre.New(`(events|execution time) \(avg/stddev\):\s+(\S+)/(\S+)\s*$`)
 )
 
 // sbRequired are the summary lines a complete sysbench 1.0 summary has, in the
@@ -198,10 +198,10 @@ func (p *sbParser) line(n int, l string) error {
 		p.cmds.see(c)
 		return nil
 	}
-	if m := sbOldVersionRe.FindStringSubmatch(l); m != nil {
+	if m := sbOldVersionRe().FindStringSubmatch(l); m != nil {
 		return &ParseError{Name: p.name, Line: n, Msg: fmt.Sprintf("sysbench %s logs are not supported: this reads the report of sysbench 1.0 and later", m[1])}
 	}
-	if m := sbVersionRe.FindStringSubmatch(l); m != nil {
+	if m := sbVersionRe().FindStringSubmatch(l); m != nil {
 		if err := p.closeIncomplete(n, "a new sysbench output begins"); err != nil {
 			return err
 		}
@@ -216,18 +216,18 @@ func (p *sbParser) line(n int, l string) error {
 	if strings.Contains(l, sbRunning) {
 		return p.start(n)
 	}
-	if m := sbCreatingRe.FindStringSubmatch(l); m != nil && p.cur == nil {
+	if m := sbCreatingRe().FindStringSubmatch(l); m != nil && p.cur == nil {
 		p.seenT[m[1]] = true
 		p.data["tables"] = strconv.Itoa(len(p.seenT))
 		return nil
 	}
-	if m := sbInsertingRe.FindStringSubmatch(l); m != nil && p.cur == nil {
+	if m := sbInsertingRe().FindStringSubmatch(l); m != nil && p.cur == nil {
 		p.data["table-size"] = m[1]
 		return nil
 	}
 	r := p.cur
 	if r == nil {
-		if !sbReportRe.MatchString(l) && !strings.Contains(l, sbSQLStats) {
+		if !sbReportRe().MatchString(l) && !strings.Contains(l, sbSQLStats) {
 			return nil
 		}
 		// A report without its header (the log begins in the middle of a run).
@@ -236,7 +236,7 @@ func (p *sbParser) line(n int, l string) error {
 		}
 		r = p.cur
 	}
-	if m := sbFatalRe.FindStringSubmatch(l); m != nil {
+	if m := sbFatalRe().FindStringSubmatch(l); m != nil {
 		// Keep the first few distinct messages: the first alone is often vague
 		// ("mysql_stmt_prepare() failed"), the next says why.
 		msg := strings.TrimSpace(m[1])
@@ -257,7 +257,7 @@ func (p *sbParser) line(n int, l string) error {
 // header reads the lines before the summary: options, intervals, the histogram.
 func (p *sbParser) header(r *sbRun, n int, l string) error {
 	if r.inHistogram {
-		if m := sbBucketRe.FindStringSubmatch(l); m != nil {
+		if m := sbBucketRe().FindStringSubmatch(l); m != nil {
 			r.buckets = append(r.buckets, sbBucket{ms: parseFloat(m[1]), count: parseInt(m[2])})
 			return nil
 		}
@@ -275,32 +275,32 @@ func (p *sbParser) header(r *sbRun, n int, l string) error {
 	case strings.Contains(l, sbCheckpoint):
 		r.nextCheckpoint = true
 	}
-	if m := sbThreadsRe.FindStringSubmatch(l); m != nil {
+	if m := sbThreadsRe().FindStringSubmatch(l); m != nil {
 		r.threads = int(parseInt(m[1]))
 	}
-	if m := sbIntervalRe.FindStringSubmatch(l); m != nil {
+	if m := sbIntervalRe().FindStringSubmatch(l); m != nil {
 		r.reportInterval = parseFloat(m[1])
 		r.options["report-interval"] = m[1]
 	}
-	if m := sbRateRe.FindStringSubmatch(l); m != nil {
+	if m := sbRateRe().FindStringSubmatch(l); m != nil {
 		r.rate = parseFloat(m[1])
 		r.options["rate"] = m[1]
 	}
-	if m := sbSeedRe.FindStringSubmatch(l); m != nil {
+	if m := sbSeedRe().FindStringSubmatch(l); m != nil {
 		seed, _ := strconv.ParseUint(m[1], 10, 64)
 		r.res.Seed, r.seedKnown = seed, true
 		r.options["rand-seed"] = m[1]
 	}
-	if m := sbWarmupRe.FindStringSubmatch(l); m != nil {
+	if m := sbWarmupRe().FindStringSubmatch(l); m != nil {
 		r.options["warmup-time"] = m[1]
 	}
-	if m := sbCheckpointRe.FindStringSubmatch(l); m != nil {
+	if m := sbCheckpointRe().FindStringSubmatch(l); m != nil {
 		r.options["report-checkpoints"] = strings.ReplaceAll(m[1], " ", "")
 	}
-	if m := sbReportRe.FindStringSubmatch(l); m != nil {
+	if m := sbReportRe().FindStringSubmatch(l); m != nil {
 		r.interval(m)
 	}
-	if m := sbQueueRe.FindStringSubmatch(l); m != nil {
+	if m := sbQueueRe().FindStringSubmatch(l); m != nil {
 		if n := len(r.res.Intervals); n > 0 && r.res.Intervals[n-1].At == parseFloat(m[1]) {
 			r.res.Intervals[n-1].OpenLoop = &result.OpenLoop{QueueLength: parseInt(m[2]), Concurrency: int(parseInt(m[3]))}
 		}
@@ -343,7 +343,7 @@ func (r *sbRun) interval(m []string) {
 // summary reads the lines of the final summary (or of a checkpoint report).
 func (p *sbParser) summary(r *sbRun, n int, l string) error {
 	s := r.sum
-	if m := sbCountRe.FindStringSubmatch(l); m != nil {
+	if m := sbCountRe().FindStringSubmatch(l); m != nil {
 		v := parseInt(m[2])
 		switch m[1] {
 		case "read":
@@ -357,7 +357,7 @@ func (p *sbParser) summary(r *sbRun, n int, l string) error {
 		}
 		s.seen[m[1]] = true
 	}
-	if m := sbRatedRe.FindStringSubmatch(l); m != nil {
+	if m := sbRatedRe().FindStringSubmatch(l); m != nil {
 		v, rate := parseInt(m[2]), parseFloat(m[3])
 		switch m[1] {
 		case "transactions":
@@ -371,15 +371,15 @@ func (p *sbParser) summary(r *sbRun, n int, l string) error {
 		}
 		s.seen[m[1]] = true
 	}
-	if m := sbTotalTimeRe.FindStringSubmatch(l); m != nil {
+	if m := sbTotalTimeRe().FindStringSubmatch(l); m != nil {
 		s.seconds = parseFloat(m[1])
 		s.seen["total time"] = true
 	}
-	if m := sbEventsRe.FindStringSubmatch(l); m != nil {
+	if m := sbEventsRe().FindStringSubmatch(l); m != nil {
 		s.c.Events = parseInt(m[1])
 		s.seen["total number of events"] = true
 	}
-	if m := sbLatencyRe.FindStringSubmatch(l); m != nil {
+	if m := sbLatencyRe().FindStringSubmatch(l); m != nil {
 		v := parseFloat(m[2])
 		switch m[1] {
 		case "min":
@@ -393,14 +393,14 @@ func (p *sbParser) summary(r *sbRun, n int, l string) error {
 		}
 		s.seen[m[1]] = true
 	}
-	if m := sbPercentileRe.FindStringSubmatch(l); m != nil {
+	if m := sbPercentileRe().FindStringSubmatch(l); m != nil {
 		s.pct = m[1]
 		s.lat.Percentiles = map[string]float64{m[1]: parseFloat(m[2])}
 	}
-	if sbPctOffRe.MatchString(l) {
+	if sbPctOffRe().MatchString(l) {
 		s.pct = "0"
 	}
-	if m := sbFairRe.FindStringSubmatch(l); m != nil {
+	if m := sbFairRe().FindStringSubmatch(l); m != nil {
 		avg, sd := parseFloat(m[2]), parseFloat(m[3])
 		if m[1] == "events" {
 			s.fair.EventsAvg, s.fair.EventsStddev = avg, sd
@@ -549,7 +549,7 @@ func (r *sbRun) complete() error {
 }
 
 // sbVersionNumRe reads the major and minor of a sysbench version ("1.0.20").
-var sbVersionNumRe = regexp.MustCompile(`^(\d+)\.(\d+)`)
+var sbVersionNumRe = lazyre.New(`^(\d+)\.(\d+)`)
 
 // sbRandParams are the parameters of each --rand-type and their defaults,
 // alike in sysbench 1.0 and 1.1 (src/sb_rand.c).
@@ -572,7 +572,7 @@ func sysbenchDefaults(version string, given map[string]string) versionDefaults {
 	randType := given["rand-type"]
 	if randType == "" {
 		major, minor := -1, -1
-		if m := sbVersionNumRe.FindStringSubmatch(version); m != nil {
+		if m := sbVersionNumRe().FindStringSubmatch(version); m != nil {
 			major, _ = strconv.Atoi(m[1])
 			minor, _ = strconv.Atoi(m[2])
 		}

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/lazyre"
 )
 
 // DefaultAgentPort is the port the agent's DaemonSet listens on.
@@ -229,14 +230,14 @@ func agentNode(ctx context.Context, client *http.Client, base, token string) (st
 	if err := json.Unmarshal(body, &m); err != nil {
 		return "", fmt.Errorf("decoding the agent's %s: %w", MachinePath, err)
 	}
-	if m.Node != "" && !nodeName.MatchString(m.Node) {
+	if m.Node != "" && !nodeName().MatchString(m.Node) {
 		return "", fmt.Errorf("the agent's node %q is not a node name", m.Node)
 	}
 	return m.Node, nil
 }
 
 // nodeName is the syntax of a Kubernetes node name (a DNS subdomain).
-var nodeName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
+var nodeName = lazyre.New(`^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$`)
 
 // describeSkipped says in one line why agents were left out.
 func describeSkipped(skipped []Skipped) string {

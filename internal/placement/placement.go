@@ -14,8 +14,9 @@ package placement
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/lazyre"
 )
 
 // Placement says where a machine runs. Any field may be empty when its
@@ -55,7 +56,7 @@ const maxValue = 63
 // region and zone of the three clouds fits it (they are node labels in
 // Kubernetes), so a value that does not is not one of them: an error page,
 // another service's answer.
-var labelValue = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`)
+var labelValue = lazyre.New(`^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`)
 
 // readBody reads at most maxBody bytes of a response body.
 func readBody(r io.Reader) ([]byte, error) {
@@ -77,7 +78,7 @@ func cleanValue(what, v string) (string, error) {
 	if len(v) > maxValue {
 		return "", fmt.Errorf("%s is %d bytes long: not an instance type, region or zone (at most %d)", what, len(v), maxValue)
 	}
-	if !labelValue.MatchString(v) {
+	if !labelValue().MatchString(v) {
 		return "", fmt.Errorf("%s %q is not an instance type, region or zone (letters, digits, '-', '_', '.')", what, v)
 	}
 	return v, nil

@@ -5,10 +5,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fairbench/fairbench/internal/lazyre"
 )
 
 // maxSelector bounds a label selector: a handful of labels, never kilobytes.
@@ -16,10 +17,10 @@ const maxSelector = 1024
 
 // serviceName is the syntax of a Service's DNS name: dot-separated DNS
 // labels ("fairbench-agent", "fairbench-agent.bench.svc.cluster.local").
-var serviceName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)*\.?$`)
+var serviceName = lazyre.New(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)*\.?$`)
 
 // namespaceName is the syntax of a namespace's name: one DNS label.
-var namespaceName = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$`)
+var namespaceName = lazyre.New(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // ParseService reads the agents' headless Service as NAME[:PORT]: a DNS
 // name ("fairbench-agent", "fairbench-agent.bench.svc.cluster.local") and
@@ -37,7 +38,7 @@ func ParseService(s string) (name string, port int, err error) {
 	if name == "" {
 		return "", 0, fmt.Errorf("no Service name in %q: give the agents' headless Service, NAME[:PORT] (e.g. fairbench-agent)", s)
 	}
-	if len(name) > 253 || !serviceName.MatchString(name) || net.ParseIP(name) != nil {
+	if len(name) > 253 || !serviceName().MatchString(name) || net.ParseIP(name) != nil {
 		return "", 0, fmt.Errorf("%q is not a Service's DNS name (lower-case letters, digits, '-' and '.'; e.g. fairbench-agent or fairbench-agent.bench.svc.cluster.local)", name)
 	}
 	return name, port, nil
@@ -66,7 +67,7 @@ func CheckSelector(s string) error {
 
 // CheckNamespace refuses a name that is not a namespace's (one DNS label).
 func CheckNamespace(ns string) error {
-	if !namespaceName.MatchString(ns) {
+	if !namespaceName().MatchString(ns) {
 		return fmt.Errorf("%q is not a namespace's name (at most 63 lower-case letters, digits and '-')", ns)
 	}
 	return nil
