@@ -33,6 +33,11 @@ func ParseCheckpoints(s string) ([]time.Duration, error) {
 			return nil, fmt.Errorf("%q is not a moment of the run: give seconds since the start of the measured phase, more than 0 and at most %d, e.g. 10,60", e, workload.MaxSeconds)
 		}
 		d := time.Duration(math.Round(sec * float64(time.Second)))
+		if d < time.Millisecond {
+			// A moment closer to the start than the report's resolution
+			// (.0000000001 rounded to 0 s, once accepted).
+			return nil, fmt.Errorf("%q is too close to the start of the measured phase: give at least 0.001 seconds, e.g. 10,60", e)
+		}
 		if slices.Contains(out, d) {
 			return nil, fmt.Errorf("checkpoint %ss is given twice", e)
 		}

@@ -28,6 +28,8 @@ func TestParseCheckpoints(t *testing.T) {
 		{"1e99", nil, "at most"},
 		{"10s", nil, "not a moment"},
 		{"5,5", nil, "given twice"},
+		{".0000000001", nil, "too close to the start"},
+		{"0.001", []time.Duration{time.Millisecond}, ""},
 	} {
 		got, err := ParseCheckpoints(tc.in)
 		switch {
