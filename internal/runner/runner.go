@@ -252,7 +252,7 @@ func (r *run) execute(parent context.Context) *Outcome {
 	// times a second, on the CPUs the server needs.
 	defer gcballast.Hold()()
 	// Every worker has a P of its own: its connection may wait for replies
-	// without giving it up (netconn.Hold: Unix sockets).
+	// without giving it up (netconn.Hold).
 	hold := r.cfg.Threads <= spare
 	if hold {
 		defer netconn.Hold(r.cfg.Threads)()

@@ -15,6 +15,8 @@
 // Unix stream socket is also woken when the server consumes the request (the
 // kernel signals write space on the same wait queue), so it would sleep twice
 // per query; poll's wait is filtered by event and wakes once, on the reply.
+// A connection dialled within Hold's slots (a benchmark worker's) also keeps
+// its goroutine's P while it waits, on either transport (see Hold).
 //
 // Deadlines: the zero time clears nothing and a time in the past shuts the
 // connection down (drivers use that to abort a call); other deadlines are not
@@ -161,8 +163,8 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 	// is blocking, so the file is not registered with the poller.
 	f := os.NewFile(uintptr(fd), "socket")
 	c := &conn{f: f, fd: fd, local: local, remote: remote}
-	if family == syscall.AF_UNIX {
-		c.holdP = takeHolder()
+	c.holdP = takeHolder()
+	if family == syscall.AF_UNIX || c.holdP {
 		raw, err := f.SyscallConn()
 		if err != nil {
 			c.releaseHolder()
@@ -172,8 +174,20 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 		c.raw = raw
 		// Bound once: a method value per Read or Write would allocate.
 		c.pollRead = c.doPollRead
-		if c.holdP {
+		switch {
+		case c.holdP && family == syscall.AF_UNIX:
 			c.pollRead = c.doHeldRead
+			c.sendFn = c.doHeldWrite
+		case c.holdP:
+			// A held TCP read blocks in recvfrom(2); the receive timeout makes
+			// the runtime's preemption signal end it (EINTR), see heldPoll.
+			tv := syscall.NsecToTimeval(heldPoll.Nanoseconds())
+			if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+				c.releaseHolder()
+				f.Close()
+				return nil, os.NewSyscallError("setsockopt SO_RCVTIMEO", err)
+			}
+			c.pollRead = c.doHeldRecv
 			c.sendFn = c.doHeldWrite
 		}
 	}
@@ -201,9 +215,10 @@ type conn struct {
 	mu     sync.Mutex
 	closed bool
 
-	// Unix sockets only (see the package comment): raw runs pollRead with the
-	// descriptor held open; the read's buffer and outcome pass through p, n
-	// and err, as one goroutine reads a connection at a time.
+	// Unix sockets and held connections (see the package comment and Hold):
+	// raw runs pollRead with the descriptor held open; the read's buffer and
+	// outcome pass through p, n and err, as one goroutine reads a connection
+	// at a time.
 	raw      syscall.RawConn
 	holdP    bool        // a reader that keeps its P (see Hold); set by the dial only
 	wrote    atomic.Bool // a Write came after the last held read (see doHeldRead)
@@ -223,7 +238,7 @@ func (c *conn) Read(p []byte) (int, error) {
 	var n int
 	var err error
 	if c.raw != nil {
-		n, err = c.readUnix(p)
+		n, err = c.readRaw(p)
 	} else {
 		n, err = c.f.Read(p)
 	}
@@ -233,8 +248,10 @@ func (c *conn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readUnix waits in poll(2) until the socket is readable, then reads.
-func (c *conn) readUnix(p []byte) (int, error) {
+// readRaw runs pollRead on the descriptor: on a Unix socket it waits in
+// poll(2) until the socket is readable, then reads; a held read (see Hold)
+// does it without telling the scheduler.
+func (c *conn) readRaw(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
@@ -254,8 +271,8 @@ func (c *conn) readUnix(p []byte) (int, error) {
 	return n, nil
 }
 
-// doPollRead is readUnix's body, run by RawConn.Read while it holds the
-// descriptor open.
+// doPollRead is readRaw's body for a Unix socket that does not hold its P,
+// run by RawConn.Read while it holds the descriptor open.
 func (c *conn) doPollRead(fd uintptr) bool {
 	c.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
 	for {

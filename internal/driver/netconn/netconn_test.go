@@ -62,8 +62,7 @@ func testEcho(t *testing.T, network, addr string, held bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Only Unix sockets take a slot (see Hold).
-	takes := held && network == "unix"
+	takes := held
 	if got := c.(*conn).holdP; got != takes {
 		t.Fatalf("holdP = %v, want %v", got, takes)
 	}
@@ -105,32 +104,38 @@ func testEcho(t *testing.T, network, addr string, held bool) {
 // A read that keeps its P while it waits must not stop the world from
 // stopping: garbage collection (which stops every goroutine) completes while
 // such reads wait for replies that never come, as many as there are Ps.
+// On TCP the read blocks in recvfrom(2): without the socket's receive timeout
+// the kernel would restart it after the preemption signal, and the collector
+// would wait for ever (the whole process stops: go test's timeout ends it).
 func TestHeldReadsLetGarbageCollectionRun(t *testing.T) {
-	l := listeners(t)["unix"]
-	n := runtime.GOMAXPROCS(0)
-	defer Hold(n)()
-	var conns []net.Conn
-	for range n {
-		c, err := Dial(context.Background(), "unix", l.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		conns = append(conns, c)
-		go c.Read(make([]byte, 1))
-	}
-	time.Sleep(50 * time.Millisecond) // let the reads block
-	gc := make(chan struct{})
-	go func() { runtime.GC(); close(gc) }()
-	select {
-	case <-gc:
-	case <-time.After(10 * time.Second):
-		t.Fatal("garbage collection did not complete while held reads waited")
-	}
-	for _, c := range conns {
-		if !c.(*conn).holdP {
-			t.Fatal("a connection dialled within Hold's slots does not hold its P")
-		}
+	for network, l := range listeners(t) {
+		t.Run(network, func(t *testing.T) {
+			n := runtime.GOMAXPROCS(0)
+			defer Hold(n)()
+			var conns []net.Conn
+			for range n {
+				c, err := Dial(context.Background(), network, l.Addr().String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				conns = append(conns, c)
+				go c.Read(make([]byte, 1))
+			}
+			time.Sleep(50 * time.Millisecond) // let the reads block
+			gc := make(chan struct{})
+			go func() { runtime.GC(); close(gc) }()
+			select {
+			case <-gc:
+			case <-time.After(10 * time.Second):
+				t.Fatal("garbage collection did not complete while held reads waited")
+			}
+			for _, c := range conns {
+				if !c.(*conn).holdP {
+					t.Fatal("a connection dialled within Hold's slots does not hold its P")
+				}
+			}
+		})
 	}
 }
 
@@ -209,9 +214,13 @@ func TestDialErrors(t *testing.T) {
 // sends part at once and the rest through the blocking path: all of it
 // arrives.
 func TestHeldWriteLargerThanTheSocketBuffer(t *testing.T) {
-	for _, network := range []string{"unix"} {
+	for _, network := range []string{"unix", "tcp"} {
 		t.Run(network, func(t *testing.T) {
-			l, err := net.Listen(network, filepath.Join(t.TempDir(), "sink.sock"))
+			addr := filepath.Join(t.TempDir(), "sink.sock")
+			if network == "tcp" {
+				addr = "127.0.0.1:0"
+			}
+			l, err := net.Listen(network, addr)
 			if err != nil {
 				t.Fatal(err)
 			}
