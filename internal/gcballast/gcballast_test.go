@@ -32,3 +32,30 @@ func TestWithSpacesCollections(t *testing.T) {
 		t.Errorf("%d collections while 4 MiB were allocated over the ballast, want 0", after.NumGC-before.NumGC)
 	}
 }
+
+// A Hold inside another shares its ballast: the heap does not grow by a second
+// one, and the ballast stays until the last holder lets it go.
+func TestNestedHoldsShareOneBallast(t *testing.T) {
+	var before, inner, after runtime.MemStats
+	outer := Hold()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	release := Hold()
+	runtime.ReadMemStats(&inner)
+	if grown := int64(inner.HeapAlloc) - int64(before.HeapAlloc); grown >= Bytes/2 {
+		t.Errorf("the heap grew by %d bytes at a nested Hold, want no second ballast", grown)
+	}
+	release()
+	release() // a second call lets go of nothing more
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc < Bytes {
+		t.Errorf("heap %d bytes after the inner release, want the outer holder's ballast (%d) kept", after.HeapAlloc, Bytes)
+	}
+	outer()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc >= Bytes {
+		t.Errorf("heap %d bytes after the last release, want the ballast freed", after.HeapAlloc)
+	}
+}

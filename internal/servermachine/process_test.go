@@ -3,6 +3,7 @@ package servermachine
 import (
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -122,3 +123,35 @@ func TestFindRealServers(t *testing.T) {
 		})
 	}
 }
+
+// A listener of this process is found on this machine's own root, through
+// sock_diag (os.DirFS("/")) and through proc/net/tcp (the same root behind
+// another fs.FS): both give this process.
+func TestFindTCPListenerOfThisProcess(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	for name, fsys := range map[string]fs.FS{"sock_diag": os.DirFS("/"), "proc/net/tcp": otherRoot{os.DirFS("/")}} {
+		t.Run(name, func(t *testing.T) {
+			p, err := FindTCPListener(fsys, port)
+			if err != nil || p.PID != os.Getpid() {
+				t.Fatalf("FindTCPListener(%d) = %+v, %v; want this process (%d)", port, p, err, os.Getpid())
+			}
+		})
+	}
+	l.Close()
+	var nf *NotFoundError
+	if _, err := FindTCPListener(os.DirFS("/"), port); !errors.As(err, &nf) {
+		t.Fatalf("a closed port: %v, want a NotFoundError", err)
+	}
+}
+
+// otherRoot is the root file system behind another fs.FS value: what
+// FindTCPListener reads through proc/net/tcp.
+type otherRoot struct{ fs.FS }
+
+func (r otherRoot) ReadLink(name string) (string, error)   { return fs.ReadLink(r.FS, name) }
+func (r otherRoot) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(r.FS, name) }
