@@ -160,14 +160,7 @@ func (c *conn) doHeldRead(fd uintptr) bool {
 		}
 	}
 	for {
-		n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&c.p[0])), uintptr(len(c.p)), unix.MSG_DONTWAIT, 0, 0)
-		switch e {
-		case 0:
-			c.n, c.err = int(n), nil
-			return true
-		case unix.EAGAIN, unix.EINTR:
-		default:
-			c.n, c.err = 0, e
+		if c.received(rawRecv(fd, c.p, unix.MSG_DONTWAIT)) {
 			return true
 		}
 		if e := rawPoll(fd, &c.pfd); e != 0 && e != unix.EINTR {
@@ -185,27 +178,33 @@ func (c *conn) doHeldRead(fd uintptr) bool {
 // EINTR at the runtime's preemption signal and with EAGAIN at the latest after
 // heldPoll, and each retry passes a preemption point.
 func (c *conn) doHeldRecv(fd uintptr) bool {
-	for {
-		n, e := rawRecv(fd, c.p)
-		switch e {
-		case 0:
-			c.n, c.err = int(n), nil
-			return true
-		case unix.EAGAIN, unix.EINTR:
-		default:
-			c.n, c.err = 0, e
-			return true
-		}
+	for !c.received(rawRecv(fd, c.p, 0)) {
 	}
+	return true
 }
 
-// rawRecv is one blocking recvfrom(2) into p without telling the scheduler. It
-// is not inlined and it calls a function, so its prologue checks for a pending
-// preemption at every call.
+// received records the outcome of a receive in c.n and c.err and reports
+// whether the read is over: false when nothing was there yet (EAGAIN) or a
+// signal interrupted the wait (EINTR).
+func (c *conn) received(n uintptr, e unix.Errno) bool {
+	switch e {
+	case 0:
+		c.n, c.err = int(n), nil
+	case unix.EAGAIN, unix.EINTR:
+		return false
+	default:
+		c.n, c.err = 0, e
+	}
+	return true
+}
+
+// rawRecv is one recvfrom(2) into p with flags, without telling the
+// scheduler. It is not inlined and it calls a function, so its prologue
+// checks for a pending preemption at every call.
 //
 //go:noinline
-func rawRecv(fd uintptr, p []byte) (uintptr, unix.Errno) {
-	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0, 0, 0)
+func rawRecv(fd uintptr, p []byte, flags int) (uintptr, unix.Errno) {
+	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), uintptr(flags), 0, 0)
 	return n, e
 }
 
