@@ -114,6 +114,14 @@ pair() {
 	while [ "$1" != -- ]; do refcmd+=("$1"); shift; done
 	shift
 	fbcmd=("$@")
+	# BASE_FB's arguments: FB_CMD's, its --output FILE.json named FILE-base.json
+	# (the same file would hold whichever side ran last).
+	local oldargs=() arg prev=""
+	for arg in "${fbcmd[@]:1}"; do
+		[ "$prev" = --output ] && arg=${arg%.json}-base.json
+		oldargs+=("$arg")
+		prev=$arg
+	done
 	local base="$OUT/${cell// /-}-$round" sides=(ref fb)
 	[ -n "${BASE_FB:-}" ] && sides+=(old)
 	local n=${#sides[@]} i
@@ -122,7 +130,7 @@ pair() {
 		case "$s" in
 		ref) a=$(side "$ref" "$base-$ref.log" "${refcmd[@]}") ;;
 		fb) b=$(side fairbench "$base-fairbench.log" "${fbcmd[@]}") ;;
-		old) c=$(side fairbench "$base-fairbench-base.log" "$BASE_FB" "${fbcmd[@]:1}") ;;
+		old) c=$(side fairbench "$base-fairbench-base.log" "$BASE_FB" "${oldargs[@]}") ;;
 		esac
 	done
 	read -r rq ru <<<"$a"
