@@ -30,15 +30,20 @@ start_agent() {
 }
 
 # cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
+# The figure is a difference of RUSAGE_CHILDREN around the run: where python3 is
+# a wrapper such as pyenv's shim, the processes the wrapper ran before it became
+# python count as children too (~0.08 s here), and were added to both sides of
+# every pair until this was measured.
 cpu_of() {
 	local log=$1; shift
 	python3 - "$log" "$@" <<'PY'
 import resource, subprocess, sys
 log = sys.argv[1]
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(log, "w") as f:
     rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime:.3f}")
+print(f"{r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}")
 sys.exit(rc)
 PY
 }

@@ -68,6 +68,8 @@ def cpu_s(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+import resource
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)  # a python3 wrapper's (pyenv) own children: not the run's
 with open(log, "w") as out, open(log + ".rss", "w") as series:
     p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     t0, peak, cpu = time.time(), 0, 0.0
@@ -81,11 +83,10 @@ with open(log, "w") as out, open(log + ".rss", "w") as series:
         series.flush()
         time.sleep(every)
     rc = p.wait()
-import resource
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 # ru_maxrss is the kernel's high-water mark (KiB): exact where sampling may miss a peak.
 peak = max(peak, r.ru_maxrss)
-print(f"{peak/1024:.1f} {r.ru_utime + r.ru_stime:.3f}")
+print(f"{peak/1024:.1f} {r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}")
 sys.exit(rc)
 PY
 }

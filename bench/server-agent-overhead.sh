@@ -76,10 +76,11 @@ cpu_of() {
 	python3 - "$log" "$@" <<'PY'
 import resource, subprocess, sys
 log = sys.argv[1]
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)  # a python3 wrapper's (pyenv) own children: not the run's
 with open(log, "w") as f:
     rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime:.3f} {rc}")
+print(f"{r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f} {rc}")
 PY
 }
 hz=$(getconf CLK_TCK)
