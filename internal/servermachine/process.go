@@ -92,20 +92,40 @@ func FindUnixSocketProcess(fsys fs.FS, sockPath string) (Process, error) {
 // costs the client ~10 ms of CPU), and from proc/net/tcp when that fails.
 func FindTCPListener(fsys fs.FS, port int) (Process, error) {
 	nf := &NotFoundError{What: "TCP port " + strconv.Itoa(port)}
-	if fsys == fs.FS(os.DirFS("/")) {
-		if ls, err := sockdiag.TCPListeners(); err == nil {
-			inodes := map[string]bool{}
-			for _, l := range ls {
-				if int(l.Addr.Port()) == port && servesLoopback(l.Addr.Addr()) {
-					inodes[strconv.FormatUint(l.Inode, 10)] = true
-				}
-			}
-			if len(inodes) == 0 {
-				return Process{}, nf
-			}
-			return socketHolder(fsys, inodes, nf)
+	inodes := liveTCPListeners(fsys, port)
+	if inodes == nil {
+		inodes = procTCPListeners(fsys, port, nf)
+	}
+	if len(inodes) == 0 {
+		return Process{}, nf
+	}
+	nf.Err = nil
+	return socketHolder(fsys, inodes, nf)
+}
+
+// liveTCPListeners returns the inodes of the sockets listening on port that
+// serve the loopback address, from sock_diag, when fsys is this machine's
+// own root; nil when it is not or sock_diag cannot be used.
+func liveTCPListeners(fsys fs.FS, port int) map[string]bool {
+	if fsys != fs.FS(os.DirFS("/")) {
+		return nil
+	}
+	ls, err := sockdiag.TCPListeners()
+	if err != nil {
+		return nil
+	}
+	inodes := map[string]bool{}
+	for _, l := range ls {
+		if int(l.Addr.Port()) == port && servesLoopback(l.Addr.Addr()) {
+			inodes[strconv.FormatUint(l.Inode, 10)] = true
 		}
 	}
+	return inodes
+}
+
+// procTCPListeners is liveTCPListeners read from proc/net/tcp and
+// proc/net/tcp6 of fsys; why none could be read goes into nf.
+func procTCPListeners(fsys fs.FS, port int, nf *NotFoundError) map[string]bool {
 	inodes := map[string]bool{}
 	read := 0
 	for _, table := range []string{"proc/net/tcp", "proc/net/tcp6"} {
@@ -121,14 +141,10 @@ func FindTCPListener(fsys fs.FS, port int) (Process, error) {
 			inodes[inode] = true
 		}
 	}
-	if len(inodes) == 0 {
-		if read == 0 && nf.Err == nil {
-			nf.Err = errors.New("/proc/net/tcp cannot be read")
-		}
-		return Process{}, nf
+	if read == 0 && nf.Err == nil {
+		nf.Err = errors.New("/proc/net/tcp cannot be read")
 	}
-	nf.Err = nil
-	return socketHolder(fsys, inodes, nf)
+	return inodes
 }
 
 // tcpListeners returns the inodes of the sockets of a proc/net/tcp{,6}

@@ -174,11 +174,11 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 		c.raw = raw
 		// Bound once: a method value per Read or Write would allocate.
 		c.pollRead = c.doPollRead
-		switch {
-		case c.holdP && family == syscall.AF_UNIX:
+		if c.holdP {
 			c.pollRead = c.doHeldRead
 			c.sendFn = c.doHeldWrite
-		case c.holdP:
+		}
+		if c.holdP && family != syscall.AF_UNIX {
 			// A held TCP read blocks in recvfrom(2); the receive timeout makes
 			// the runtime's preemption signal end it (EINTR), see heldPoll.
 			tv := syscall.NsecToTimeval(heldPoll.Nanoseconds())
@@ -188,7 +188,6 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 				return nil, os.NewSyscallError("setsockopt SO_RCVTIMEO", err)
 			}
 			c.pollRead = c.doHeldRecv
-			c.sendFn = c.doHeldWrite
 		}
 	}
 	return c, nil
