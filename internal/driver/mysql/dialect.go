@@ -137,26 +137,7 @@ func (Dialect) QuoteString(s string) string {
 // appendQuoted appends s as a quoted literal; NUL, newline, CR and ^Z are
 // escaped too so that the statement text stays printable.
 func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '\'')
-	for i := 0; i < len(s); i++ {
-		switch ch := s[i]; ch {
-		case '\'':
-			b = append(b, '\\', '\'')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case 0:
-			b = append(b, '\\', '0')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case 0x1a:
-			b = append(b, '\\', 'Z')
-		default:
-			b = append(b, ch)
-		}
-	}
-	return append(b, '\'')
+	return append(appendEscaped(append(b, '\''), s, &literalEscapes), '\'')
 }
 
 // ForUpdate returns " FOR UPDATE".
