@@ -313,3 +313,34 @@ func TestClientSeed(t *testing.T) {
 		t.Errorf("client 0 must keep the seed")
 	}
 }
+
+// TestAppendPackedIsThreeCharactersPerDraw pins AppendPacked's draws to their
+// definition: character j of each 64-bit draw is bits 21j..21j+20 scaled by
+// the alphabet's size, and a draw is only started for the characters left.
+// Loads (TPC-C's a-strings) must stay the same data for the same seed.
+func TestAppendPackedIsThreeCharactersPerDraw(t *testing.T) {
+	for _, chars := range []string{"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "01", "x",
+		"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"} {
+		alphabet := NewAlphabet(chars)
+		f := mustFactory(t, seededConfig(TypeUniform))
+		got, want := f.Source(7), f.Source(7)
+		var buf []byte
+		for n := range 40 {
+			buf = got.AppendPacked(buf[:0], n, alphabet)
+			ref := make([]byte, n)
+			for i := 0; i < n; i += 3 {
+				r := want.Uint64()
+				for j := i; j < i+3 && j < n; j++ {
+					ref[j] = chars[(r&(1<<21-1))*uint64(len(chars))>>21]
+					r >>= 21
+				}
+			}
+			if string(buf) != string(ref) {
+				t.Fatalf("%d characters of %q: AppendPacked = %q, want %q", n, chars, buf, ref)
+			}
+		}
+		if got.Uint64() != want.Uint64() {
+			t.Fatalf("alphabet %q: AppendPacked left the source in another state than its draws", chars)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package tpcc
 
 import (
-	"slices"
-
 	"github.com/fairbench/fairbench/internal/randgen"
 )
 
@@ -42,21 +40,13 @@ func (g *textGen) aString(min, max int64) string {
 	return string(g.buf)
 }
 
+// aStringChars is the alphabet of a-strings.
+var aStringChars = randgen.NewAlphabet(alphanumerics)
+
 // appendA appends n random alphanumerics, three from each 64-bit draw (21
 // bits per character, scaled to the 62 characters by multiplication).
 func (g *textGen) appendA(dst []byte, n int64) []byte {
-	const bitsPerChar, mask = 21, 1<<21 - 1
-	start := len(dst)
-	dst = slices.Grow(dst, int(n))[:start+int(n)]
-	out := dst[start:]
-	for i := 0; i < len(out); i += 3 {
-		r := g.rng.Uint64()
-		for j := i; j < i+3 && j < len(out); j++ {
-			out[j] = alphanumerics[(r&mask)*uint64(len(alphanumerics))>>bitsPerChar]
-			r >>= bitsPerChar
-		}
-	}
-	return dst
+	return g.rng.AppendPacked(dst, int(n), aStringChars)
 }
 
 // fillDists fills S_DIST_01..10 with random 24-character a-strings: the same
