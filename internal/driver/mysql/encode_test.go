@@ -1,7 +1,9 @@
 package mysql
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +100,35 @@ func BenchmarkAppendTime(b *testing.B) {
 	buf := make([]byte, 0, 64)
 	for b.Loop() {
 		buf = appendTime(buf[:0], tm)
+	}
+}
+
+// TestAppendFloatMatchesStrconv checks the decimal fast path against
+// strconv's shortest formatting, which it must equal for every double.
+func TestAppendFloatMatchesStrconv(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 0.0001, 0.00005, 12.34, -10, 300000, 0.2,
+		1e11, 1e11 - 0.0001, 99999999999.9999, 1e15, 123456789012.5, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		-0.0001, 1.0000000000000002, 0.30000000000000004}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		d := rng.IntN(7)
+		k := rng.Int64N(int64(math.Pow10(rng.IntN(16)))) - rng.Int64N(1000)
+		xs = append(xs, float64(k)/math.Pow10(d), math.Float64frombits(rng.Uint64()))
+	}
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		want := strconv.AppendFloat([]byte("x"), x, 'f', -1, 64)
+		if got := appendFloat([]byte("x"), x); string(got) != string(want) {
+			t.Fatalf("appendFloat(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+func BenchmarkAppendFloat(b *testing.B) {
+	buf := make([]byte, 0, 64)
+	for i := 0; b.Loop(); i++ {
+		buf = appendFloat(buf[:0], float64(i%10000)/100)
 	}
 }
