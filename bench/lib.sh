@@ -29,23 +29,39 @@ start_agent() {
 	exit 1
 }
 
-# cpu_of LOG CMD...: runs CMD with output to LOG and prints the child's user+system CPU seconds.
-# The figure is a difference of RUSAGE_CHILDREN around the run: where python3 is
-# a wrapper such as pyenv's shim, the processes the wrapper ran before it became
-# python count as children too (~0.08 s here), and were added to both sides of
-# every pair until this was measured.
-cpu_of() {
+# PYTHON is the interpreter itself, not a wrapper that finds it: pyenv's shim
+# (python3 here) runs processes of its own, ~0.1 s, at every call.
+PYTHON=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+
+# measure LOG CMD...: runs CMD with output to LOG and prints "WALL CPU": the
+# seconds from CMD's start to its exit, taken by the process that starts it
+# (so no interpreter's start-up counts), and its user+system CPU seconds (a
+# difference of RUSAGE_CHILDREN around the run). Exits as CMD did.
+measure() {
 	local log=$1; shift
-	python3 - "$log" "$@" <<'PY'
-import resource, subprocess, sys
+	"$PYTHON" - "$log" "$@" <<'PY'
+import resource, subprocess, sys, time
 log = sys.argv[1]
-r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(log, "w") as f:
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
     rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
+    t = time.monotonic() - t0
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}")
+print(f"{t:.3f} {r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}")
 sys.exit(rc)
 PY
+}
+
+# cpu_of LOG CMD...: runs CMD with output to LOG and prints its user+system CPU
+# seconds (see measure). Until this was a difference of RUSAGE_CHILDREN, the
+# processes pyenv's shim ran before it became python (~0.08 s) were added to
+# both sides of every pair.
+cpu_of() {
+	local out rc=0
+	out=$(measure "$@") || rc=$?
+	echo "${out#* }"
+	return $rc
 }
 
 # build_gotpc PATH: builds go-tpc v1.0.12 (the engine of `tiup bench tpcc`) at

@@ -26,6 +26,9 @@
 # fairbench = times faster than sysbench), the client's CPU (user+system) and
 # per row, with the median 1-minute load. On a small machine the client's CPU
 # is taken from the server, and it changes less with the noise than the time.
+# Every side's wall time is taken by the process that starts it (measure in
+# bench/lib.sh): until then fairbench's, sysbench's and go-tpc's included the
+# start of a python wrapper (~0.1-0.3 s) that the limit's did not.
 #
 # TPC-C on MariaDB (TPCC_W warehouses, 0 skips it): fairbench tpcc prepare vs
 # go-tpc v1.0.12 prepare (both --no-check, LOAD_THREADS loaders) vs the limit:
@@ -100,8 +103,6 @@ conn() { # conn DRIVER DATABASE: the connection flags fairbench and sysbench sha
 	esac
 }
 load1() { cut -d' ' -f1 /proc/loadavg; }
-now() { date +%s.%N; }
-since() { python3 -c 'import time,sys; print(f"{time.time()-float(sys.argv[1]):.3f}")' "$1"; }
 # parallel N CMD...: runs CMD for every line of standard input (appended as
 # the last argument), N at a time; fails when one fails.
 parallel() { local n=$1; shift; xargs -d '\n' -P "$n" -I{} "$@" {}; }
@@ -119,9 +120,9 @@ chmod 1777 "$DUMP"
 record() { echo "$1 $2 $3 $4 $5 $6 $(load1) $7" >>"$rows"; printf '  %-6s %-5s round %d %-9s %8ss  client cpu %6ss  load %s\n' "$1" "$2" "$4" "$3" "$5" "$7" "$(load1)" >&2; }
 
 # --- sbtest -----------------------------------------------------------------
-fb_prepare() { # fb_prepare BINARY DRIVER DATABASE LOG: prints the client's CPU seconds
+fb_prepare() { # fb_prepare BINARY DRIVER DATABASE LOG: prints "WALL CPU" (see measure)
 	conn "$2" "$3"
-	cpu_of "$4" "$1" prepare oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" ||
+	measure "$4" "$1" prepare oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" ||
 		{ echo "load-limit: $1 prepare failed:" >&2; tail -5 "$4" >&2; exit 1; }
 }
 # limit_load DRIVER DATABASE TABLE: the server reads the dumped file of TABLE.
@@ -131,8 +132,14 @@ limit_load() {
 	pgsql) sql pgsql "$2" "COPY $3 (id, k, c, pad) FROM '$DUMP/$1-$3.bin' WITH (FORMAT binary)" ;;
 	esac
 }
-export -f limit_load sql my pg
-export DUMP MYSQL_HOST MYSQL_PORT MYSQL_USER PGSQL_HOST PGSQL_PORT PGSQL_USER
+# limit_side DRIVER DATABASE: the limit's timed part: TABLES sessions load the
+# dumped files at once, then TABLES sessions create the k indexes at once.
+limit_side() {
+	seq "$TABLES" | sed 's/^/sbtest/' | parallel "$TABLES" bash -c 'limit_load "$0" "$1" "$2"' "$1" "$2"
+	seq "$TABLES" | parallel "$TABLES" bash -c 'sql "$0" "$1" "CREATE INDEX k_$2 ON sbtest$2 (k)"' "$1" "$2"
+}
+export -f limit_load limit_side parallel sql my pg
+export DUMP TABLES MYSQL_HOST MYSQL_PORT MYSQL_USER PGSQL_HOST PGSQL_PORT PGSQL_USER
 
 sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 	local d=$1 side=$2 r=$3 db="${DB}_$2" t i cpu=0 log="$OUT/$1-$2-$3.log"
@@ -141,13 +148,12 @@ sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 	fb | base)
 		local bin=$FB
 		[ "$side" = base ] && bin=$BASE_FB
-		t=$(now); cpu=$(fb_prepare "$bin" "$d" "$db" "$log"); t=$(since "$t") ;;
+		read -r t cpu <<<"$(fb_prepare "$bin" "$d" "$db" "$log")" ;;
 	sb)
 		conn "$d" "$db"
-		t=$(now)
-		cpu=$(cpu_of "$log" sysbench oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" prepare) ||
+		m=$(measure "$log" sysbench oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" prepare) ||
 			{ echo "load-limit: sysbench prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
-		t=$(since "$t") ;;
+		read -r t cpu <<<"$m" ;;
 	lim)
 		conn "$d" "$db"
 		"$FB" prepare oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size=1 >"$log" 2>&1 ||
@@ -158,10 +164,9 @@ sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 			pgsql) sql "$d" "$db" "TRUNCATE TABLE sbtest$i; DROP INDEX k_$i" ;;
 			esac
 		done
-		t=$(now)
-		seq "$TABLES" | sed 's/^/sbtest/' | parallel "$TABLES" bash -c 'limit_load "$0" "$1" "$2"' "$d" "$db" >>"$log"
-		seq "$TABLES" | parallel "$TABLES" bash -c 'sql "$0" "$1" "CREATE INDEX k_$2 ON sbtest$2 (k)"' "$d" "$db" >>"$log"
-		t=$(since "$t") ;;
+		m=$(measure "$log.timed" bash -c 'set -o pipefail; limit_side "$0" "$1"' "$d" "$db") ||
+			{ echo "load-limit: the limit's load failed:" >&2; tail -5 "$log.timed" >&2; exit 1; }
+		read -r t _ <<<"$m" ;;
 	esac
 	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE)) "$cpu"
 	drop_db "$d" "$db"
@@ -207,6 +212,16 @@ if [ "$TPCC_W" -gt 0 ]; then
 		rm -f "$DUMP/tpcc-$t.tsv"
 		sql mysql "$src" "SELECT * FROM $t INTO OUTFILE '$DUMP/tpcc-$t.tsv' CHARACTER SET utf8mb4"
 	done
+	# tpcc_limit_side DATABASE TABLE...: the limit's timed part: LOAD_THREADS
+	# sessions at a time load the dumped files of the tables, in the order given.
+	tpcc_limit_side() {
+		local db=$1
+		shift
+		printf '%s\n' "$@" | parallel "$LOAD_THREADS" bash -c \
+			'sql mysql "$0" "LOAD DATA INFILE '"'"'$DUMP/tpcc-$1.tsv'"'"' INTO TABLE $1 CHARACTER SET utf8mb4"' "$db"
+	}
+	export -f tpcc_limit_side
+	export LOAD_THREADS
 	tpcc_side() { # tpcc_side SIDE ROUND
 		local side=$1 r=$2 db="${DB}_$1" t cpu=0 log="$OUT/tpcc-$1-$2.log"
 		reset_db mysql "$db"
@@ -215,21 +230,19 @@ if [ "$TPCC_W" -gt 0 ]; then
 			local bin=$FB
 			[ "$side" = base ] && bin=$BASE_FB
 			conn mysql "$db"
-			t=$(now)
-			cpu=$(cpu_of "$log" "$bin" prepare tpcc "${conn[@]}" --warehouses="$TPCC_W" --threads="$LOAD_THREADS" --no-check) ||
+			m=$(measure "$log" "$bin" prepare tpcc "${conn[@]}" --warehouses="$TPCC_W" --threads="$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: fairbench tpcc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
-			t=$(since "$t") ;;
+			read -r t cpu <<<"$m" ;;
 		tgt)
-			t=$(now)
-			cpu=$(cpu_of "$log" "$GOTPC" tpcc -H "$MYSQL_HOST" -P "$MYSQL_PORT" -U "$MYSQL_USER" -D "$db" prepare --warehouses "$TPCC_W" -T "$LOAD_THREADS" --no-check) ||
+			m=$(measure "$log" "$GOTPC" tpcc -H "$MYSQL_HOST" -P "$MYSQL_PORT" -U "$MYSQL_USER" -D "$db" prepare --warehouses "$TPCC_W" -T "$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: go-tpc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
-			t=$(since "$t") ;;
+			read -r t cpu <<<"$m" ;;
 		tlim)
 			for x in $tpcc_tables; do sql mysql "$db" "CREATE TABLE $x LIKE $src.$x"; done
-			t=$(now)
-			echo "$tpcc_tables" | parallel "$LOAD_THREADS" bash -c \
-				'sql mysql "$0" "LOAD DATA INFILE '"'"'$DUMP/tpcc-$1.tsv'"'"' INTO TABLE $1 CHARACTER SET utf8mb4"' "$db" >>"$log"
-			t=$(since "$t") ;;
+			# shellcheck disable=SC2086 # one argument per table
+			m=$(measure "$log" bash -c 'set -o pipefail; tpcc_limit_side "$@"' tpcc_limit_side "$db" $tpcc_tables) ||
+				{ echo "load-limit: the TPC-C limit's load failed:" >&2; tail -5 "$log" >&2; exit 1; }
+			read -r t _ <<<"$m" ;;
 		esac
 		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows" "$cpu"
 		drop_db mysql "$db"
