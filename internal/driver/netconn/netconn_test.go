@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // echoServer accepts connections on l and echoes what they send.
@@ -278,5 +280,76 @@ func TestHeldPollIsShortOnlyWithoutPreemptionSignals(t *testing.T) {
 	}
 	if heldPollNoSignal >= heldPollSignal {
 		t.Errorf("heldPollNoSignal %v >= heldPollSignal %v", heldPollNoSignal, heldPollSignal)
+	}
+}
+
+// TestSmallReadTakesWhatIsThere checks the read-ahead: a read smaller than
+// readAhead receives everything the socket holds at once (one system call, as
+// a C client's read), and the next reads return the rest in order.
+func TestSmallReadTakesWhatIsThere(t *testing.T) {
+	const size = 20000
+	want := make([]byte, size)
+	for i := range want {
+		want[i] = byte(i * 7)
+	}
+	for _, network := range []string{"tcp", "unix"} {
+		for _, held := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/held=%v", network, held), func(t *testing.T) {
+				addr := "127.0.0.1:0"
+				if network == "unix" {
+					addr = filepath.Join(t.TempDir(), "s.sock")
+				}
+				l, err := net.Listen(network, addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer l.Close()
+				go func() {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					defer c.Close()
+					c.Write(want)
+					io.Copy(io.Discard, c) // until the client closes
+				}()
+				if held {
+					defer Hold(1)()
+				}
+				nc, err := Dial(context.Background(), network, l.Addr().String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer nc.Close()
+				c := nc.(*conn)
+				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+					if n, err := unix.IoctlGetInt(c.fd, unix.SIOCINQ); err == nil && n == size {
+						break
+					} else if time.Now().After(deadline) {
+						t.Fatalf("the peer's %d bytes never all arrived (%d, %v)", size, n, err)
+					}
+				}
+				got := make([]byte, 0, size)
+				p := make([]byte, 100)
+				n, err := c.Read(p)
+				if err != nil || n != len(p) {
+					t.Fatalf("first Read = %d, %v", n, err)
+				}
+				got = append(got, p[:n]...)
+				if left, _ := unix.IoctlGetInt(c.fd, unix.SIOCINQ); left != 0 || c.rend-c.rpos != size-n {
+					t.Fatalf("after a %d-byte read the socket holds %d bytes and the buffer %d: want 0 and %d", n, left, c.rend-c.rpos, size-n)
+				}
+				for k := 1; len(got) < size; k++ {
+					n, err := c.Read(p[:k%len(p)+1])
+					if err != nil {
+						t.Fatalf("Read after %d bytes: %v", len(got), err)
+					}
+					got = append(got, p[:n]...)
+				}
+				if string(got) != string(want) {
+					t.Fatal("the bytes read are not the bytes sent, in order")
+				}
+			})
+		}
 	}
 }
