@@ -1,6 +1,7 @@
 package mysql
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -34,6 +35,7 @@ func appendTSVText(b []byte, s string) []byte { return appendEscaped(b, s, &tsvE
 var tsvEscapes = escapes(map[byte]byte{'\t': 't', '\n': 'n', '\r': 'r', '\\': '\\', 0: '0'})
 var literalEscapes = escapes(map[byte]byte{'\'': '\'', '\\': '\\', 0: '0', '\n': 'n', '\r': 'r', 0x1a: 'Z'})
 
+// escapes builds an escape table from the bytes to escape and their letters.
 func escapes(m map[byte]byte) (t [256]byte) {
 	for c, e := range m {
 		t[c] = e
@@ -50,7 +52,7 @@ func escapes(m map[byte]byte) (t [256]byte) {
 func appendEscaped(b []byte, s string, esc *[256]byte) []byte {
 	start, i := 0, 0
 	for i < len(s) {
-		if i+8 <= len(s) && !mayEscape(*(*uint64)(unsafe.Pointer(unsafe.StringData(s[i:])))) {
+		if i+8 <= len(s) && !mayEscape(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))) {
 			i += 8
 			continue
 		}
@@ -89,16 +91,7 @@ func appendTime(b []byte, t time.Time) []byte {
 	b = appendDigits(append(b, ' '), hour, 2)
 	b = appendDigits(append(b, ':'), minute, 2)
 	b = appendDigits(append(b, ':'), sec, 2)
-	us := t.Nanosecond() / 1000
-	if us == 0 {
-		return b
-	}
-	digits := 6
-	for us%10 == 0 {
-		us /= 10
-		digits--
-	}
-	return appendDigits(append(b, '.'), us, digits)
+	return appendFraction(b, t.Nanosecond()/1000, 6)
 }
 
 // appendFloat appends x as strconv.AppendFloat(b, x, 'f', -1, 64) does (the
@@ -117,17 +110,21 @@ func appendFloat(b []byte, x float64) []byte {
 		b = append(b, '-')
 		n = -n
 	}
-	b = strconv.AppendInt(b, n/scale, 10)
-	frac := int(n % scale)
-	if frac == 0 {
+	return appendFraction(strconv.AppendInt(b, n/scale, 10), int(n%scale), 4)
+}
+
+// appendFraction appends v, a fraction of digits decimal places
+// (0 <= v < 10^digits), as a point and its digits without trailing zeros;
+// nothing when v is 0.
+func appendFraction(b []byte, v, digits int) []byte {
+	if v == 0 {
 		return b
 	}
-	digits := 4
-	for frac%10 == 0 {
-		frac /= 10
+	for v%10 == 0 {
+		v /= 10
 		digits--
 	}
-	return appendDigits(append(b, '.'), frac, digits)
+	return appendDigits(append(b, '.'), v, digits)
 }
 
 // appendDigits appends v (0 <= v < 10^n) as exactly n decimal digits.

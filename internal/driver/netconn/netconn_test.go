@@ -281,6 +281,12 @@ func TestHeldPollIsShortOnlyWithoutPreemptionSignals(t *testing.T) {
 	if heldPollNoSignal >= heldPollSignal {
 		t.Errorf("heldPollNoSignal %v >= heldPollSignal %v", heldPollNoSignal, heldPollSignal)
 	}
+	if ts := pollTimeout(heldPollSignal); ts != nil {
+		t.Errorf("with preemption signals the held poll has a timeout (%v); want none", *ts)
+	}
+	if ts := pollTimeout(heldPollNoSignal); ts == nil || ts.Nano() != int64(heldPollNoSignal) {
+		t.Errorf("without preemption signals the held poll's timeout is %v, want %v", ts, heldPollNoSignal)
+	}
 }
 
 // TestSmallReadTakesWhatIsThere checks the read-ahead: a read smaller than
