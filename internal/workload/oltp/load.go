@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/valuearena"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -63,7 +64,7 @@ type rowSource struct {
 	next      int64
 	last      int64
 	tableSize int64
-	buf       []byte
+	box       valuearena.Arena
 	values    []any
 }
 
@@ -74,7 +75,6 @@ func newRowSource(rng *randgen.Source, first, last, tableSize int64) *rowSource 
 		next:      first,
 		last:      last,
 		tableSize: tableSize,
-		buf:       make([]byte, 0, len(cTemplate)+len(padTemplate)),
 		values:    make([]any, 4),
 	}
 }
@@ -84,15 +84,15 @@ func (r *rowSource) Next() bool {
 	if r.next > r.last {
 		return false
 	}
-	buf := r.rng.String(r.buf[:0], cTemplate)
+	// One string for c and pad, boxed from the arena: a driver may keep
+	// values past Next, and arena values stay what they were.
+	buf := r.rng.String(r.box.Buffer(len(cTemplate)+len(padTemplate)), cTemplate)
 	buf = r.rng.String(buf, padTemplate)
-	k := r.rng.Default(1, r.tableSize)
-	// Strings, not the reused buffer: a driver may keep values past Next.
-	r.values[0] = r.next
-	r.values[1] = k
-	r.values[2] = string(buf[:len(cTemplate)])
-	r.values[3] = string(buf[len(cTemplate):])
-	r.buf = buf
+	cPad := r.box.Text(buf)
+	r.values[0] = r.box.Int(r.next)
+	r.values[1] = r.box.Int(r.rng.Default(1, r.tableSize))
+	r.values[2] = r.box.Box(cPad[:len(cTemplate)])
+	r.values[3] = r.box.Box(cPad[len(cTemplate):])
 	r.next++
 	return true
 }

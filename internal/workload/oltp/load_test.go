@@ -215,3 +215,14 @@ func TestPlanStopsWhenCancelled(t *testing.T) {
 		t.Errorf("cancelled plans took %s to return", d)
 	}
 }
+
+// BenchmarkRowSource measures the client's cost of generating one sbtest row
+// for a bulk load (ns and allocations per row), without a database.
+func BenchmarkRowSource(b *testing.B) {
+	f := testFactory(b, 42)
+	b.ReportAllocs()
+	src := newRowSource(f.Source(1), 1, math.MaxInt64, 100000)
+	for b.Loop() {
+		src.Next()
+	}
+}

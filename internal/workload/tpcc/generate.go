@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/valuearena"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -119,7 +120,7 @@ func (p *population) source(table string, w int, progress *workload.Progress) *r
 }
 
 func (p *population) text(t genTable, w int) *textGen {
-	return &textGen{rng: p.rand.Source(t.stream(w)), buf: make([]byte, 0, 512)}
+	return &textGen{rng: p.rand.Source(t.stream(w))}
 }
 
 // itemRows yields the 100,000 items.
@@ -129,10 +130,10 @@ func (p *population) itemRows() func([]any, int) bool {
 		if i >= items {
 			return false
 		}
-		v[0] = int64(i + 1)
-		v[1] = g.rng.Uniform(1, 10000)
+		v[0] = g.box.Int(int64(i + 1))
+		v[1] = g.box.Int(g.rng.Uniform(1, 10000))
 		v[2] = g.aString(14, 24)
-		v[3] = cents(g.rng, 100, 10000)
+		v[3] = g.money(100, 10000)
 		v[4] = g.data()
 		return true
 	}
@@ -148,7 +149,7 @@ func (p *population) warehouseRows(w int) func([]any, int) bool {
 		v[0] = int64(w)
 		v[1] = g.aString(6, 10)
 		g.fillAddress(v[2:7])
-		v[7] = tax(g.rng)
+		v[7] = g.box.Float(tax(g.rng))
 		v[8] = 300000.0
 		return true
 	}
@@ -174,7 +175,7 @@ func (p *population) districtRows(w int) func([]any, int) bool {
 		v[1] = int64(w)
 		v[2] = g.aString(6, 10)
 		g.fillAddress(v[3:8])
-		v[8] = tax(g.rng)
+		v[8] = g.box.Float(tax(g.rng))
 		v[9] = 30000.0
 		v[10] = int64(ordersPerDistrict + 1)
 		return true
@@ -190,7 +191,7 @@ func (p *population) customerRows(w int) func([]any, int) bool {
 			return false
 		}
 		cID := int64(i%customersPerDistrict + 1)
-		v[0] = cID
+		v[0] = g.box.Int(cID)
 		v[1] = int64(i/customersPerDistrict + 1)
 		v[2] = wID
 		v[3] = g.aString(8, 16)
@@ -205,7 +206,7 @@ func (p *population) customerRows(w int) func([]any, int) bool {
 			v[13] = "GC"
 		}
 		v[14] = 50000.0
-		v[15] = float64(g.rng.Uniform(0, 5000)) / 10000
+		v[15] = g.box.Float(float64(g.rng.Uniform(0, 5000)) / 10000)
 		v[16] = -10.0
 		v[17] = 10.0
 		v[18] = int64(1)
@@ -224,7 +225,7 @@ func (p *population) historyRows(w int) func([]any, int) bool {
 			return false
 		}
 		d := int64(i/customersPerDistrict + 1)
-		v[0] = int64(i%customersPerDistrict + 1)
+		v[0] = g.box.Int(int64(i%customersPerDistrict + 1))
 		v[1] = d
 		v[2] = wID
 		v[3] = d
@@ -286,15 +287,16 @@ func (o *orderPlan) next() bool {
 func (p *population) orderRows(w int) func([]any, int) bool {
 	plan := p.newOrderPlan(w)
 	wID, now := any(int64(w)), any(p.now)
+	var box valuearena.Arena
 	return func(v []any, _ int) bool {
 		if !plan.next() {
 			return false
 		}
 		o := &plan.order
-		v[0] = o.id
+		v[0] = box.Int(o.id)
 		v[1] = o.d
 		v[2] = wID
-		v[3] = o.customer
+		v[3] = box.Int(o.customer)
 		v[4] = now
 		if o.carrier > 0 {
 			v[5] = o.carrier
@@ -311,11 +313,12 @@ func (p *population) orderRows(w int) func([]any, int) bool {
 func newOrderRows(w int) func([]any, int) bool {
 	const perDistrict = ordersPerDistrict - firstNewOrder + 1
 	wID := any(int64(w))
+	var box valuearena.Arena
 	return func(v []any, i int) bool {
 		if i >= districtsPerWH*perDistrict {
 			return false
 		}
-		v[0] = int64(firstNewOrder + i%perDistrict)
+		v[0] = box.Int(int64(firstNewOrder + i%perDistrict))
 		v[1] = int64(i/perDistrict + 1)
 		v[2] = wID
 		return true
@@ -337,18 +340,18 @@ func (p *population) orderLineRows(w int) func([]any, int) bool {
 		}
 		line++
 		o := &plan.order
-		v[0] = o.id
+		v[0] = g.box.Int(o.id)
 		v[1] = o.d
 		v[2] = wID
 		v[3] = line
-		v[4] = g.rng.Uniform(1, items)
+		v[4] = g.box.Int(g.rng.Uniform(1, items))
 		v[5] = wID
 		if o.id < firstNewOrder {
 			v[6] = now
 			v[8] = 0.0
 		} else {
 			v[6] = nil
-			v[8] = cents(g.rng, 1, 999999)
+			v[8] = g.money(1, 999999)
 		}
 		v[7] = int64(5)
 		v[9] = g.aString(24, 24)
@@ -364,7 +367,7 @@ func (p *population) stockRows(w int) func([]any, int) bool {
 		if i >= stockPerWH {
 			return false
 		}
-		v[0] = int64(i + 1)
+		v[0] = g.box.Int(int64(i + 1))
 		v[1] = wID
 		v[2] = g.rng.Uniform(10, 100)
 		g.fillDists(v[3 : 3+districtsPerWH])

@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/valuearena"
 )
 
 // syllables are the ten syllables of customer last names (clause 4.3.2.3).
@@ -27,17 +28,17 @@ const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 // original is the marker of clause 4.3.3.1 put into 10% of I_DATA and S_DATA.
 const original = "ORIGINAL"
 
-// textGen draws the random strings of clause 4.3.2 from one Source into a
-// reused buffer; each result is one string allocation.
+// textGen draws the random strings of clause 4.3.2 from one Source and boxes
+// them, with the row's other values, from its arena: a row allocates nothing.
 type textGen struct {
 	rng *randgen.Source
-	buf []byte
+	box valuearena.Arena
 }
 
 // aString returns a random alphanumeric string of length min..max.
-func (g *textGen) aString(min, max int64) string {
-	g.buf = g.appendA(g.buf[:0], g.rng.Uniform(min, max))
-	return string(g.buf)
+func (g *textGen) aString(min, max int64) any {
+	n := g.rng.Uniform(min, max)
+	return g.box.String(g.appendA(g.box.Buffer(int(n)), n))
 }
 
 // aStringChars is the alphabet of a-strings.
@@ -50,68 +51,69 @@ func (g *textGen) appendA(dst []byte, n int64) []byte {
 }
 
 // fillDists fills S_DIST_01..10 with random 24-character a-strings: the same
-// draws as ten aString(24, 24) calls, in one string allocation.
+// draws as ten aString(24, 24) calls, in one string.
 func (g *textGen) fillDists(v []any) {
 	const n = 24
-	g.buf = g.buf[:0]
+	b := g.box.Buffer(n * len(v))
 	for range v {
-		g.buf = g.appendA(g.buf, g.rng.Uniform(n, n))
+		b = g.appendA(b, g.rng.Uniform(n, n))
 	}
-	all := string(g.buf)
+	all := g.box.Text(b)
 	for d := range v {
-		v[d] = all[d*n : (d+1)*n]
+		v[d] = g.box.Box(all[d*n : (d+1)*n])
 	}
 }
 
 // nString returns a random numeric string of length min..max.
-func (g *textGen) nString(min, max int64) string {
+func (g *textGen) nString(min, max int64) any {
 	n := g.rng.Uniform(min, max)
-	g.buf = g.buf[:0]
+	b := g.box.Buffer(int(n))
 	for i := int64(0); i < n; i++ {
-		g.buf = append(g.buf, byte('0'+g.rng.Uniform(0, 9)))
+		b = append(b, byte('0'+g.rng.Uniform(0, 9)))
 	}
-	return string(g.buf)
+	return g.box.String(b)
 }
 
 // zip returns a zip code: 4 random digits followed by "11111" (clause 4.3.2.7).
-func (g *textGen) zip() string {
-	g.buf = g.buf[:0]
+func (g *textGen) zip() any {
+	b := g.box.Buffer(9)
 	for i := 0; i < 4; i++ {
-		g.buf = append(g.buf, byte('0'+g.rng.Uniform(0, 9)))
+		b = append(b, byte('0'+g.rng.Uniform(0, 9)))
 	}
-	g.buf = append(g.buf, "11111"...)
-	return string(g.buf)
+	return g.box.String(append(b, "11111"...))
 }
 
 // state returns two random letters.
-func (g *textGen) state() string {
-	g.buf = append(g.buf[:0], byte('A'+g.rng.Uniform(0, 25)), byte('A'+g.rng.Uniform(0, 25)))
-	return string(g.buf)
+func (g *textGen) state() any {
+	b := append(g.box.Buffer(2), byte('A'+g.rng.Uniform(0, 25)), byte('A'+g.rng.Uniform(0, 25)))
+	return g.box.String(b)
 }
 
 // data returns I_DATA/S_DATA: an a-string of 26..50 characters that, for 10%
 // of the rows, holds "ORIGINAL" at a random position (clause 4.3.3.1).
-func (g *textGen) data() string {
+func (g *textGen) data() any {
 	n := g.rng.Uniform(26, 50)
-	g.buf = g.appendA(g.buf[:0], n)
+	b := g.appendA(g.box.Buffer(int(n)), n)
 	if g.rng.Uniform(1, 10) == 1 {
 		at := g.rng.Uniform(0, n-int64(len(original)))
-		copy(g.buf[at:], original)
+		copy(b[at:], original)
 	}
-	return string(g.buf)
+	return g.box.String(b)
 }
 
 // lastNameFor returns C_LAST of customer cID (clause 4.3.3.1): the name of
 // number cID-1 for the first 1,000 customers of a district, then
 // NURand(255, cLoad, 0, 999).
-func (g *textGen) lastNameFor(cID int64, cLoad int64) string {
+func (g *textGen) lastNameFor(cID int64, cLoad int64) any {
 	n := cID - 1
 	if cID > 1000 {
 		n = g.rng.NURand(255, cLoad, 0, 999)
 	}
-	g.buf = appendLastName(g.buf[:0], n)
-	return string(g.buf)
+	return g.box.String(appendLastName(g.box.Buffer(15), n))
 }
+
+// money boxes cents(g.rng, lo, hi).
+func (g *textGen) money(lo, hi int64) any { return g.box.Float(cents(g.rng, lo, hi)) }
 
 // cents returns a random amount of money in [lo, hi] cents as a decimal value.
 func cents(rng *randgen.Source, lo, hi int64) float64 {

@@ -67,21 +67,21 @@ func TestTextGenerators(t *testing.T) {
 	originals := 0
 	const n = 20000
 	for i := 0; i < n; i++ {
-		s := g.aString(14, 24)
+		s := g.aString(14, 24).(string)
 		if len(s) < 14 || len(s) > 24 || strings.Trim(s, alphanumerics) != "" {
 			t.Fatalf("aString(14, 24) = %q", s)
 		}
-		d := g.data()
+		d := g.data().(string)
 		if len(d) < 26 || len(d) > 50 {
 			t.Fatalf("data() = %q: length %d outside 26..50", d, len(d))
 		}
 		if strings.Contains(d, original) {
 			originals++
 		}
-		if z := g.zip(); len(z) != 9 || !strings.HasSuffix(z, "11111") || strings.Trim(z, "0123456789") != "" {
+		if z := g.zip().(string); len(z) != 9 || !strings.HasSuffix(z, "11111") || strings.Trim(z, "0123456789") != "" {
 			t.Fatalf("zip() = %q", z)
 		}
-		if p := g.nString(16, 16); len(p) != 16 || strings.Trim(p, "0123456789") != "" {
+		if p := g.nString(16, 16).(string); len(p) != 16 || strings.Trim(p, "0123456789") != "" {
 			t.Fatalf("nString(16, 16) = %q", p)
 		}
 	}
