@@ -64,6 +64,31 @@ cpu_of() {
 	return $rc
 }
 
+# server_cpu DRIVER (mysql or pgsql): the local server's user+system CPU
+# seconds so far, read from /proc: every mariadbd/mysqld or postgres process,
+# plus what PostgreSQL's postmaster collected from the backends it reaped
+# (cutime+cstime: a finished connection's CPU moves there). Prints "-" when no
+# such process runs on this machine (a remote server).
+server_cpu() {
+	"$PYTHON" - "$1" <<'PY'
+import os, sys
+names = {"mysql": ("mariadbd", "mysqld"), "pgsql": ("postgres",)}[sys.argv[1]]
+total, found = 0, False
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            st = f.read()
+    except OSError:
+        continue
+    if st[st.index("(") + 1:st.rindex(")")] not in names:
+        continue
+    utime, stime, cutime, cstime = map(int, st[st.rindex(")") + 2:].split()[11:15])
+    total += utime + stime + cutime + cstime
+    found = True
+print(f"{total / os.sysconf('SC_CLK_TCK'):.2f}" if found else "-")
+PY
+}
+
 # build_gotpc PATH: builds go-tpc v1.0.12 (the engine of `tiup bench tpcc`) at
 # PATH, relative to the repository root, from its Go module copy (go install
 # @latest does not work offline), unless PATH is already there.

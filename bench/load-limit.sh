@@ -24,8 +24,12 @@
 # medians over ROUNDS of the wall time, rows/s, and the per-round speed ratios
 # (limit/fairbench = fairbench reaches this fraction of the limit; sysbench/
 # fairbench = times faster than sysbench), the client's CPU (user+system) and
-# per row, with the median 1-minute load. On a small machine the client's CPU
-# is taken from the server, and it changes less with the noise than the time.
+# per row, the server's CPU during the side (from /proc when the server runs on
+# this machine: where the time goes) and how busy the machine's CPUs were
+# ((client + server CPU) / (wall x CPUs): near 1, the load is CPU-bound and
+# every cycle the client saves is the server's), with the median 1-minute
+# load. On a small machine the client's CPU is taken from the server, and it
+# changes less with the noise than the time.
 # Every side's wall time is taken by the process that starts it (measure in
 # bench/lib.sh): until then fairbench's, sysbench's and go-tpc's included the
 # start of a python wrapper (~0.1-0.3 s) that the limit's did not.
@@ -115,9 +119,17 @@ rows="$OUT/rounds.txt"
 mkdir -p "$DUMP"
 chmod 1777 "$DUMP"
 
-# record KIND DRIVER SIDE ROUND SECONDS ROWS CPU: one measured side (CPU: the
-# client's user+system seconds; 0 for the limit, whose clients only send SQL).
-record() { echo "$1 $2 $3 $4 $5 $6 $(load1) $7" >>"$rows"; printf '  %-6s %-5s round %d %-9s %8ss  client cpu %6ss  load %s\n' "$1" "$2" "$4" "$3" "$5" "$7" "$(load1)" >&2; }
+# record KIND DRIVER SIDE ROUND SECONDS ROWS CPU SERVER: one measured side (CPU:
+# the client's user+system seconds, 0 for the limit, whose clients only send
+# SQL; SERVER: the server's CPU seconds during the side, "-" when remote).
+record() { echo "$1 $2 $3 $4 $5 $6 $(load1) $7 $8" >>"$rows"; printf '  %-6s %-5s round %d %-9s %8ss  client cpu %6ss  server cpu %6ss  load %s\n' "$1" "$2" "$4" "$3" "$5" "$7" "$8" "$(load1)" >&2; }
+# server_since DRIVER START: the server's CPU seconds since server_cpu printed START.
+server_since() {
+	local now
+	now=$(server_cpu "$1")
+	[ "$now" = - ] || [ "$2" = - ] && { echo -; return; }
+	awk -v a="$2" -v b="$now" 'BEGIN { printf "%.2f", b - a }'
+}
 
 # --- sbtest -----------------------------------------------------------------
 fb_prepare() { # fb_prepare BINARY DRIVER DATABASE LOG: prints "WALL CPU" (see measure)
@@ -142,15 +154,17 @@ export -f limit_load limit_side parallel sql my pg
 export DUMP TABLES MYSQL_HOST MYSQL_PORT MYSQL_USER PGSQL_HOST PGSQL_PORT PGSQL_USER
 
 sbtest_side() { # sbtest_side DRIVER SIDE ROUND
-	local d=$1 side=$2 r=$3 db="${DB}_$2" t i cpu=0 log="$OUT/$1-$2-$3.log"
+	local d=$1 side=$2 r=$3 db="${DB}_$2" t i cpu=0 log="$OUT/$1-$2-$3.log" srv
 	reset_db "$d" "$db"
 	case "$side" in
 	fb | base)
 		local bin=$FB
 		[ "$side" = base ] && bin=$BASE_FB
+		srv=$(server_cpu "$d")
 		read -r t cpu <<<"$(fb_prepare "$bin" "$d" "$db" "$log")" ;;
 	sb)
 		conn "$d" "$db"
+		srv=$(server_cpu "$d")
 		m=$(measure "$log" sysbench oltp_read_write "${conn[@]}" --tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$TABLES" prepare) ||
 			{ echo "load-limit: sysbench prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 		read -r t cpu <<<"$m" ;;
@@ -164,11 +178,12 @@ sbtest_side() { # sbtest_side DRIVER SIDE ROUND
 			pgsql) sql "$d" "$db" "TRUNCATE TABLE sbtest$i; DROP INDEX k_$i" ;;
 			esac
 		done
+		srv=$(server_cpu "$d")
 		m=$(measure "$log.timed" bash -c 'set -o pipefail; limit_side "$0" "$1"' "$d" "$db") ||
 			{ echo "load-limit: the limit's load failed:" >&2; tail -5 "$log.timed" >&2; exit 1; }
 		read -r t _ <<<"$m" ;;
 	esac
-	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE)) "$cpu"
+	record sbtest "$d" "$side" "$r" "$t" $((TABLES * TABLE_SIZE)) "$cpu" "$(server_since "$d" "$srv")"
 	drop_db "$d" "$db"
 	sleep "$SETTLE"
 }
@@ -223,28 +238,31 @@ if [ "$TPCC_W" -gt 0 ]; then
 	export -f tpcc_limit_side
 	export LOAD_THREADS
 	tpcc_side() { # tpcc_side SIDE ROUND
-		local side=$1 r=$2 db="${DB}_$1" t cpu=0 log="$OUT/tpcc-$1-$2.log"
+		local side=$1 r=$2 db="${DB}_$1" t cpu=0 log="$OUT/tpcc-$1-$2.log" srv
 		reset_db mysql "$db"
 		case "$side" in
 		tfb | base)
 			local bin=$FB
 			[ "$side" = base ] && bin=$BASE_FB
 			conn mysql "$db"
+			srv=$(server_cpu mysql)
 			m=$(measure "$log" "$bin" prepare tpcc "${conn[@]}" --warehouses="$TPCC_W" --threads="$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: fairbench tpcc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 			read -r t cpu <<<"$m" ;;
 		tgt)
+			srv=$(server_cpu mysql)
 			m=$(measure "$log" "$GOTPC" tpcc -H "$MYSQL_HOST" -P "$MYSQL_PORT" -U "$MYSQL_USER" -D "$db" prepare --warehouses "$TPCC_W" -T "$LOAD_THREADS" --no-check) ||
 				{ echo "load-limit: go-tpc prepare failed:" >&2; tail -5 "$log" >&2; exit 1; }
 			read -r t cpu <<<"$m" ;;
 		tlim)
 			for x in $tpcc_tables; do sql mysql "$db" "CREATE TABLE $x LIKE $src.$x"; done
+			srv=$(server_cpu mysql)
 			# shellcheck disable=SC2086 # one argument per table
 			m=$(measure "$log" bash -c 'set -o pipefail; tpcc_limit_side "$@"' tpcc_limit_side "$db" $tpcc_tables) ||
 				{ echo "load-limit: the TPC-C limit's load failed:" >&2; tail -5 "$log" >&2; exit 1; }
 			read -r t _ <<<"$m" ;;
 		esac
-		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows" "$cpu"
+		record tpcc mysql "$side" "$r" "$t" "$tpcc_rows" "$cpu" "$(server_since mysql "$srv")"
 		drop_db mysql "$db"
 		sleep "$SETTLE"
 	}
@@ -262,15 +280,16 @@ fi
 echo
 echo "== loading: medians over $ROUNDS rounds (wall seconds; ratios per round, then the median)"
 python3 - "$rows" <<'PY'
-import statistics, sys
+import os, statistics, sys
 from collections import defaultdict
 med = statistics.median
 t = defaultdict(dict)   # (kind, db) -> side -> {round: (s, rows, load)}
 for line in open(sys.argv[1]):
-    kind, db, side, rnd, s, rows, load, cpu = line.split()
-    t[(kind, db)].setdefault(side, {})[int(rnd)] = (float(s), int(rows), float(load), float(cpu))
+    kind, db, side, rnd, s, rows, load, cpu, srv = (line.split() + ["-"])[:9]
+    t[(kind, db)].setdefault(side, {})[int(rnd)] = (float(s), int(rows), float(load), float(cpu), None if srv == "-" else float(srv))
+ncpu = len(os.sched_getaffinity(0))
 names = {"fb": "fairbench", "tfb": "fairbench", "base": "base (BASE_FB)", "sb": "sysbench", "tgt": "go-tpc", "lim": "limit (server file)", "tlim": "limit (server file)"}
-print(f"{'load':6s} {'db':5s} {'side':20s} {'rounds':>6s} {'seconds':>8s} {'rows/s':>9s} {'limit/x':>8s} {'x/ref':>6s} {'cpu_s':>6s} {'us/row':>6s} {'load1':>5s}")
+print(f"{'load':6s} {'db':5s} {'side':20s} {'rounds':>6s} {'seconds':>8s} {'rows/s':>9s} {'limit/x':>8s} {'x/ref':>6s} {'cpu_s':>6s} {'us/row':>6s} {'srv_s':>6s} {'busy':>5s} {'load1':>5s}")
 for (kind, db), sides in t.items():
     lim = sides.get("lim") or sides.get("tlim") or {}
     ref = sides.get("sb") or sides.get("tgt") or {}
@@ -280,9 +299,14 @@ for (kind, db), sides in t.items():
         xl = [lim[r][0] / v[0] for r, v in rs.items() if r in lim]
         xr = [ref[r][0] / v[0] for r, v in rs.items() if r in ref]
         c = med(v[3] for v in rs.values())
-        print(f"{kind:6s} {db:5s} {names[side]:20s} {len(rs):6d} {s:8.2f} {n / s:9.0f} {med(xl) if xl else 0:8.2f} {med(xr) if xr else 0:6.2f} {c:6.2f} {c / n * 1e6:6.2f} {med(v[2] for v in rs.values()):5.2f}")
+        srv = [v[4] for v in rs.values() if v[4] is not None]
+        busy = [(v[3] + v[4]) / (v[0] * ncpu) for v in rs.values() if v[4] is not None]
+        srv_s = f"{med(srv):6.2f}" if srv else f"{'-':>6s}"
+        busy_s = f"{med(busy):5.2f}" if busy else f"{'-':>5s}"
+        print(f"{kind:6s} {db:5s} {names[side]:20s} {len(rs):6d} {s:8.2f} {n / s:9.0f} {med(xl) if xl else 0:8.2f} {med(xr) if xr else 0:6.2f} {c:6.2f} {c / n * 1e6:6.2f} {srv_s} {busy_s} {med(v[2] for v in rs.values()):5.2f}")
 print("limit/x: the side's speed as a fraction of the server reading its own file (target >= 0.9 for fairbench);")
 print("x/ref: speed relative to sysbench (sbtest) or go-tpc (TPC-C) (target >= 2 for fairbench on TPC-C)")
 print("cpu_s, us/row: the client process's user+system CPU (0 for the limit: its clients only send SQL)")
+print(f"srv_s: the server's CPU during the side (- when it runs elsewhere); busy: (cpu_s + srv_s) / (seconds x {ncpu} CPUs)")
 PY
 echo "rounds: $rows; logs in $OUT/"
