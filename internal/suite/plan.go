@@ -192,6 +192,9 @@ type RunSpec struct {
 	RandSeed       uint64      `yaml:"rand_seed"`       // 0 takes one from the clock per cell
 	RandZipfianExp float64     `yaml:"rand_zipfian_exp"`
 	Rate           float64     `yaml:"rate"` // events/s over all threads; 0 = closed loop
+	// ConnectRate opens a cell's connections at most this many per second
+	// (run --connect-rate); 0: as fast as 16 at a time allow.
+	ConnectRate float64 `yaml:"connect_rate"`
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`

@@ -194,6 +194,8 @@ func TestPlanErrors(t *testing.T) {
 		{"no time", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n", []string{"run.time is missing"}},
 		// An explicit 0 that would silently become the default.
 		{"zero report interval", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun: {time: 1, report_interval: 0}\n", []string{"plan.yaml:3:", "run.report_interval is 0", "leave the key out for 1 s"}},
+		{"negative connect rate", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  connect_rate: -5\n", []string{"plan.yaml:5:", "connect_rate -5", "connections a cell may open per second"}},
+		{"infinite connect rate", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  connect_rate: .inf\n", []string{"plan.yaml:5:", "connect_rate +Inf"}},
 		{"zero reconnect timeout", "data: {tables: 1}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\nrun:\n  time: 1\n  reconnect_timeout: 0\n", []string{"plan.yaml:5:", "run.reconnect_timeout is 0", "leave the key out for 30 s"}},
 		// Percentiles go through the run command's parser: an empty or null
 		// element is refused, not dropped.

@@ -607,6 +607,7 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 		// Every interval reaches the Watcher (the suite prints no interval lines).
 		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
+		ConnectRate:      r.ConnectRate,
 		Drain:            r.drain,
 		// Coordinated clients keep interval histograms, so that merged cells
 		// get exact interval percentiles.
@@ -735,6 +736,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 	opts["rand-type"] = c.RandType
 	opts["rand-seed"] = strconv.FormatUint(seed, 10)
 	opts["rate"] = strconv.FormatFloat(rcfg.Rate, 'f', -1, 64)
+	opts["connect-rate"] = strconv.FormatFloat(rcfg.ConnectRate, 'f', -1, 64)
 	opts["ignore-errors"] = rcfg.Ignore.String()
 	var pcts []string
 	for _, pc := range rcfg.Percentiles {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -440,6 +441,9 @@ func (p *Plan) validateRun(Env) error {
 	}
 	if !(r.Rate >= 0 && r.Rate <= workload.MaxRate) {
 		return p.errAt("run.rate", "rate %v: give 0 (closed loop) to %g events per second", r.Rate, float64(workload.MaxRate))
+	}
+	if !(r.ConnectRate >= 0 && !math.IsInf(r.ConnectRate, 1)) {
+		return p.errAt("run.connect_rate", "connect_rate %v: give how many connections a cell may open per second (connect_rate: 50), or 0 (the default) to open them as fast as 16 at a time allow", r.ConnectRate)
 	}
 	if r.RandZipfianExp < 0 {
 		return p.errAt("run.rand_zipfian_exp", "the zipfian exponent must not be negative")
