@@ -121,10 +121,24 @@ FUZZ_TARGETS=(
 	"FuzzSessionVar ./internal/driver"
 	"FuzzParseCheckpoints ./internal/runner"
 )
+# Go 1.26's fuzzing coordinator can fail a target with a bare "context
+# deadline exceeded" when -fuzztime ends while a worker is mid-input, with no
+# input written (go.dev/issue/75804, fixed in Go 1.27): that run is tried once
+# more. A real finding writes its input to testdata/fuzz/, where the second
+# run replays it first and fails again.
+fuzz_log=$(mktemp)
+trap 'rm -f "$fuzz_log"' EXIT
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do
 		read -r target pkg <<<"$entry"
 		log "fuzz $target $pkg ($FUZZTIME)"
-		go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg"
+		if ! go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1 | tee "$fuzz_log"; then
+			if grep -q 'context deadline exceeded' "$fuzz_log" && ! grep -q 'Failing input written to' "$fuzz_log"; then
+				log "fuzz $target $pkg: the fuzzing engine's end-of-time race (go.dev/issue/75804), not a finding: once more"
+				go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg"
+			else
+				exit 1
+			fi
+		fi
 	done
 fi
