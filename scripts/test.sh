@@ -126,16 +126,17 @@ FUZZ_TARGETS=(
 # input written (go.dev/issue/75804, fixed in Go 1.27): that run is tried once
 # more. A real finding writes its input to testdata/fuzz/, where the second
 # run replays it first and fails again.
+fuzz() { go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" "$2"; } # fuzz TARGET PACKAGE
 fuzz_log=$(mktemp)
 trap 'rm -f "$fuzz_log"' EXIT
 if [ "$FUZZTIME" != 0 ]; then
 	for entry in "${FUZZ_TARGETS[@]}"; do
 		read -r target pkg <<<"$entry"
 		log "fuzz $target $pkg ($FUZZTIME)"
-		if ! go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1 | tee "$fuzz_log"; then
+		if ! fuzz "$target" "$pkg" 2>&1 | tee "$fuzz_log"; then
 			if grep -q 'context deadline exceeded' "$fuzz_log" && ! grep -q 'Failing input written to' "$fuzz_log"; then
 				log "fuzz $target $pkg: the fuzzing engine's end-of-time race (go.dev/issue/75804), not a finding: once more"
-				go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg"
+				fuzz "$target" "$pkg"
 			else
 				exit 1
 			fi

@@ -149,7 +149,7 @@ func (p *population) warehouseRows(w int) func([]any, int) bool {
 		v[0] = int64(w)
 		v[1] = g.aString(6, 10)
 		g.fillAddress(v[2:7])
-		v[7] = g.box.Float(tax(g.rng))
+		v[7] = g.tax()
 		v[8] = 300000.0
 		return true
 	}
@@ -175,7 +175,7 @@ func (p *population) districtRows(w int) func([]any, int) bool {
 		v[1] = int64(w)
 		v[2] = g.aString(6, 10)
 		g.fillAddress(v[3:8])
-		v[8] = g.box.Float(tax(g.rng))
+		v[8] = g.tax()
 		v[9] = 30000.0
 		v[10] = int64(ordersPerDistrict + 1)
 		return true

@@ -112,15 +112,8 @@ func (g *textGen) lastNameFor(cID int64, cLoad int64) any {
 	return g.box.String(appendLastName(g.box.Buffer(15), n))
 }
 
-// money boxes cents(g.rng, lo, hi).
-func (g *textGen) money(lo, hi int64) any { return g.box.Float(cents(g.rng, lo, hi)) }
-
-// cents returns a random amount of money in [lo, hi] cents as a decimal value.
-func cents(rng *randgen.Source, lo, hi int64) float64 {
-	return float64(rng.Uniform(lo, hi)) / 100
-}
+// money returns a random amount of money in [lo, hi] cents as a decimal value.
+func (g *textGen) money(lo, hi int64) any { return g.box.Float(float64(g.rng.Uniform(lo, hi)) / 100) }
 
 // tax returns a random tax rate in [0.0000, 0.2000] (W_TAX, D_TAX).
-func tax(rng *randgen.Source) float64 {
-	return float64(rng.Uniform(0, 2000)) / 10000
-}
+func (g *textGen) tax() any { return g.box.Float(float64(g.rng.Uniform(0, 2000)) / 10000) }
