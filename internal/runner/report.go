@@ -81,6 +81,12 @@ func (rep *reporter) loop(done <-chan struct{}) {
 		}
 		wake := due
 		cpAt, isCP := rep.nextCheckpoint()
+		if isCP && !rep.r.end.IsZero() && !cpAt.Before(rep.r.end) {
+			// A checkpoint at --time is the whole phase: the threads' end
+			// reports it (below), with the events that ended just before it
+			// and were still being recorded when its timer would fire.
+			isCP = false
+		}
 		if isCP && cpAt.Before(wake) {
 			wake = cpAt
 		}
