@@ -62,14 +62,24 @@ type loadJob struct {
 // item reports whether the job loads the item table.
 func (j loadJob) item() bool { return j.warehouse == 0 }
 
+// tables identifies the tables the job fills: the part's index, or -1 for the
+// item table. Jobs of different warehouses fill the same tables when their
+// parts are equal.
+func (j loadJob) tables() int {
+	if j.item() {
+		return -1
+	}
+	return j.part
+}
+
 // planJobs lists the jobs that load the pending parts of warehouses and,
-// when item is true, the item table. pending(w) returns the parts of warehouse
-// w still to load. Warehouses are taken in order, in groups of window: the
-// jobs of a group are ordered longest part first, so the loaders start the
-// long jobs together and finish the group with short ones instead of one
-// loader running a long job alone at the end; groups keep the number of
-// partly loaded warehouses small. Item comes last: it is the shortest job, so
-// it fills a loader that would otherwise wait for the others.
+// when item is true, the item table, in the order a jobQueue prefers them.
+// pending(w) returns the parts of warehouse w still to load. Warehouses are
+// taken in order, in groups of window: the jobs of a group are ordered longest
+// part first, so the long jobs start early and a group ends with short ones
+// instead of one loader running a long job alone at the end; groups keep the
+// number of partly loaded warehouses small. Item comes last: it is the
+// shortest job, so it fills a loader that would otherwise wait for the others.
 func planJobs(warehouses []int, pending func(w int) []int, item bool, window int) []loadJob {
 	window = max(window, 1)
 	var jobs []loadJob
@@ -134,4 +144,48 @@ func (t *warehouseTracker) finish(w int) (last bool, took time.Duration) {
 		return false, 0
 	}
 	return true, time.Since(t.started[w])
+}
+
+// jobQueue hands the jobs of a load to the loaders. A loader gets the first
+// pending job (in planJobs' order) whose tables no other loader is filling,
+// and only when every pending job's tables are being filled, the first
+// pending job. Two loads appending to the same table contend for its index
+// latches: handing out the plain list (which starts order_line and stock of
+// two warehouses together) cost MariaDB 5-8 % more CPU and the load 4-7 %
+// more time with 2 and 4 warehouses and 4 loaders. Its methods are called once
+// per job, not per row.
+type jobQueue struct {
+	mu      sync.Mutex
+	pending []loadJob   // jobs not handed out yet, in planJobs' order
+	filling map[int]int // loaders filling each loadJob.tables
+}
+
+// newJobQueue returns a queue of jobs (planJobs' list).
+func newJobQueue(jobs []loadJob) *jobQueue {
+	return &jobQueue{pending: slices.Clone(jobs), filling: map[int]int{}}
+}
+
+// take returns the next job for a loader, false when none is left. The loader
+// calls done with it when it has finished it (or failed).
+func (q *jobQueue) take() (loadJob, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.pending) == 0 {
+		return loadJob{}, false
+	}
+	i := slices.IndexFunc(q.pending, func(j loadJob) bool { return q.filling[j.tables()] == 0 })
+	if i < 0 {
+		i = 0
+	}
+	j := q.pending[i]
+	q.pending = slices.Delete(q.pending, i, i+1)
+	q.filling[j.tables()]++
+	return j, true
+}
+
+// done records that a loader has finished job j.
+func (q *jobQueue) done(j loadJob) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.filling[j.tables()]--
 }

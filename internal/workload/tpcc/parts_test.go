@@ -76,6 +76,52 @@ func TestPlanJobs(t *testing.T) {
 	}
 }
 
+// TestJobQueue: a loader gets the first pending job whose tables no other
+// loader fills, and only when there is none the first pending job.
+func TestJobQueue(t *testing.T) {
+	// 2 warehouses, window 2: order_line 1 and 2, stock 1 and 2, customer 1 and 2, item.
+	jobs := planJobs([]int{1, 2}, everyPart, true, 2)
+	ol1, ol2, st1, st2, cu1, cu2, item := jobs[0], jobs[1], jobs[2], jobs[3], jobs[4], jobs[5], jobs[6]
+	type step struct {
+		done loadJob // finished before the take; zero: none
+		want loadJob
+	}
+	none := loadJob{warehouse: -1}
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"four loaders start on four different tables, the fifth doubles up on the longest",
+			[]step{{none, ol1}, {none, st1}, {none, cu1}, {none, item}, {none, ol2}}},
+		{"a finished table is taken up again before a busy one",
+			[]step{{none, ol1}, {none, st1}, {none, cu1}, {none, item}, {st1, st2}, {item, ol2}, {cu1, cu2}}},
+		{"one loader: the plan's order", []step{{none, ol1}, {ol1, ol2}, {ol2, st1}, {st1, st2}, {st2, cu1}, {cu1, cu2}, {cu2, item}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := newJobQueue(jobs)
+			for i, s := range c.steps {
+				if s.done != none {
+					q.done(s.done)
+				}
+				got, ok := q.take()
+				if !ok || got != s.want {
+					t.Fatalf("take %d = %v, %v; want %v", i+1, got, ok, s.want)
+				}
+			}
+		})
+	}
+	q := newJobQueue(jobs)
+	for range jobs {
+		if _, ok := q.take(); !ok {
+			t.Fatal("the queue ran out before handing out every job")
+		}
+	}
+	if j, ok := q.take(); ok {
+		t.Errorf("take after the last job = %v, want none", j)
+	}
+}
+
 func TestJobWindow(t *testing.T) {
 	for loaders, want := range map[int]int{0: 1, 1: 1, 3: 1, 4: 2, 6: 2, 16: 6} {
 		if got := jobWindow(loaders); got != want {

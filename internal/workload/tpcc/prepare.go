@@ -21,7 +21,7 @@ type loadPlan struct {
 	pop        *population
 	item       bool      // load the item table
 	warehouses []int     // warehouses to load (completely or in part), in order
-	jobs       []loadJob // the parts of warehouses and the item table, in start order
+	jobs       []loadJob // the parts of warehouses and the item table, in planJobs' order
 	resumed    bool
 	indexed    bool // the secondary indexes were created with the tables
 }
@@ -283,9 +283,15 @@ func (w *tpcc) load(ctx context.Context, conns []driver.Conn, plan *loadPlan, pr
 	}
 	progress.SetTotal(total)
 	tracker := newWarehouseTracker(plan.jobs)
+	queue := newJobQueue(plan.jobs)
 	return gcballast.With(func() error {
-		return workload.RunParallel(ctx, conns, len(plan.jobs), func(ctx context.Context, c driver.Conn, i int) error {
-			j := plan.jobs[i]
+		// RunParallel starts one job per entry of plan.jobs; the queue chooses which.
+		return workload.RunParallel(ctx, conns, len(plan.jobs), func(ctx context.Context, c driver.Conn, _ int) error {
+			j, ok := queue.take()
+			if !ok {
+				return nil
+			}
+			defer queue.done(j)
 			if j.item() {
 				return loadItems(ctx, c, plan.pop, progress, log)
 			}
