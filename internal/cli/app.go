@@ -124,6 +124,11 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 		return code
 	}
 	root := a.rootCommand()
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Only a shell's completion request reads them; every other command
+		// would pay for visiting every flag of the tree.
+		registerCompletions(root)
+	}
 	args, err := a.fromSysbench(root, args) // sysbench's order and spellings
 	if err == nil {
 		root.SetArgs(args)
@@ -217,6 +222,5 @@ named), and writes results that record the machine and server they came from.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
-	registerCompletions(root)
 	return root
 }

@@ -54,6 +54,12 @@ func fixture() fstest.MapFS {
 		"proc/net/tcp6": text("  sl  local_address remote_address st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
 			tcpLine(0, "::1", 5432, "0A", 2003)),
 
+		// systemd passed MariaDB its listening sockets (socket activation):
+		// it holds them too, but it is not the server.
+		"proc/1/comm":  text("systemd\n"),
+		"proc/1/fd/40": link("socket:[1001]"),
+		"proc/1/fd/41": link("socket:[2001]"),
+
 		"proc/100/comm":   text("mariadbd\n"),
 		"proc/100/status": text("Name:\tmariadbd\nCpus_allowed:\tf\nCpus_allowed_list:\t0-3\n"),
 		"proc/100/cgroup": text("0::/system.slice/mariadb.service\n"),

@@ -53,7 +53,7 @@ func TestFindProcessNotFound(t *testing.T) {
 	}{
 		{"no such socket", fixture(), "/tmp/none.sock", 0, []string{"no process of this machine holds /tmp/none.sock", "--server-pid"}, false},
 		{"listener on another address only", fixture(), "", 6000, []string{"no process of this machine holds TCP port 6000"}, false},
-		{"fds of another user", deniedFS{fixture(), []string{"100"}}, "/run/mysqld/mysqld.sock", 0,
+		{"fds of another user", deniedFS{fixture(), []string{"1", "100"}}, "/run/mysqld/mysqld.sock", 0,
 			[]string{"holding /run/mysqld/mysqld.sock could not be identified", "permission denied reading /proc/*/fd", "as the server's user or as root", "--server-pid"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
