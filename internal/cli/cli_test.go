@@ -220,6 +220,34 @@ func TestListAndVersion(t *testing.T) {
 	}
 }
 
+// TestCommandTreeOfAPhase: a command line that starts with a phase builds
+// that phase's workload subcommands only (the others cannot be reached), and
+// any other command line builds every phase's.
+func TestCommandTreeOfAPhase(t *testing.T) {
+	a := &App{Workloads: DefaultWorkloads()}
+	workloads := len(a.Workloads.Names())
+	for _, tc := range []struct {
+		args []string
+		want map[phase]int // workload subcommands per phase
+	}{
+		{[]string{"run", "oltp_read_write", "--threads=4"}, map[phase]int{phaseRun: workloads}},
+		{[]string{"prepare"}, map[phase]int{phasePrepare: workloads}},
+		{[]string{"oltp_read_write", "run"}, map[phase]int{phasePrepare: workloads, phaseRun: workloads, phaseCleanup: workloads, phaseCheck: workloads, phaseWarmup: workloads}},
+		{[]string{"help", "run"}, map[phase]int{phasePrepare: workloads, phaseRun: workloads, phaseCleanup: workloads, phaseCheck: workloads, phaseWarmup: workloads}},
+	} {
+		root := a.commandTree(tc.args)
+		for _, p := range phases {
+			cmd, _, err := root.Find([]string{string(p)})
+			if err != nil || cmd.Name() != string(p) {
+				t.Fatalf("%v: no %s command (%v)", tc.args, p, err)
+			}
+			if got := len(cmd.Commands()); got != tc.want[p] {
+				t.Errorf("%v: %s has %d workload subcommands, want %d", tc.args, p, got, tc.want[p])
+			}
+		}
+	}
+}
+
 // TestEveryWorkloadOnEveryTarget prepares, runs and cleans up each workload through
 // the CLI on MariaDB, PostgreSQL and SQLite.
 func TestEveryWorkloadOnEveryTarget(t *testing.T) {

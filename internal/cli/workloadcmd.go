@@ -16,7 +16,7 @@ import (
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// phase is one of the three workload commands.
+// phase is one of the workload commands.
 type phase string
 
 const (
@@ -26,6 +26,9 @@ const (
 	phaseCheck   phase = "check"
 	phaseWarmup  phase = "warmup"
 )
+
+// phases are the workload commands, in the order of the command tree.
+var phases = []phase{phasePrepare, phaseRun, phaseCleanup, phaseCheck, phaseWarmup}
 
 var phaseShort = map[phase]string{
 	phasePrepare: "Create and load the tables a workload needs",
@@ -169,8 +172,10 @@ type flagGroup struct {
 	fs    *pflag.FlagSet
 }
 
-// workloadCommand builds `prepare`, `run` or `cleanup` with one subcommand per workload.
-func (a *App) workloadCommand(p phase) *cobra.Command {
+// workloadCommand builds a phase's command (`prepare`, `run`, ...) with one
+// subcommand per workload, or none when withWorkloads is false (a command line
+// of another phase, which cannot reach them).
+func (a *App) workloadCommand(p phase, withWorkloads bool) *cobra.Command {
 	parent := &cobra.Command{
 		Use:   string(p) + " WORKLOAD [flags]",
 		Short: phaseShort[p],
@@ -188,6 +193,9 @@ func (a *App) workloadCommand(p phase) *cobra.Command {
 			_, err := a.Workloads.Lookup(args[0])
 			return withCode(ExitUsage, err)
 		},
+	}
+	if !withWorkloads {
+		return parent
 	}
 	for _, name := range a.Workloads.Names() {
 		spec, _ := a.Workloads.Lookup(name)
