@@ -187,6 +187,10 @@ type Stmt interface {
 	Exec(ctx context.Context, args ...any) (int64, error)
 	// Query runs the statement, reads every row and reports how many.
 	Query(ctx context.Context, args ...any) (int, error)
+	// Drain runs the statement and receives every row without decoding it, as
+	// sysbench does with a SELECT (it stores the result and never reads it):
+	// the server's work is Query's, the client's the least there is.
+	Drain(ctx context.Context, args ...any) error
 	// QueryRow runs the statement and scans the first row's columns into dest
 	// (*int64, *float64, *string, *[]byte, *time.Time, *bool; NULL leaves zero values)
 	// and reports whether there was a row; remaining rows are read and discarded.

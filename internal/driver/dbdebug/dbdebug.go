@@ -118,6 +118,11 @@ func (s *debugStmt) Query(ctx context.Context, args ...any) (int, error) {
 	return s.Stmt.Query(ctx, args...)
 }
 
+func (s *debugStmt) Drain(ctx context.Context, args ...any) error {
+	s.c.out.print(s.c.n, s.query, args)
+	return s.Stmt.Drain(ctx, args...)
+}
+
 func (s *debugStmt) QueryRow(ctx context.Context, dest []any, args ...any) (bool, error) {
 	s.c.out.print(s.c.n, s.query, args)
 	return s.Stmt.QueryRow(ctx, dest, args...)

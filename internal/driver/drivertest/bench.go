@@ -41,3 +41,37 @@ func BenchPointSelect[D driver.Driver](b *testing.B, newDriver func(driver.Confi
 		})
 	}
 }
+
+// BenchRangeSelect measures sysbench's simple range (100 rows) through a
+// prepared Stmt, read with Query (every row decoded and counted) and with
+// Drain (received, not decoded); run with -benchmem to see allocs/op.
+// newDriver and cfg are as for BenchPointSelect.
+func BenchRangeSelect[D driver.Driver](b *testing.B, newDriver func(driver.Config) (D, error), cfg driver.Config) {
+	setup := Open(b, newDriver, cfg)
+	LoadSbtest(b, setup, Connect(b, setup, 0), "sbtest1", 1000)
+	cfg.Prepared = true
+	d := Open(b, newDriver, cfg)
+	c := Connect(b, d, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := c.Prepare(ctx, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, drain := range []bool{false, true} {
+		b.Run("drain="+strconv.FormatBool(drain), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				lo := int64(i%900 + 1)
+				if drain {
+					if err := s.Drain(ctx, lo, lo+99); err != nil {
+						b.Fatalf("Drain: %v", err)
+					}
+				} else if n, err := s.Query(ctx, lo, lo+99); err != nil || n != 100 {
+					b.Fatalf("Query = %d, %v", n, err)
+				}
+			}
+		})
+	}
+}

@@ -9,8 +9,8 @@ import (
 
 // Statements loads sbtest1 with 1000 rows through c and checks what the OLTP
 // workload relies on: Stmt.Query counts the rows of a range (twice, the second
-// time reusing the statement), Stmt.Exec counts the rows an UPDATE or DELETE
-// changed, Conn.Query and Conn.Exec do the same for text with arguments, and
+// time reusing the statement) and Stmt.Drain receives them all, Stmt.Exec
+// counts the rows an UPDATE or DELETE changed, Conn.Query and Conn.Exec do the same for text with arguments, and
 // QueryStrings returns a quoted string as stored and NULL as "".
 func Statements(t *testing.T, d driver.Driver, c driver.Conn) {
 	t.Helper()
@@ -44,6 +44,14 @@ func Statements(t *testing.T, d driver.Driver, c driver.Conn) {
 			if err != nil || got != q.want {
 				t.Errorf("%s: Query = %d, %v; want %d rows", q.name, got, err, q.want)
 			}
+		}
+		// Drain receives the whole result: the statement and the connection are
+		// ready for the next one (a row left unread would be taken for its reply).
+		if err := rangeQ.Drain(ctx, q.lo, q.hi); err != nil {
+			t.Errorf("%s: Drain: %v", q.name, err)
+		}
+		if got, err := rangeQ.Query(ctx, 1, 3); err != nil || got != 3 {
+			t.Errorf("%s: Query after Drain = %d, %v; want 3 rows", q.name, got, err)
 		}
 	}
 	execs := []struct {

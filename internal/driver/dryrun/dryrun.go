@@ -76,6 +76,8 @@ func (stmt) Exec(context.Context, ...any) (int64, error) { return 0, nil }
 
 func (stmt) Query(context.Context, ...any) (int, error) { return 0, nil }
 
+func (stmt) Drain(context.Context, ...any) error { return nil }
+
 func (stmt) QueryRow(context.Context, []any, ...any) (bool, error) { return false, nil }
 
 func (stmt) QueryRows(context.Context, []any, func() error, ...any) (int, error) { return 0, nil }

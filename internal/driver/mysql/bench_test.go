@@ -11,3 +11,8 @@ import (
 func BenchmarkPointSelect(b *testing.B) {
 	drivertest.BenchPointSelect(b, newDriver, mysqlTarget(b, true))
 }
+
+// BenchmarkRangeSelect compares Stmt.Query and Stmt.Drain on a 100-row range.
+func BenchmarkRangeSelect(b *testing.B) {
+	drivertest.BenchRangeSelect(b, newDriver, mysqlTarget(b, true))
+}

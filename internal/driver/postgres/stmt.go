@@ -55,6 +55,12 @@ func (s *preparedStmt) Query(ctx context.Context, args ...any) (int, error) {
 	return rows, err
 }
 
+// Drain runs the statement as Query does: pgconn decodes no row it is not asked for.
+func (s *preparedStmt) Drain(ctx context.Context, args ...any) error {
+	_, _, err := s.exec(ctx, args)
+	return err
+}
+
 // Close deallocates the statement on the server, unless the connection is gone.
 func (s *preparedStmt) Close() error {
 	if s.c.broken || s.c.pg.IsClosed() {
@@ -106,6 +112,12 @@ func (s *textStmt) Exec(ctx context.Context, args ...any) (int64, error) {
 func (s *textStmt) Query(ctx context.Context, args ...any) (int, error) {
 	rows, _, err := s.exec(ctx, args)
 	return rows, err
+}
+
+// Drain runs the statement as Query does: pgconn decodes no row it is not asked for.
+func (s *textStmt) Drain(ctx context.Context, args ...any) error {
+	_, _, err := s.exec(ctx, args)
+	return err
 }
 
 // Close releases nothing: the statement lives only on the client.

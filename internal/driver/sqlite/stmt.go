@@ -54,6 +54,13 @@ func (s *stmt) Query(ctx context.Context, args ...any) (int, error) {
 	return driver.CountRows(rows, s.dest)
 }
 
+// Drain runs the statement as Query does: SQLite computes a row only when it
+// is stepped to, so skipping the rows would skip the work measured.
+func (s *stmt) Drain(ctx context.Context, args ...any) error {
+	_, err := s.Query(ctx, args...)
+	return err
+}
+
 // rows binds args and runs the statement; s.dest is sized to the result's columns.
 func (s *stmt) rows(ctx context.Context, args []any) (sqldriver.Rows, error) {
 	named, err := bindArgs(s.args, args)

@@ -183,9 +183,10 @@ func (wk *worker) insertText(ctx context.Context, c *workload.Counts) error {
 	return nil
 }
 
-// query runs a SELECT: always a read, whatever it returned.
+// query runs a SELECT and receives its rows (Drain): always a read, whatever
+// it returned.
 func (wk *worker) query(ctx context.Context, c *workload.Counts, st driver.Stmt, args []any) error {
-	if _, err := st.Query(ctx, args...); err != nil {
+	if err := st.Drain(ctx, args...); err != nil {
 		return err
 	}
 	c.Reads++
