@@ -18,15 +18,7 @@ func BenchPointSelect[D driver.Driver](b *testing.B, newDriver func(driver.Confi
 	for _, prepared := range []bool{true, false} {
 		b.Run("prepared="+strconv.FormatBool(prepared), func(b *testing.B) {
 			cfg.Prepared = prepared
-			d := Open(b, newDriver, cfg)
-			c := Connect(b, d, 0)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			s, err := c.Prepare(ctx, "SELECT c FROM sbtest1 WHERE id=?")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := benchStmt(b, newDriver, cfg, "SELECT c FROM sbtest1 WHERE id=?")
 			ids := make([]any, 1000)
 			for i := range ids {
 				ids[i] = int64(i + 1)
@@ -50,15 +42,7 @@ func BenchRangeSelect[D driver.Driver](b *testing.B, newDriver func(driver.Confi
 	setup := Open(b, newDriver, cfg)
 	LoadSbtest(b, setup, Connect(b, setup, 0), "sbtest1", 1000)
 	cfg.Prepared = true
-	d := Open(b, newDriver, cfg)
-	c := Connect(b, d, 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s, err := c.Prepare(ctx, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := benchStmt(b, newDriver, cfg, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?")
 	for _, drain := range []bool{false, true} {
 		b.Run("drain="+strconv.FormatBool(drain), func(b *testing.B) {
 			b.ReportAllocs()
@@ -74,4 +58,18 @@ func BenchRangeSelect[D driver.Driver](b *testing.B, newDriver func(driver.Confi
 			}
 		})
 	}
+}
+
+// benchStmt connects to cfg and prepares query for a benchmark's loop; the
+// statement and its context end with b.
+func benchStmt[D driver.Driver](b *testing.B, newDriver func(driver.Config) (D, error), cfg driver.Config, query string) (context.Context, driver.Stmt) {
+	c := Connect(b, Open(b, newDriver, cfg), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	s, err := c.Prepare(ctx, query)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return ctx, s
 }
