@@ -125,11 +125,6 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 		return code
 	}
 	root := a.commandTree(args)
-	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
-		// Only a shell's completion request reads them; every other command
-		// would pay for visiting every flag of the tree.
-		registerCompletions(root)
-	}
 	args, err := a.fromSysbench(root, args) // sysbench's order and spellings
 	if err == nil {
 		root.SetArgs(args)
@@ -191,11 +186,17 @@ func (a *App) rootCommand() *cobra.Command { return a.commandTree(nil) }
 // commandTree builds the command tree args need. When args start with a
 // phase ("run oltp_read_write ..."), the other phases get no workload
 // subcommands: building every workload's flags for all five phases was a
-// tenth of a short run's CPU. Any other command line gets the whole tree.
+// tenth of a short run's CPU. Any other command line gets the whole tree,
+// with its flags' completions only for a shell's completion request (the one
+// reader; registering them visits every flag of the tree).
 func (a *App) commandTree(args []string) *cobra.Command {
+	first := ""
+	if len(args) > 0 {
+		first = args[0]
+	}
 	only := phase("")
-	if len(args) > 0 && slices.Contains(phases, phase(args[0])) {
-		only = phase(args[0])
+	if slices.Contains(phases, phase(first)) {
+		only = phase(first)
 	}
 	root := &cobra.Command{
 		Use:   "fairbench",
@@ -232,5 +233,8 @@ named), and writes results that record the machine and server they came from.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
+	if first == cobra.ShellCompRequestCmd || first == cobra.ShellCompNoDescRequestCmd {
+		registerCompletions(root)
+	}
 	return root
 }

@@ -213,15 +213,15 @@ func socketHolder(fsys fs.FS, inodes map[string]bool, nf *NotFoundError) (Proces
 	// broker beside the server), and a socket a supervisor passed down
 	// (systemd's socket activation) is the supervisor's too, which is not
 	// the server.
-	comms := make(map[int]string, len(pids))
-	servers := make([]int, 0, 4)
+	var servers, others []int
 	for _, pid := range pids {
-		comms[pid] = procfs.Comm(fsys, pid)
-		if slices.Contains(serverComms, comms[pid]) {
+		if slices.Contains(serverComms, procfs.Comm(fsys, pid)) {
 			servers = append(servers, pid)
+		} else {
+			others = append(others, pid)
 		}
 	}
-	for _, pid := range slices.Concat(servers, pids) {
+	for _, pid := range slices.Concat(servers, others) {
 		fdDir := procfs.Dir(pid) + "/fd"
 		fds, err := fs.ReadDir(fsys, fdDir)
 		if err != nil {
@@ -240,7 +240,7 @@ func socketHolder(fsys fs.FS, inodes map[string]bool, nf *NotFoundError) (Proces
 			}
 			inode, ok := strings.CutPrefix(target, "socket:[")
 			if ok && inodes[strings.TrimSuffix(inode, "]")] {
-				return Process{PID: pid, Comm: comms[pid]}, nil
+				return Process{PID: pid, Comm: procfs.Comm(fsys, pid)}, nil
 			}
 		}
 	}
