@@ -27,6 +27,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/syncbuf"
+	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
@@ -921,6 +922,40 @@ func TestTLSRecordedAndFallbackWarned(t *testing.T) {
 				t.Errorf("the warning is printed %d times, want in the header and the summary:\n%s", n, r.stdout)
 			}
 		})
+	}
+}
+
+// TestPgSocketDirectoryAsHost: --pgsql-host naming a directory, as libpq,
+// psql and sysbench take it (--pgsql-host=/var/run/postgresql), is the
+// server's Unix socket: the result says so and attributes the run to this
+// machine's server, not to an unknown remote one.
+func TestPgSocketDirectoryAsHost(t *testing.T) {
+	pg := testdb.PgSQL(t)
+	dir := "/run/postgresql"
+	if _, err := os.Stat(fmt.Sprintf("%s/.s.PGSQL.%d", dir, pg.Ports[0])); err != nil {
+		t.Skipf("no Unix socket of the shared server: %v", err)
+	}
+	if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=100"}, targetArgs(pg))...); r.code != ExitOK {
+		t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=100", "--events=20", "--output=" + out},
+		targetArgs(pg), []string{"--pgsql-host=" + dir})...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	res := readResult(t, out)
+	if res.Target.Socket != dir || res.Target.Transport != result.TransportSocket {
+		t.Errorf("target socket %q transport %q, want %q over a socket", res.Target.Socket, res.Target.Transport, dir)
+	}
+	if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceLocal {
+		t.Fatalf("server machines %+v, want this machine (local)\n%s", res.ServerMachines, r.stdout)
+	}
+	if os.Geteuid() == 0 && res.ServerMachines[0].Process != "postgres" {
+		t.Errorf("server process %q (pid %d), want postgres", res.ServerMachines[0].Process, res.ServerMachines[0].PID)
+	}
+	if strings.Contains(r.stdout, "remote server") {
+		t.Errorf("the run took its socket for a remote server:\n%s", r.stdout)
 	}
 }
 

@@ -269,6 +269,13 @@ func Parse(s Settings, sp Spelling, getenv func(string) string) (driver.Config, 
 			cfg.Socket = path
 		}
 	}
+	if cfg.Kind == driver.KindPgSQL && cfg.Socket == "" && len(cfg.Hosts) == 1 && strings.HasPrefix(cfg.Hosts[0], "/") {
+		// libpq (and so psql and sysbench: --pgsql-host=/var/run/postgresql)
+		// reads a host that starts with "/" as the directory of the server's
+		// Unix socket. It is the socket, as --pgsql-socket gives it: the run
+		// is on this machine's server, over a socket, and says so.
+		cfg.Socket, cfg.Hosts = cfg.Hosts[0], []string{DefaultHost}
+	}
 	cfg.Password = s[Password]
 	if cfg.Password == "" {
 		envVar, named := s[PasswordEnv]
