@@ -6,12 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/sysinfo"
@@ -483,9 +483,9 @@ func machineLabel(m sysinfo.Machine) string {
 }
 
 var (
-	cpuNoise   = regexp.MustCompile(`\((R|TM|tm|r)\)|\bCPU\b|\bProcessor\b|@.*$`)
-	spaces     = regexp.MustCompile(`\s+`)
-	nominalGHz = regexp.MustCompile(`@\s*([0-9]+(?:\.[0-9]+)?)\s*GHz`)
+	cpuNoise   = lazyre.New(`\((R|TM|tm|r)\)|\bCPU\b|\bProcessor\b|@.*$`)
+	spaces     = lazyre.New(`\s+`)
+	nominalGHz = lazyre.New(`@\s*([0-9]+(?:\.[0-9]+)?)\s*GHz`)
 )
 
 // shortCPU names the CPU briefly: the arm64 core when known, else the model
@@ -494,7 +494,7 @@ func shortCPU(m sysinfo.Machine) string {
 	if m.Core != "" {
 		return m.Core
 	}
-	return strings.TrimSpace(spaces.ReplaceAllString(cpuNoise.ReplaceAllString(m.CPUModel, " "), " "))
+	return strings.TrimSpace(spaces().ReplaceAllString(cpuNoise().ReplaceAllString(m.CPUModel, " "), " "))
 }
 
 // The sources of a system's frequency (System.GHzSource) and vCPU count
@@ -526,7 +526,7 @@ func machineGHz(m sysinfo.Machine, legacyImport bool) (float64, string) {
 	if legacyImport && m.Source == "" && m.MHz > 0 {
 		return m.MHz / 1000, ghzFromFlag
 	}
-	if sub := nominalGHz.FindStringSubmatch(m.CPUModel); sub != nil {
+	if sub := nominalGHz().FindStringSubmatch(m.CPUModel); sub != nil {
 		if v, err := strconv.ParseFloat(sub[1], 64); err == nil && v > 0 {
 			if m.Source == sysinfo.SourceImport || legacyImport {
 				return v, ghzFromImportedModel

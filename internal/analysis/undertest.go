@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -366,10 +366,10 @@ func describeJudged(u UnderTest, client sysinfo.Machine) string {
 // neither is known.
 func serverLabel(s sysinfo.Server) string {
 	v := s.Version
-	if m := shortVersion.FindString(v); m != "" {
+	if m := shortVersion().FindString(v); m != "" {
 		v = m
 	}
 	return strings.TrimSpace(s.Flavor + " " + v)
 }
 
-var shortVersion = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?`)
+var shortVersion = lazyre.New(`^[0-9]+(\.[0-9]+)?`)

@@ -185,8 +185,9 @@ func (a *App) rootCommand() *cobra.Command { return a.commandTree(nil) }
 
 // commandTree builds the command tree args need. When args start with a
 // phase ("run oltp_read_write ..."), the other phases get no workload
-// subcommands: building every workload's flags for all five phases was a
-// tenth of a short run's CPU. Any other command line gets the whole tree,
+// subcommands (building every workload's flags for all five phases was a
+// tenth of a short run's CPU), and when a workload's name follows, the phase
+// gets that workload's alone. Any other command line gets the whole tree,
 // with its flags' completions only for a shell's completion request (the one
 // reader; registering them visits every flag of the tree).
 func (a *App) commandTree(args []string) *cobra.Command {
@@ -194,9 +195,14 @@ func (a *App) commandTree(args []string) *cobra.Command {
 	if len(args) > 0 {
 		first = args[0]
 	}
-	only := phase("")
+	only, workloads := phase(""), a.Workloads.Names()
 	if slices.Contains(phases, phase(first)) {
 		only = phase(first)
+		if len(args) > 1 {
+			if _, err := a.Workloads.Lookup(args[1]); err == nil {
+				workloads = args[1:2]
+			}
+		}
 	}
 	root := &cobra.Command{
 		Use:   "fairbench",
@@ -215,7 +221,11 @@ named), and writes results that record the machine and server they came from.
 		SilenceErrors: true,
 	}
 	for _, p := range phases {
-		root.AddCommand(a.workloadCommand(p, only == "" || only == p))
+		if only == "" || only == p {
+			root.AddCommand(a.workloadCommand(p, workloads))
+		} else {
+			root.AddCommand(a.workloadCommand(p, nil))
+		}
 	}
 	root.AddCommand(
 		a.suiteCommand(),

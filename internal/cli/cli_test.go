@@ -222,8 +222,9 @@ func TestListAndVersion(t *testing.T) {
 }
 
 // TestCommandTreeOfAPhase: a command line that starts with a phase builds
-// that phase's workload subcommands only (the others cannot be reached), and
-// any other command line builds every phase's.
+// that phase's workload subcommands only (the others cannot be reached), the
+// named workload's alone when one follows, and any other command line builds
+// every phase's.
 func TestCommandTreeOfAPhase(t *testing.T) {
 	a := &App{Workloads: DefaultWorkloads()}
 	workloads := len(a.Workloads.Names())
@@ -231,7 +232,9 @@ func TestCommandTreeOfAPhase(t *testing.T) {
 		args []string
 		want map[phase]int // workload subcommands per phase
 	}{
-		{[]string{"run", "oltp_read_write", "--threads=4"}, map[phase]int{phaseRun: workloads}},
+		{[]string{"run", "oltp_read_write", "--threads=4"}, map[phase]int{phaseRun: 1}},
+		{[]string{"run", "--threads=4", "oltp_read_write"}, map[phase]int{phaseRun: workloads}},
+		{[]string{"run", "oltp_rw"}, map[phase]int{phaseRun: workloads}},
 		{[]string{"prepare"}, map[phase]int{phasePrepare: workloads}},
 		{[]string{"oltp_read_write", "run"}, map[phase]int{phasePrepare: workloads, phaseRun: workloads, phaseCleanup: workloads, phaseCheck: workloads, phaseWarmup: workloads}},
 		{[]string{"help", "run"}, map[phase]int{phasePrepare: workloads, phaseRun: workloads, phaseCleanup: workloads, phaseCheck: workloads, phaseWarmup: workloads}},

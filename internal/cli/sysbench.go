@@ -60,6 +60,12 @@ func (a *App) sysbenchCatalog(root *cobra.Command) sysbenchcli.Catalog {
 		if err != nil {
 			return nil
 		}
+		// The command tree has the command when args reach it (read only
+		// here: lookups); else one is built for its flags.
+		if cmd, _, err := root.Find([]string{p, test}); err == nil && cmd.Name() == test && cmd.HasParent() && cmd.Parent().Name() == p {
+			cache[key] = cmd.Flags()
+			return cmd.Flags()
+		}
 		fs := a.newInvocation(phase(p), spec).command.Flags()
 		cache[key] = fs
 		return fs

@@ -172,10 +172,10 @@ type flagGroup struct {
 	fs    *pflag.FlagSet
 }
 
-// workloadCommand builds a phase's command (`prepare`, `run`, ...) with one
-// subcommand per workload, or none when withWorkloads is false (a command line
-// of another phase, which cannot reach them).
-func (a *App) workloadCommand(p phase, withWorkloads bool) *cobra.Command {
+// workloadCommand builds a phase's command (`prepare`, `run`, ...) with a
+// subcommand for each of the workloads named: all of them, or only those the
+// command line can reach (see commandTree).
+func (a *App) workloadCommand(p phase, workloads []string) *cobra.Command {
 	parent := &cobra.Command{
 		Use:   string(p) + " WORKLOAD [flags]",
 		Short: phaseShort[p],
@@ -194,10 +194,7 @@ func (a *App) workloadCommand(p phase, withWorkloads bool) *cobra.Command {
 			return withCode(ExitUsage, err)
 		},
 	}
-	if !withWorkloads {
-		return parent
-	}
-	for _, name := range a.Workloads.Names() {
+	for _, name := range workloads {
 		spec, _ := a.Workloads.Lookup(name)
 		parent.AddCommand(a.newInvocation(p, spec).command)
 	}

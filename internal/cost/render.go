@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
+	"github.com/fairbench/fairbench/internal/lazyre"
 )
 
 // cell is a table cell: text for people, raw for CSV.
@@ -532,7 +532,7 @@ func CSVFiles(r *Report) ([]CSVFile, error) {
 	var files []CSVFile
 	seen := map[string]int{}
 	for _, t := range r.tables() {
-		base := fileSafe.ReplaceAllString(t.id, "-")
+		base := fileSafe().ReplaceAllString(t.id, "-")
 		seen[base]++
 		name := base
 		if n := seen[base]; n > 1 {
@@ -548,7 +548,7 @@ func CSVFiles(r *Report) ([]CSVFile, error) {
 }
 
 // fileSafe matches what may not be in a file name made from a table id.
-var fileSafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var fileSafe = lazyre.New(`[^A-Za-z0-9._-]+`)
 
 // writeCSVRecords writes records with encoding/csv.
 func writeCSVRecords(w io.Writer, recs [][]string) error {

@@ -8,10 +8,10 @@ package cost
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/yamlkeys"
 )
 
@@ -117,11 +117,11 @@ type Period struct {
 	Months int
 }
 
-var periodRe = regexp.MustCompile(`^\s*(\d+)\s*(y|mo)\s*$`)
+var periodRe = lazyre.New(`^\s*(\d+)\s*(y|mo)\s*$`)
 
 // ParsePeriod reads "5y", "3y" or "12mo".
 func ParsePeriod(s string) (Period, error) {
-	m := periodRe.FindStringSubmatch(s)
+	m := periodRe().FindStringSubmatch(s)
 	if m == nil {
 		return Period{}, fmt.Errorf("period %q: write a whole number of years or months, e.g. \"5y\", \"3y\" or \"18mo\"", s)
 	}

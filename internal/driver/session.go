@@ -117,3 +117,9 @@ func IsSetupError(err error) bool {
 	var se *SetupError
 	return errors.As(err, &se)
 }
+
+// NameList renders names — server variables or counters, fixed in the code,
+// never user input — as the list of an SQL IN clause: ('a', 'b'). Probes ask
+// the server for the rows they keep rather than read every row: SHOW GLOBAL
+// STATUS has ~600.
+func NameList(names []string) string { return "('" + strings.Join(names, "', '") + "')" }

@@ -2,11 +2,11 @@ package localserver
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 )
 
@@ -260,8 +260,8 @@ func (s sizing) settings(f Flavor) map[string]string {
 // normalised to underscores (my.cnf treats - and _ alike); PostgreSQL names
 // are case-insensitive and may contain a dot (extension settings).
 var (
-	mysqlSettingName = regexp.MustCompile(`^[a-z][a-z0-9_.]*$`)
-	pgSettingName    = regexp.MustCompile(`^[a-z_][a-z0-9_.$]*$`)
+	mysqlSettingName = lazyre.New(`^[a-z][a-z0-9_.]*$`)
+	pgSettingName    = lazyre.New(`^[a-z_][a-z0-9_.$]*$`)
 )
 
 // privateSetting reports whether fairbench always sets name itself on
@@ -306,7 +306,7 @@ func normalizeSettings(f Flavor, in map[string]string) (map[string]string, error
 			name = strings.ReplaceAll(name, "-", "_")
 			valid = mysqlSettingName
 		}
-		if !valid.MatchString(name) {
+		if !valid().MatchString(name) {
 			return nil, fmt.Errorf("setting %q: not a %s setting name (letters, digits and _ only)", k, f)
 		}
 		if flag, ok := privateSetting(f, name); ok {
@@ -409,11 +409,11 @@ func renderConfig(p *plan, reasons []string, profileSettings, user map[string]st
 }
 
 // mysqlPlain is a my.cnf value that needs no quotes.
-var mysqlPlain = regexp.MustCompile(`^[A-Za-z0-9_.,:/+\-=@%*]+$`)
+var mysqlPlain = lazyre.New(`^[A-Za-z0-9_.,:/+\-=@%*]+$`)
 
 // mysqlValue quotes v for my.cnf when it holds spaces, # or quotes.
 func mysqlValue(v string) string {
-	if mysqlPlain.MatchString(v) {
+	if mysqlPlain().MatchString(v) {
 		return v
 	}
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
@@ -421,11 +421,11 @@ func mysqlValue(v string) string {
 
 // pgPlain is a postgresql.conf value that needs no quotes: a number with an
 // optional unit ("128MB", "15min", "0.9") or a word ("on", "O_DIRECT").
-var pgPlain = regexp.MustCompile(`^(-?[0-9]+(\.[0-9]+)?[A-Za-z]*|[A-Za-z_][A-Za-z0-9_]*)$`)
+var pgPlain = lazyre.New(`^(-?[0-9]+(\.[0-9]+)?[A-Za-z]*|[A-Za-z_][A-Za-z0-9_]*)$`)
 
 // pgValue quotes v for postgresql.conf unless it is a plain number or word.
 func pgValue(v string) string {
-	if pgPlain.MatchString(v) {
+	if pgPlain().MatchString(v) {
 		return v
 	}
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(v) + "'"

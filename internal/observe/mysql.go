@@ -43,11 +43,11 @@ type mysqlProbe struct {
 func (mysqlProbe) source() string { return "SHOW GLOBAL STATUS" }
 
 func (p mysqlProbe) snapshot(ctx context.Context, conn driver.Conn) (map[string]int64, error) {
-	rows, err := conn.QueryStrings(ctx, "SHOW GLOBAL STATUS")
+	names := mysqlCounters()
+	rows, err := conn.QueryStrings(ctx, "SHOW GLOBAL STATUS WHERE Variable_name IN "+driver.NameList(names))
 	if err != nil {
 		return nil, fmt.Errorf("SHOW GLOBAL STATUS: %w", err)
 	}
-	names := mysqlCounters()
 	wanted := make(map[string]string, len(names))
 	for _, name := range names {
 		wanted[strings.ToLower(name)] = name

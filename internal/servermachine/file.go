@@ -77,7 +77,7 @@ func ParseMachine(data []byte) (sysinfo.ServerMachine, error) {
 			return m, fmt.Errorf("cpu_list: %w", err)
 		}
 	}
-	if m.Role != "" && !roleRE.MatchString(m.Role) {
+	if m.Role != "" && !roleRE().MatchString(m.Role) {
 		return m, fmt.Errorf("role %q: a role is a short lower-case name such as server, tidb, tikv, pd", m.Role)
 	}
 	m.Source, m.Agent, m.File = sysinfo.ServerSourceFile, "", ""

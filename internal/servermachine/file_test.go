@@ -109,7 +109,7 @@ func FuzzParseFileRefs(f *testing.F) {
 			return
 		}
 		for _, r := range refs {
-			if r.File == "" || strings.Contains(r.File, ",") || (r.Role != "" && !roleRE.MatchString(r.Role)) {
+			if r.File == "" || strings.Contains(r.File, ",") || (r.Role != "" && !roleRE().MatchString(r.Role)) {
 				t.Fatalf("%q gave %+v", s, r)
 			}
 		}

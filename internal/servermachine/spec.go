@@ -8,10 +8,10 @@ package servermachine
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/localserver"
 )
 
@@ -76,7 +76,7 @@ func fieldErr(key, format string, args ...any) error {
 }
 
 // roleRE is what a role may be: a short lower-case name ("server", "tikv").
-var roleRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+var roleRE = lazyre.New(`^[a-z][a-z0-9_-]{0,31}$`)
 
 // ParseFileRefs parses --server-machine's value: [ROLE=]FILE[,[ROLE=]FILE…].
 // A ROLE is a short lower-case name; text before "=" that is not one (it
@@ -89,7 +89,7 @@ func ParseFileRefs(s string) ([]FileRef, error) {
 			continue
 		}
 		ref := FileRef{File: part}
-		if role, file, ok := strings.Cut(part, "="); ok && roleRE.MatchString(role) {
+		if role, file, ok := strings.Cut(part, "="); ok && roleRE().MatchString(role) {
 			ref = FileRef{Role: role, File: file}
 		}
 		if ref.File == "" {
@@ -140,7 +140,7 @@ func (s *Spec) Validate() error {
 		if f.File == "" {
 			return fieldErr("files", "an entry names no file: write [ROLE=]FILE")
 		}
-		if f.Role != "" && !roleRE.MatchString(f.Role) {
+		if f.Role != "" && !roleRE().MatchString(f.Role) {
 			return fieldErr("files", "role %q: a role is a short lower-case name such as server, tidb, tikv, pd", f.Role)
 		}
 		if f.Role != "" {
@@ -150,7 +150,7 @@ func (s *Spec) Validate() error {
 			roles[f.Role] = f.File
 		}
 	}
-	if s.Role != "" && !roleRE.MatchString(s.Role) {
+	if s.Role != "" && !roleRE().MatchString(s.Role) {
 		return fieldErr("role", "%q: a role is a short lower-case name such as server, tidb, tikv, pd", s.Role)
 	}
 	if s.Arch != "" {

@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/yamlkeys"
@@ -143,12 +143,12 @@ func (p *Plan) pathAtLine(line int) string {
 }
 
 // goTypeRe takes the name out of a Go type the YAML library names ("[]suite.Data").
-var goTypeRe = regexp.MustCompile(`^(?:\[\])?(?:suite\.)?(\w+)$`)
+var goTypeRe = lazyre.New(`^(?:\[\])?(?:suite\.)?(\w+)$`)
 
 // explainType says what a value at path should have been.
 func explainType(value, goType, path string) string {
 	want := goType
-	if m := goTypeRe.FindStringSubmatch(goType); m != nil {
+	if m := goTypeRe().FindStringSubmatch(goType); m != nil {
 		want = map[string]string{
 			"int": "a whole number", "uint64": "a whole number ≥ 0", "float64": "a number", "bool": "true or false",
 			"string": "text", "Data": "a mapping (tables, table_size, warehouses, options)",

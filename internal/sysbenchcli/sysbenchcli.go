@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 )
@@ -104,7 +105,10 @@ func Translate(args []string, cat Catalog) (*Command, error) {
 	if len(cat.Tests) == 0 {
 		return nil, nil
 	}
-	union := unionFlags(cat)
+	// The union of the phases' flags is only needed for an option written
+	// without "=" (--threads 4): building it costs every command's start-up
+	// five flag sets, so it is built when first asked for.
+	union := sync.OnceValue(func() *pflag.FlagSet { return unionFlags(cat) })
 	toks, err := tokenize(args, union, cat.ReadFile, 0)
 	if err != nil {
 		return nil, err
@@ -342,7 +346,7 @@ const maxConfigDepth = 4
 // tokenize splits args into words and options; nil when args hold "--" (left
 // to fairbench's parser). A --config-file's options come first, so that the
 // command line's own win.
-func tokenize(args []string, union *pflag.FlagSet, readFile func(string) ([]byte, error), depth int) ([]token, error) {
+func tokenize(args []string, union func() *pflag.FlagSet, readFile func(string) ([]byte, error), depth int) ([]token, error) {
 	var toks, fromFiles []token
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -356,7 +360,7 @@ func tokenize(args []string, union *pflag.FlagSet, readFile func(string) ([]byte
 			t := token{name: a[1:], short: true}
 			if len(t.name) > 1 {
 				t.name, t.value, t.hasValue = t.name[:1], strings.TrimPrefix(t.name[1:], "="), true
-			} else if f := union.ShorthandLookup(t.name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
+			} else if f := union().ShorthandLookup(t.name); f != nil && f.NoOptDefVal == "" && i+1 < len(args) {
 				i++
 				t.value, t.hasValue = args[i], true
 			}
@@ -390,7 +394,7 @@ func tokenize(args []string, union *pflag.FlagSet, readFile func(string) ([]byte
 
 // takesValue reports whether option name (modern) reads the next word as its
 // value when written without "=": fairbench's flags that are not switches.
-func takesValue(name string, union *pflag.FlagSet) bool {
+func takesValue(name string, union func() *pflag.FlagSet) bool {
 	if switches[name] {
 		return false
 	}
@@ -398,14 +402,14 @@ func takesValue(name string, union *pflag.FlagSet) bool {
 	case "test", "config-file", "thread-stack-size", "verbosity", "report-checkpoints", "pgsql-variant":
 		return true
 	}
-	f := union.Lookup(name)
+	f := union().Lookup(name)
 	return f != nil && f.NoOptDefVal == ""
 }
 
 // readConfig reads sysbench's --config-file: one option a line, written
 // name=value (or name alone, a switch), with or without leading dashes;
 // blank lines and lines starting with # are skipped.
-func readConfig(file string, union *pflag.FlagSet, readFile func(string) ([]byte, error), depth int) ([]token, error) {
+func readConfig(file string, union func() *pflag.FlagSet, readFile func(string) ([]byte, error), depth int) ([]token, error) {
 	if depth >= maxConfigDepth {
 		return nil, fmt.Errorf("--config-file %s: config files nest more than %d deep", file, maxConfigDepth)
 	}

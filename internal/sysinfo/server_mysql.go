@@ -46,7 +46,7 @@ func detectMySQL(ctx context.Context, conn driver.Conn, n *notes) Server {
 		s.Version, s.VersionComment = row[0], row[1]
 		s.Flavor = mysqlFlavor(s.Version, s.VersionComment)
 	}
-	rows, err := conn.QueryStrings(ctx, "SHOW GLOBAL VARIABLES")
+	rows, err := conn.QueryStrings(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN "+driver.NameList(mysqlVariables()))
 	if err != nil {
 		n.add(fmt.Errorf("SHOW GLOBAL VARIABLES: %w", err))
 		return s

@@ -81,8 +81,7 @@ func detectPgSQL(ctx context.Context, conn driver.Conn, n *notes) Server {
 		s.VersionComment = row[0]
 		s.Flavor = pgFlavor(s.VersionComment)
 	}
-	query := "SELECT name, setting, COALESCE(unit, ''), current_setting(name) FROM pg_settings WHERE name IN ('" +
-		strings.Join(pgSettings(), "', '") + "')"
+	query := "SELECT name, setting, COALESCE(unit, ''), current_setting(name) FROM pg_settings WHERE name IN " + driver.NameList(pgSettings())
 	rows, err := conn.QueryStrings(ctx, query)
 	if err != nil {
 		n.add(fmt.Errorf("reading pg_settings: %w", err))

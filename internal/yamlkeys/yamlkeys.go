@@ -6,10 +6,11 @@
 package yamlkeys
 
 import (
+	"github.com/fairbench/fairbench/internal/lazyre"
+
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,8 +199,8 @@ type Problem struct {
 }
 
 var (
-	lineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	typeRe = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
+	lineRe = lazyre.New(`^(?:yaml: )?line (\d+): (.*)$`)
+	typeRe = lazyre.New("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
 )
 
 // Problems splits an error of the YAML library into its complaints, with
@@ -214,7 +215,7 @@ func Problems(err error) []Problem {
 	out := make([]Problem, 0, len(msgs))
 	for _, m := range msgs {
 		p := Problem{Text: strings.TrimPrefix(m, "yaml: ")}
-		if sub := lineRe.FindStringSubmatch(m); sub != nil {
+		if sub := lineRe().FindStringSubmatch(m); sub != nil {
 			p.Line, _ = strconv.Atoi(sub[1])
 			p.Text = sub[2]
 			if strings.HasPrefix(p.Text, "did not find expected") {
@@ -224,7 +225,7 @@ func Problems(err error) []Problem {
 		if strings.Contains(p.Text, "tab character") {
 			p.Text += ": indent with spaces, not tabs"
 		}
-		if t := typeRe.FindStringSubmatch(p.Text); t != nil {
+		if t := typeRe().FindStringSubmatch(p.Text); t != nil {
 			p.Value, p.GoType = t[2], t[3]
 		}
 		out = append(out, p)
