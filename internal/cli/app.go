@@ -221,11 +221,11 @@ named), and writes results that record the machine and server they came from.
 		SilenceErrors: true,
 	}
 	for _, p := range phases {
+		var names []string // another phase's command line cannot reach p's workloads
 		if only == "" || only == p {
-			root.AddCommand(a.workloadCommand(p, workloads))
-		} else {
-			root.AddCommand(a.workloadCommand(p, nil))
+			names = workloads
 		}
+		root.AddCommand(a.workloadCommand(p, names))
 	}
 	root.AddCommand(
 		a.suiteCommand(),
