@@ -60,6 +60,23 @@ func BenchRangeSelect[D driver.Driver](b *testing.B, newDriver func(driver.Confi
 	}
 }
 
+// BenchIndexUpdate measures Stmt.Exec of sysbench's index update (the write
+// path: a command sent, its OK or CommandComplete read) through a prepared
+// Stmt; run with -benchmem to see allocs/op. newDriver and cfg are as for
+// BenchPointSelect.
+func BenchIndexUpdate[D driver.Driver](b *testing.B, newDriver func(driver.Config) (D, error), cfg driver.Config) {
+	setup := Open(b, newDriver, cfg)
+	LoadSbtest(b, setup, Connect(b, setup, 0), "sbtest1", 1000)
+	cfg.Prepared = true
+	ctx, s := benchStmt(b, newDriver, cfg, "UPDATE sbtest1 SET k=k+1 WHERE id=?")
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if n, err := s.Exec(ctx, int64(i%1000+1)); err != nil || n != 1 {
+			b.Fatalf("Exec = %d, %v", n, err)
+		}
+	}
+}
+
 // benchStmt connects to cfg and prepares query for a benchmark's loop; the
 // statement and its context end with b.
 func benchStmt[D driver.Driver](b *testing.B, newDriver func(driver.Config) (D, error), cfg driver.Config, query string) (context.Context, driver.Stmt) {

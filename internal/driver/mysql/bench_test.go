@@ -16,3 +16,8 @@ func BenchmarkPointSelect(b *testing.B) {
 func BenchmarkRangeSelect(b *testing.B) {
 	drivertest.BenchRangeSelect(b, newDriver, mysqlTarget(b, true))
 }
+
+// BenchmarkIndexUpdate measures Stmt.Exec of sysbench's index update.
+func BenchmarkIndexUpdate(b *testing.B) {
+	drivertest.BenchIndexUpdate(b, newDriver, mysqlTarget(b, true))
+}

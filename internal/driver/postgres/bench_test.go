@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/driver/drivertest"
 )
 
 // benchRows is the size of the table the statement benchmarks read.
@@ -42,21 +44,7 @@ func BenchmarkPointSelect(b *testing.B) {
 
 // BenchmarkIndexUpdate measures Stmt.Exec of sysbench's index update.
 func BenchmarkIndexUpdate(b *testing.B) {
-	c := connectTo(b, freshDB(b, true))
-	createAndLoad(b, c, "t", benchRows)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stmt, err := c.Prepare(ctx, "UPDATE t SET k=k+1 WHERE id=?")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if n, err := stmt.Exec(ctx, int64(i%benchRows+1)); err != nil || n != 1 {
-			b.Fatalf("Exec: %d, %v", n, err)
-		}
-	}
+	drivertest.BenchIndexUpdate(b, New, freshDB(b, true))
 }
 
 // BenchmarkBulkInsert loads 200k sysbench-shaped rows per iteration and
