@@ -170,7 +170,8 @@ func readFiles(ctx context.Context, refs []FileRef) ([]sysinfo.ServerMachine, er
 
 // IsLocal reports whether t's server runs on this machine: embedded SQLite,
 // a Unix socket, a managed server or loopback hosts only ("localhost",
-// 127.0.0.0/8, ::1; for PostgreSQL also a socket directory, "/tmp"). When it is not, remote is the first host that is not.
+// 127.0.0.0/8, ::1; for PostgreSQL also a socket directory, "/tmp"). When
+// it is not, remote is the first host that is not.
 func IsLocal(t Target) (local bool, remote string) {
 	c := t.Config
 	if c.Kind == driver.KindSQLite || c.Socket != "" || t.ManagedPID > 0 {

@@ -148,6 +148,26 @@ func TestIsLoopback(t *testing.T) {
 	}
 }
 
+func TestIsLocal(t *testing.T) {
+	for _, tc := range []struct {
+		cfg    driver.Config
+		local  bool
+		remote string
+	}{
+		{driver.Config{Kind: driver.KindSQLite}, true, ""},
+		{driver.Config{Kind: driver.KindMySQL, Socket: "/run/mysqld/mysqld.sock", Hosts: []string{"db1"}}, true, ""},
+		{driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1", "localhost"}}, true, ""},
+		{driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1", "db2"}}, false, "db2"},
+		{driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"/tmp", "::1"}}, true, ""},
+		{driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"/tmp", "db2"}}, false, "db2"},
+		{driver.Config{Kind: driver.KindMySQL, Hosts: []string{"/tmp"}}, false, "/tmp"}, // MySQL names no socket by host
+	} {
+		if local, remote := IsLocal(Target{Config: tc.cfg}); local != tc.local || remote != tc.remote {
+			t.Errorf("IsLocal(%+v) = %v, %q, want %v, %q", tc.cfg, local, remote, tc.local, tc.remote)
+		}
+	}
+}
+
 // TestResolveRealServer describes the shared MariaDB of the development
 // machine: this machine, with mariadbd's process.
 func TestResolveRealServer(t *testing.T) {
