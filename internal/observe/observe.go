@@ -22,9 +22,11 @@
 //   - unknown when the machine's CPU use could not be read and the server does
 //     not show IO-bound.
 //
-// Steal time of 5% or more is mentioned, as it means the hypervisor takes CPU.
-// When the counters of a server that has them could not be read, the verdict
-// says so and why, since reads missing its cache could then not be judged.
+// A phase shorter than half a second is not judged: the machine's CPU shares
+// count 10 ms clock ticks, too few to tell. Steal time of 5% or more is
+// mentioned, as it means the hypervisor takes CPU. When the counters of a
+// server that has them could not be read, the verdict says so and why, since
+// reads missing its cache could then not be judged.
 package observe
 
 import (

@@ -19,8 +19,28 @@ const (
 	pageCacheIOWaitPct = 5   // server cache misses with iowait below this came from the OS page cache
 )
 
+// minJudgedSeconds is the shortest phase that gets a verdict. The machines'
+// CPU shares come from /proc/stat, which counts in clock ticks of 10 ms: a
+// phase of a few ticks would be called "100% busy" or "not observed" by
+// chance, so a shorter phase keeps its figures and is not judged. Half a
+// second is 50 ticks a CPU (shares to 2%), and lets --time=1 be judged.
+const minJudgedSeconds = 0.5
+
+// tooShort says why a phase of the given length is not judged, or "" when
+// it is long enough.
+func tooShort(seconds float64) string {
+	if seconds >= minJudgedSeconds {
+		return ""
+	}
+	return fmt.Sprintf("not judged: the measured phase lasted %.3f s, and the CPU counters need at least %g s to tell CPU- or IO-bound",
+		seconds, minJudgedSeconds)
+}
+
 // verdict classifies an observed phase and says why in one line.
 func verdict(o *result.Observed) (bound, line string) {
+	if why := tooShort(o.Seconds); why != "" {
+		return result.BoundUnknown, why
+	}
 	m, s := o.Machine, o.Server
 	cacheFigures, serverIO := serverCacheFigures(s)
 	var parts []string
@@ -125,8 +145,10 @@ const clientBoundPct = cpuBusyBoundPct
 // the verdict then says so, and judges only on the server's counters. A
 // local server without observed machines keeps Probe.End's verdict (the
 // client's machine is the server's).
+//
+// A phase shorter than half a second is not judged (Probe.End said so already).
 func Judge(o *result.Observed, remote bool) {
-	if o == nil {
+	if o == nil || tooShort(o.Seconds) != "" {
 		return
 	}
 	var ms []result.ObservedServerMachine
