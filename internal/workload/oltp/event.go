@@ -75,7 +75,7 @@ func (wk *worker) id() int64 { return wk.rng.Default(1, wk.tableSize) }
 func (wk *worker) pointSelects(ctx context.Context, c *workload.Counts, n int) error {
 	t, ts := wk.table()
 	for range n {
-		wk.args1[0] = wk.id()
+		wk.args1[0] = wk.box.Int(wk.id())
 		if err := wk.query(ctx, c, ts.point, wk.args1); err != nil {
 			return stmtError("point select", t, err)
 		}
@@ -90,7 +90,7 @@ func (wk *worker) ranges(ctx context.Context, c *workload.Counts, r rangeKind, n
 	st := ts.ranges[r]
 	for range n {
 		id := wk.id()
-		wk.args2[0], wk.args2[1] = id, id+wk.rangeSize-1
+		wk.args2[0], wk.args2[1] = wk.box.Int(id), wk.box.Int(id+wk.rangeSize-1)
 		if err := wk.query(ctx, c, st, wk.args2); err != nil {
 			return stmtError(r.String(), t, err)
 		}
@@ -102,7 +102,7 @@ func (wk *worker) ranges(ctx context.Context, c *workload.Counts, r rangeKind, n
 func (wk *worker) indexUpdates(ctx context.Context, c *workload.Counts, n int) error {
 	t, ts := wk.table()
 	for range n {
-		wk.args1[0] = wk.id()
+		wk.args1[0] = wk.box.Int(wk.id())
 		if err := wk.execStmt(ctx, c, ts.indexUpdate, wk.args1); err != nil {
 			return stmtError("index update", t, err)
 		}
@@ -115,7 +115,7 @@ func (wk *worker) nonIndexUpdates(ctx context.Context, c *workload.Counts, n int
 	t, ts := wk.table()
 	for range n {
 		wk.rng.String(wk.c[:0], cTemplate)
-		wk.argsCID[1] = wk.id()
+		wk.argsCID[1] = wk.box.Int(wk.id())
 		if err := wk.execStmt(ctx, c, ts.nonIndexUpdate, wk.argsCID); err != nil {
 			return stmtError("non-index update", t, err)
 		}
@@ -132,11 +132,11 @@ func (wk *worker) deleteInserts(ctx context.Context, c *workload.Counts, n int) 
 		k := wk.id()
 		wk.rng.String(wk.c[:0], cTemplate)
 		wk.rng.String(wk.pad[:0], padTemplate)
-		wk.args1[0] = id
+		wk.args1[0] = wk.box.Int(id)
 		if err := wk.execStmt(ctx, c, ts.del, wk.args1); err != nil {
 			return stmtError("delete", t, err)
 		}
-		wk.argsIns[0], wk.argsIns[1] = id, k
+		wk.argsIns[0], wk.argsIns[1] = wk.box.Int(id), wk.box.Int(k)
 		if err := wk.execStmt(ctx, c, ts.ins, wk.argsIns); err != nil {
 			return stmtError("insert", t, err)
 		}
@@ -147,7 +147,7 @@ func (wk *worker) deleteInserts(ctx context.Context, c *workload.Counts, n int) 
 // deleteOne is oltp_delete's event.
 func (wk *worker) deleteOne(ctx context.Context, c *workload.Counts) error {
 	t, ts := wk.table()
-	wk.args1[0] = wk.id()
+	wk.args1[0] = wk.box.Int(wk.id())
 	if err := wk.execStmt(ctx, c, ts.del, wk.args1); err != nil {
 		return stmtError("delete", t, err)
 	}
