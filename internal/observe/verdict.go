@@ -148,7 +148,7 @@ const clientBoundPct = cpuBusyBoundPct
 //
 // A phase shorter than half a second is not judged (Probe.End said so already).
 func Judge(o *result.Observed, remote bool) {
-	if o == nil || tooShort(o.Seconds) != "" {
+	if o == nil || o.Seconds < minJudgedSeconds {
 		return
 	}
 	var ms []result.ObservedServerMachine

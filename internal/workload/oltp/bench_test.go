@@ -1,9 +1,9 @@
 package oltp
 
 import (
-	"github.com/fairbench/fairbench/internal/driver"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
