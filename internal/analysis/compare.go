@@ -108,8 +108,14 @@ type Cell struct {
 	PerVCPU       float64
 	PerGHzVCPU    float64
 	PctPerGHzVCPU float64
-	// Significance tests this system's rounds against the baseline's. For
-	// the baseline itself it is untested with P NaN and an empty Mark.
+	// Ratio is this system's figure against the baseline's with its
+	// confidence interval (WelchLog): the comparison's claim. For the
+	// baseline itself it is untested, every figure NaN.
+	Ratio Ratio
+	// Significance is the Mann-Whitney U test of this system's rounds
+	// against the baseline's: a second, distribution-free opinion (see
+	// Significance.Powered). For the baseline itself it is untested with P
+	// NaN.
 	Significance Significance
 	// Outages counts the rounds of the cell whose run had an outage (the
 	// server went away; Sample.Outages): their figures include it. The rows
@@ -265,26 +271,34 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	return c, nil
 }
 
-// noteSignificance notes when no cell could be tested, and benchmath's
-// warnings once each.
+// noteSignificance notes when no cell could be compared with an interval,
+// where Mann-Whitney's test (the second opinion) has power and disagrees with
+// the interval, and benchmath's warnings once each.
 func (c *Comparison) noteSignificance() {
 	tested := false
-	var warnings []string
+	var warnings, disagree []string
 	for _, r := range c.Rows {
-		for _, cl := range r.Cells {
-			tested = tested || cl.Significance.Tested
+		for i, cl := range r.Cells {
+			tested = tested || cl.Ratio.Tested
 			for _, w := range cl.Significance.Warnings {
 				if !slices.Contains(warnings, w) {
 					warnings = append(warnings, w)
 				}
 			}
+			if i != c.Baseline && cl.Ratio.Tested && cl.Significance.Powered && cl.Significance.Significant != cl.Ratio.Claimed {
+				disagree = append(disagree, fmt.Sprintf("%s at %s (interval p = %s, Mann-Whitney p = %s)",
+					c.Systems[i].Label, r.Key, fmtP(cl.Ratio.P), fmtP(cl.Significance.P)))
+			}
 		}
 	}
 	if !tested {
-		c.Notes = append(c.Notes, "no significance test: no cell has two or more rounds on both sides (run more rounds; 4 or more per cell let a difference reach p<0.05)")
+		c.Notes = append(c.Notes, "no interval of a difference: no cell has two or more rounds of positive figures on both sides (run more rounds: with 2 the interval is wide, 3 to 5 make it useful)")
+	}
+	if len(disagree) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("a second opinion differs: the distribution-free Mann-Whitney U test, where the rounds give it power, disagrees with the interval at α=%g: %s — with few rounds its p moves in coarse steps (2/C(n+m, n) at best); the headline follows the interval, and more rounds settle it", c.Alpha, strings.Join(disagree, "; ")))
 	}
 	for _, w := range warnings {
-		c.Notes = append(c.Notes, "significance: "+w)
+		c.Notes = append(c.Notes, "Mann-Whitney: "+w)
 	}
 }
 
@@ -352,8 +366,11 @@ func (c *Comparison) cell(vals, baseVals []float64, i, vcpus int) Cell {
 	st := Describe(vals)
 	cell := Cell{Stats: st, Value: c.Center.Of(st), Pct: nan, FScaled: nan, PctFScaled: nan, PerVCPU: nan, PerGHzVCPU: nan, PctPerGHzVCPU: nan}
 	if i != c.Baseline {
+		cell.Ratio = WelchLog(vals, baseVals, c.Alpha)
 		cell.Significance = MannWhitney(vals, baseVals, c.Alpha)
 	} else {
+		cell.Ratio = Ratio{N: len(vals), BaseN: len(vals), Estimate: nan, Lo: nan, Hi: nan, Confidence: 1 - c.Alpha,
+			T: nan, DF: nan, P: nan, Alpha: c.Alpha, Detectable: nan}
 		cell.Significance = Significance{P: nan, Alpha: c.Alpha}
 	}
 	if st.N == 0 {

@@ -70,7 +70,7 @@ func TestCompareRounds(t *testing.T) {
 		{1, 1, 5, 1100, 10, 1100 * 3 / 2.5, 1100.0 / 10, 2.0 / 252, true, ""}, // all five above: 2/C(10,5)
 		{1, 2, 3, 905, -9.5, 905 * 3 / 2.6, 905 / 62.4, exactUTestP([]float64{900, 905, 910}, []float64{1000, 1010, 990, 1005, 995}), true, ""},
 		{4, 1, 5, 3802, 2.0 / 38, 3802 * 3 / 2.5, 380.2, exactUTestP([]float64{3791, 3816, 3802, 3808, 3793}, []float64{3800, 3810, 3790, 3805, 3795}), false, ReasonNotSignificant},
-		{4, 2, 2, 3925, 125.0 / 38, 3925 * 3 / 2.6, 3925 / 62.4, 2.0 / 21, false, ReasonNotSignificant},
+		{4, 2, 2, 3925, 125.0 / 38, 3925 * 3 / 2.6, 3925 / 62.4, 2.0 / 21, false, ReasonNoPower},
 		{16, 1, 1, 8000, -11.111111, 9600, 800, math.NaN(), false, ReasonTooFew},
 		{16, 2, 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), false, ReasonTooFew},
 	}

@@ -205,6 +205,10 @@ type CPUPoint struct {
 	Caveat string
 	// Outages counts the point's rounds whose server went away.
 	Outages int
+	// Vague is true when the point's interval or the curve's first point's
+	// is wider than its figure (Stats.Vague): its speed-up and efficiency
+	// tell nothing, and every rendering marks them VagueMark.
+	Vague bool
 }
 
 // SuperlinearMark marks a per-CPU efficiency above 100 % in every rendering.
@@ -269,6 +273,7 @@ func (cv *CPUCurve) fill() {
 	for i := range cv.Points {
 		p := &cv.Points[i]
 		p.SpeedUp, p.Efficiency = math.NaN(), math.NaN()
+		p.Vague = p.Stats.Vague() || base.Stats.Vague()
 		if base.Value == 0 {
 			continue
 		}

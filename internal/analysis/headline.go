@@ -10,26 +10,34 @@ import (
 // The headline of a comparison is built by one stated rule (HeadlineRule):
 // per section (workload) and per system against the baseline, the rows are
 // walked in thread order and cut into spans of consecutive rows of one kind —
-// significant differences of one sign, differences that are not significant,
-// and cells resting on a single round (no test possible). A row where a side
-// has no figure ends a span and belongs to none. Each span is told with its
-// thread counts and its smallest and largest difference; a significant span
-// with its largest p value.
+// differences shown by the rounds (the 95 % interval of the ratio excludes no
+// change; Ratio) of one direction, differences the rounds could not tell
+// (the interval holds no change), rows with too few rounds to tell, and rows
+// that could not be tested (a round of zero, every round equal). A row where
+// a side has no figure ends a span and belongs to none. Each span is told
+// with its thread counts and its smallest and largest observed difference; a
+// shown span with the weakest bound its intervals give and its largest p, a
+// span that could not be told with its intervals and the smallest difference
+// its rounds could have shown. "Could not tell" is never told as "no
+// difference".
 
 // HeadlineRule states the rule the headline follows, for a report's legend.
-const HeadlineRule = "Headline rule: per workload, consecutive thread counts whose differences are significant (p < α) and of one sign form one range, told with its smallest and largest difference and its largest p; consecutive counts without a significant difference form a \"no significant difference\" range; counts where a side ran a single round are named as such (no test possible)."
+const HeadlineRule = "Headline rule: per workload, consecutive thread counts where the 95 % confidence interval of the ratio to the baseline (Welch's t test on the rounds' logarithms) excludes no change, in one direction, form one range, told with its smallest and largest observed difference, the weakest bound of its intervals and its largest p; consecutive counts whose intervals hold no change are told as \"could not tell\" with their intervals and the smallest difference the rounds could have shown — never as \"no difference\"; counts where a side has fewer than two rounds are told as too few rounds to tell, with the counts."
 
 // SpanKind is how a span of rows compares with the baseline.
 type SpanKind int
 
 // The span kinds.
 const (
-	// SpanSignificant: every row tested, p < α, every difference of one sign.
-	SpanSignificant SpanKind = iota
-	// SpanNotSignificant: every row tested, p ≥ α.
-	SpanNotSignificant
-	// SpanSingleRound: a side of every row has fewer than two rounds.
-	SpanSingleRound
+	// SpanShown: every row's interval excludes no change, every difference
+	// of one direction.
+	SpanShown SpanKind = iota
+	// SpanCouldNotTell: every row tested, its interval holding no change.
+	SpanCouldNotTell
+	// SpanTooFew: a side of every row has fewer than two rounds.
+	SpanTooFew
+	// SpanNotTested: rows that have rounds enough but no interval (Reason).
+	SpanNotTested
 )
 
 // Span is a run of consecutive rows of a section of one kind.
@@ -37,10 +45,27 @@ type Span struct {
 	Kind SpanKind
 	// From and To are the first and last thread counts; Rows the rows held.
 	From, To, Rows int
-	// Lo and Hi are the smallest and largest difference in % (signed, Lo ≤ Hi).
+	// Lo and Hi are the smallest and largest observed difference in % of
+	// the cells' centers (Cell.Pct; signed, Lo ≤ Hi).
 	Lo, Hi float64
+	// CILo and CIHi are the lowest lower and highest upper bound of the
+	// rows' intervals of the change in % (NaN for spans without intervals).
+	CILo, CIHi float64
+	// Bound is a shown span's weakest bound in %: the smallest change every
+	// row's interval guarantees (the largest lower bound of the rows'
+	// intervals when slower, the smallest when faster; signed). NaN
+	// otherwise.
+	Bound float64
 	// MaxP is the largest p value of a tested span's rows (NaN otherwise).
 	MaxP float64
+	// Detectable is the largest of the rows' Ratio.Detectable, as a % (a
+	// span that could not be told; NaN otherwise).
+	Detectable float64
+	// N and BaseN are the rounds of the system and of the baseline when
+	// every row of the span has the same (-1 when they differ).
+	N, BaseN int
+	// Reason is a SpanNotTested span's Ratio.Reason.
+	Reason string
 }
 
 // Verdict is one system against the baseline in one section.
@@ -64,6 +89,28 @@ func Verdicts(c *Comparison) []Verdict {
 	return out
 }
 
+// rowKind is how a cell compares with the baseline under the headline rule.
+// A shown difference whose observed % points the other way than its interval
+// (possible only when the rounds are very skewed: the center is a mean or a
+// median, the interval one of geometric means) is not claimed.
+func rowKind(cl Cell) SpanKind {
+	r := cl.Ratio
+	switch {
+	case r.Tested && r.Claimed && (r.Lo > 1) == (cl.Pct > 0) && cl.Pct != 0:
+		return SpanShown
+	case r.Tested:
+		return SpanCouldNotTell
+	case r.Reason == NotTestedTooFew || r.Reason == "":
+		return SpanTooFew
+	}
+	return SpanNotTested
+}
+
+// Shown reports whether the cell's rounds show a difference from the
+// baseline's under the headline rule (its interval excludes no change, and
+// its observed difference points the same way).
+func (cl Cell) Shown() bool { return rowKind(cl) == SpanShown }
+
 // spans cuts rows into the spans of system i.
 func spans(rows []Row, i int) []Span {
 	var out []Span
@@ -74,37 +121,76 @@ func spans(rows []Row, i int) []Span {
 			open = false
 			continue
 		}
-		kind := SpanSingleRound
-		switch {
-		case cl.Significance.Tested && cl.Significance.Significant:
-			kind = SpanSignificant
-		case cl.Significance.Tested:
-			kind = SpanNotSignificant
+		kind := rowKind(cl)
+		rt := cl.Ratio
+		lo, hi := math.NaN(), math.NaN()
+		if rt.Tested {
+			lo, hi = rt.Pct()
 		}
-		p := math.NaN()
-		if cl.Significance.Tested {
-			p = cl.Significance.P
+		bound := math.NaN()
+		if kind == SpanShown {
+			bound = lo
+			if rt.Hi < 1 {
+				bound = hi
+			}
 		}
-		if n := len(out); open && out[n-1].Kind == kind && (kind != SpanSignificant || (out[n-1].Lo < 0) == (cl.Pct < 0)) {
+		p, det := math.NaN(), math.NaN()
+		if rt.Tested {
+			p, det = rt.P, rt.Detectable*100
+		}
+		if n := len(out); open && out[n-1].Kind == kind && (kind != SpanShown || (out[n-1].Lo < 0) == (cl.Pct < 0)) &&
+			(kind != SpanNotTested || out[n-1].Reason == rt.Reason) {
 			s := &out[n-1]
 			s.To, s.Rows = r.Key.Threads, s.Rows+1
 			s.Lo, s.Hi = math.Min(s.Lo, cl.Pct), math.Max(s.Hi, cl.Pct)
-			if !math.IsNaN(p) {
-				s.MaxP = math.Max(s.MaxP, p)
+			s.CILo, s.CIHi = minNum(s.CILo, lo), maxNum(s.CIHi, hi)
+			s.MaxP, s.Detectable = maxNum(s.MaxP, p), maxNum(s.Detectable, det)
+			if kind == SpanShown {
+				if bound > 0 {
+					s.Bound = math.Min(s.Bound, bound)
+				} else {
+					s.Bound = math.Max(s.Bound, bound)
+				}
+			}
+			if s.N != rt.N || s.BaseN != rt.BaseN {
+				s.N, s.BaseN = -1, -1
 			}
 			continue
 		}
-		out = append(out, Span{Kind: kind, From: r.Key.Threads, To: r.Key.Threads, Rows: 1, Lo: cl.Pct, Hi: cl.Pct, MaxP: p})
+		out = append(out, Span{Kind: kind, From: r.Key.Threads, To: r.Key.Threads, Rows: 1, Lo: cl.Pct, Hi: cl.Pct,
+			CILo: lo, CIHi: hi, Bound: bound, MaxP: p, Detectable: det, N: rt.N, BaseN: rt.BaseN, Reason: rt.Reason})
 		open = true
 	}
 	return out
 }
 
+// minNum and maxNum are math.Min and math.Max that ignore a NaN operand.
+func minNum(a, b float64) float64 {
+	switch {
+	case math.IsNaN(a):
+		return b
+	case math.IsNaN(b):
+		return a
+	}
+	return math.Min(a, b)
+}
+
+func maxNum(a, b float64) float64 {
+	switch {
+	case math.IsNaN(a):
+		return b
+	case math.IsNaN(b):
+		return a
+	}
+	return math.Max(a, b)
+}
+
 // Headline is the verdict of c in sentences, one per section and system
 // other than the baseline: "oltp_read_write: ARM is 27–38 % slower than x86
-// at 64–256 threads (significant, p ≤ 0.029); no significant difference at
-// 1–32 threads (ARM −8 % to +2 % against x86)." A comparison of one system
-// has no headline.
+// at 64–256 threads (95 % confidence: at least 21 % slower at each; p ≤
+// 0.004); could not tell at 1–32 threads (ARM −8 % to +2 % against x86; 95 %
+// intervals −19 % to +12 %: these rounds could show only a difference beyond
+// about ±14 %)." A comparison of one system has no headline.
 func Headline(c *Comparison) []string {
 	var out []string
 	for _, v := range Verdicts(c) {
@@ -121,21 +207,98 @@ func (v Verdict) Sentence(c *Comparison) string {
 	}
 	var parts []string
 	for _, s := range v.Spans {
-		at := threadRange(s.From, s.To)
-		switch s.Kind {
-		case SpanSignificant:
-			parts = append(parts, fmt.Sprintf("%s at %s (significant, %s)", c.direction(sys, base, s.Lo, s.Hi), at, pBound(s)))
-		case SpanNotSignificant:
-			parts = append(parts, fmt.Sprintf("no significant difference at %s (%s, p ≥ %g)", at, spread(sys, base, s.Lo, s.Hi), c.Alpha))
-		default:
-			what := "a single round"
-			if s.Rows > 1 {
-				what = "single rounds"
-			}
-			parts = append(parts, fmt.Sprintf("%s rests on %s at %s, not tested: %s", c.Metric.Unit, what, at, c.untested(sys, base, s.Lo, s.Hi)))
-		}
+		parts = append(parts, c.SpanPhrase(s, sys, base))
 	}
 	return RowLabel(v.Group) + ": " + strings.Join(parts, "; ") + "."
+}
+
+// SpanPhrase tells one span of sys against base, as the headline does; the
+// cost's price-performance comparisons tell theirs with it too.
+func (c *Comparison) SpanPhrase(s Span, sys, base string) string {
+	at := threadRange(s.From, s.To)
+	conf := fmt.Sprintf("%g %%", c.confidence()*100)
+	switch s.Kind {
+	case SpanShown:
+		return fmt.Sprintf("%s at %s (%s confidence: %s at each; %s)", c.direction(sys, base, s.Lo, s.Hi), at, conf, c.atLeast(s.Bound), pBound(s))
+	case SpanCouldNotTell:
+		return fmt.Sprintf("could not tell at %s (%s; %s intervals %s: these rounds could show only a difference beyond about ±%s %%)",
+			at, spread(sys, base, s.Lo, s.Hi), conf, intervalPct(s.CILo, s.CIHi), fmtPctFine(s.Detectable))
+	case SpanTooFew:
+		counts := "fewer than two rounds on a side"
+		if s.N >= 0 {
+			counts = strings.TrimPrefix(strings.TrimSuffix(tooFewToTell(sys, base, s.N, s.BaseN), ")"), "too few rounds to tell (")
+		}
+		return fmt.Sprintf("too few rounds to tell at %s (%s): %s, not tested", at, counts, c.untested(sys, base, s.Lo, s.Hi))
+	}
+	why := s.Reason
+	if why == NotTestedNoSpread {
+		why += ": no spread to judge a difference by"
+	}
+	return fmt.Sprintf("not tested at %s (%s): %s", at, why, c.untested(sys, base, s.Lo, s.Hi))
+}
+
+// confidence is the comparison's confidence level (Confidence when unset).
+func (c *Comparison) confidence() float64 {
+	if c.Confidence > 0 {
+		return c.Confidence
+	}
+	return Confidence
+}
+
+// atLeast tells a shown span's weakest bound: "at least 21 % slower".
+func (c *Comparison) atLeast(bound float64) string {
+	up := bound > 0
+	word := map[bool]string{true: "faster", false: "slower"}[up]
+	if c.Metric.LowerIsBetter {
+		word = map[bool]string{true: "higher", false: "lower"}[up]
+	}
+	return fmt.Sprintf("at least %s %% %s", fmtPctFine(math.Abs(bound)), word)
+}
+
+// intervalPct prints an interval of a change in %: "−19 % to +12 %".
+func intervalPct(lo, hi float64) string {
+	l, h := pctPair(lo, hi)
+	return l + " % to " + h + " %"
+}
+
+// pctPair prints the bounds of an interval of a change in % with their
+// signs and one precision: whole numbers when both are 10 or more in size,
+// one decimal otherwise ("−11.4", "−8.4").
+func pctPair(lo, hi float64) (string, string) {
+	if math.Abs(lo) < 9.95 || math.Abs(hi) < 9.95 {
+		return signed(fmtSmallPct(lo)), signed(fmtSmallPct(hi))
+	}
+	return signed(fmtPct(lo)), signed(fmtPct(hi))
+}
+
+// fmtSmallPct prints a percentage below 10 with one decimal, or with two
+// significant digits when one decimal would round it to zero: a bound of
+// +0.004 % is not "0".
+func fmtSmallPct(v float64) string {
+	if a := math.Abs(v); a > 0 && a < 0.05 {
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return fmtFixed(v, 1)
+}
+
+// fmtPctFine prints a percentage as a whole number from 10 up and with one
+// decimal below, so that a narrow interval keeps its width: "0.8", "14".
+func fmtPctFine(v float64) string {
+	if math.Abs(v) < 9.95 {
+		return fmtSmallPct(v)
+	}
+	return fmtPct(v)
+}
+
+// signed puts a sign before a printed number: "+0.8", "−14", "0".
+func signed(s string) string {
+	switch {
+	case strings.Trim(s, "0.") == "":
+		return "0"
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:]
+	}
+	return "+" + s
 }
 
 // direction says how sys compares with base over a range of differences of

@@ -80,7 +80,8 @@ func (c *Comparison) Legend() []string {
 		}
 		legend = append(legend, fmt.Sprintf("fscaled: the value at the baseline's frequency, %s.", formula))
 	}
-	return append(legend, fmt.Sprintf("p: two-sided Mann-Whitney U test against %s; ~ marks no significant difference at α=%g (~ n<2: fewer than two rounds, no test possible).", base.Label, c.Alpha))
+	return append(legend, fmt.Sprintf("%g%% CI: the %g %% confidence interval of the change against %s, in %% (%s; docs/statistics.md); %s marks an interval that holds no change: the rounds could not tell — not \"no difference\"; %s too few: a side has fewer than two rounds.",
+		c.confidence()*100, c.confidence()*100, base.Label, MethodWelchLog, CouldNotTellMark, CouldNotTellMark))
 }
 
 // sectionTitle names a key group as section titles do: "tpcc (uniform,
@@ -244,12 +245,19 @@ const (
 	// ColumnPctFScaled is the % difference of the frequency-scaled figure
 	// (Cell.PctFScaled).
 	ColumnPctFScaled
-	// ColumnP is the p value of a system's test against the baseline.
-	ColumnP
+	// ColumnChange is the confidence interval of a system's change against
+	// the baseline, in % (Cell.Ratio), marked CouldNotTellMark when it holds
+	// no change.
+	ColumnChange
 )
 
+// CouldNotTellMark marks a comparison whose rounds could not tell a
+// difference (its interval holds no change, or there is none).
+const CouldNotTellMark = "?"
+
 // MainColumn is one column of the main table after "threads": a system's
-// figure, its frequency-scaled figure, a % difference or a p value. The
+// figure, its frequency-scaled figure, a % difference or the interval of a
+// change. The
 // text, Markdown, wide CSV and HTML layouts all take their columns from
 // MainColumns.
 type MainColumn struct {
@@ -270,37 +278,34 @@ func (col MainColumn) Value(r Row) float64 {
 		return cl.Pct
 	case ColumnPctFScaled:
 		return cl.PctFScaled
-	case ColumnP:
-		return pValue(cl)
+	case ColumnChange:
+		return cl.Ratio.P
 	}
 	return cl.Value
 }
 
 // Text renders the column's entry of a row as the tables print it: figures
-// with three significant digits, whole percentages without a sign ("-0"
-// never), p values as fmtSig does.
+// with three significant digits (VagueMark after a figure whose interval is
+// wider than itself), whole percentages without a sign ("-0" never), the
+// interval of a change as FormatChange does.
 func (col MainColumn) Text(r Row) string {
 	switch col.Kind {
-	case ColumnP:
-		return fmtSig(r.Cells[col.System])
+	case ColumnChange:
+		return FormatChange(r.Cells[col.System])
+	case ColumnFigure:
+		if cl := r.Cells[col.System]; cl.Stats.Vague() {
+			return fmtNum(cl.Value) + " " + VagueMark
+		}
 	case ColumnPct, ColumnPctFScaled:
 		return fmtPct(col.Value(r))
 	}
 	return fmtNum(col.Value(r))
 }
 
-// pValue is a cell's p value, NaN when it was not tested.
-func pValue(cl Cell) float64 {
-	if !cl.Significance.Tested {
-		return math.NaN()
-	}
-	return cl.Significance.P
-}
-
 // MainColumns are the seeds' columns of the main table of rows: every
 // system's figure, the others' frequency-scaled figures (when scaled),
-// their % against the baseline, the scaled %, and the p values when some
-// cell was tested.
+// their % against the baseline, the scaled %, and the intervals of the
+// changes when some cell has rounds of both sides.
 func (c *Comparison) MainColumns(rows []Row) []MainColumn {
 	base := c.BaselineSystem().Label
 	others := c.others()
@@ -321,13 +326,13 @@ func (c *Comparison) MainColumns(rows []Row) []MainColumn {
 			cols = append(cols, MainColumn{Head: fmt.Sprintf("%% %s(FS)-vs-%s", c.Systems[i].Label, base), Kind: ColumnPctFScaled, System: i})
 		}
 	}
-	tested := false
+	rounds := false
 	for _, r := range rows {
-		tested = tested || slices.ContainsFunc(r.Cells, func(cl Cell) bool { return cl.Significance.Tested })
+		rounds = rounds || slices.ContainsFunc(r.Cells, func(cl Cell) bool { return cl.Stats.N > 1 })
 	}
-	if tested {
+	if rounds {
 		for _, i := range others {
-			cols = append(cols, MainColumn{Head: fmt.Sprintf("p %s-vs-%s", c.Systems[i].Label, base), Kind: ColumnP, System: i})
+			cols = append(cols, MainColumn{Head: fmt.Sprintf("%g%% CI %s-vs-%s", c.confidence()*100, c.Systems[i].Label, base), Kind: ColumnChange, System: i})
 		}
 	}
 	return cols
@@ -363,8 +368,8 @@ func (c *Comparison) computeTable(rows []Row) table {
 
 func (c *Comparison) roundsTable(rows []Row) table {
 	t := table{
-		caption: fmt.Sprintf("Rounds (%s; ±: %g%% confidence interval of the mean):", c.Metric.Unit, c.Confidence*100),
-		header:  []string{"threads", "system", "n", "mean", "±", "sd", "cv %", "min", "median", "max"},
+		caption: fmt.Sprintf("Rounds (%s; %g%% CI: confidence interval of the mean, on the log scale; %s: wider than the mean):", c.Metric.Unit, c.confidence()*100, VagueMark),
+		header:  []string{"threads", "system", "n", "mean", fmt.Sprintf("%g%% CI", c.confidence()*100), "sd", "cv %", "min", "median", "max"},
 		left:    map[int]bool{1: true},
 	}
 	for _, r := range rows {
@@ -372,7 +377,7 @@ func (c *Comparison) roundsTable(rows []Row) table {
 			st := cl.Stats
 			t.rows = append(t.rows, []string{
 				threadsCell(r), c.Systems[i].Label, strconv.Itoa(st.N),
-				fmtNum(st.Mean), fmtNum((st.CIHi - st.CILo) / 2), fmtNum(st.StdDev), fmtFixed(st.CV*100, 1),
+				fmtNum(st.Mean), FormatInterval(st), fmtNum(st.StdDev), fmtFixed(st.CV*100, 1),
 				fmtNum(st.Min), fmtNum(st.Median), fmtNum(st.Max),
 			})
 		}
@@ -385,8 +390,8 @@ func (c *Comparison) roundsTable(rows []Row) table {
 func (c *Comparison) layoutCPUSection(cs CPUSection) section {
 	t, caveats := c.cpuTable(cs)
 	sec := section{title: CPUSectionTitle(cs), tables: []table{t}}
-	sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s at the best thread count of each CPU set (threads: the peak over the thread counts run, as seed 002 charts one figure per set: a larger set needs more clients to be loaded; the peak of noisy rounds leans high). ±: %g%% confidence interval of that cell's mean, n its rounds. speed-up: against the series' smallest set; eff/CPU: speed-up ÷ (CPUs ÷ smallest CPUs), 100 %% = linear.",
-		c.Metric.Unit, c.Confidence*100))
+	sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s at the best thread count of each CPU set (threads: the peak over the thread counts run, as seed 002 charts one figure per set: a larger set needs more clients to be loaded; the peak of noisy rounds leans high). %g%% CI: confidence interval of that cell's mean (log scale), n its rounds. speed-up: against the series' smallest set; eff/CPU: speed-up ÷ (CPUs ÷ smallest CPUs), 100 %% = linear; %s: the figure's interval, or the interval of the set it is relative to, is wider than the figure — the speed-up and efficiency tell nothing.",
+		c.Metric.Unit, c.confidence()*100, VagueMark))
 	for _, cv := range caveats {
 		sec.footnotes = append(sec.footnotes, SuperlinearMark+" "+cv)
 	}
@@ -425,7 +430,7 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 		if p != "" {
 			p += ": "
 		}
-		t.header = append(t.header, p+c.Metric.Unit, "±", "n", "threads", "speed-up", "eff/CPU")
+		t.header = append(t.header, p+c.Metric.Unit, fmt.Sprintf("%g%% CI", c.confidence()*100), "n", "threads", "speed-up", "eff/CPU")
 		if multi {
 			t.header = append(t.header, fmt.Sprintf("%% vs %s", base))
 		}
@@ -483,11 +488,12 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 						}
 					}
 				}
-				ci := ""
-				if p.Stats.N > 1 {
-					ci = fmtNum((p.Stats.CIHi - p.Stats.CILo) / 2)
+				speedUp := fmtFixed(p.SpeedUp, 2) + "×"
+				if p.Vague {
+					speedUp += " " + VagueMark
+					eff += " " + VagueMark
 				}
-				line = append(line, value, ci, strconv.Itoa(p.Stats.N), strconv.Itoa(p.Threads), fmtFixed(p.SpeedUp, 2)+"×", eff)
+				line = append(line, value, FormatInterval(p.Stats), strconv.Itoa(p.Stats.N), strconv.Itoa(p.Threads), speedUp, eff)
 				if multi {
 					pct := ""
 					if bp, ok := find(base, m, n); ok && s.Label != base {
@@ -763,17 +769,41 @@ func fmtFixed(v float64, decimals int) string {
 
 func fmtGHz(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// fmtSig prints the significance of a cell: "0.008" when significant, "~ 0.40"
-// when not, "~ n<2" when no test was possible.
-func fmtSig(cl Cell) string {
-	s := cl.Significance
+// FormatChange prints the interval of a cell's change against the baseline
+// in %: "+41 to +103" when it excludes no change, "? −9.5 to +12" when it
+// holds no change (CouldNotTellMark), "? too few" when a side has fewer than
+// two rounds, "? zero round" and "? no spread" when no interval could be
+// made; "-" when the cell or the baseline has no figure.
+func FormatChange(cl Cell) string {
+	r := cl.Ratio
 	switch {
-	case cl.Stats.N == 0:
+	case cl.Stats.N == 0 || math.IsNaN(cl.Pct):
 		return "-"
-	case !s.Tested:
-		return "~ " + ReasonTooFew
-	case s.Significant:
-		return strconv.FormatFloat(s.P, 'f', 3, 64)
+	case !r.Tested && r.Reason == NotTestedNonPositive:
+		return CouldNotTellMark + " zero round"
+	case !r.Tested && r.Reason == NotTestedNoSpread:
+		return CouldNotTellMark + " no spread"
+	case !r.Tested:
+		return CouldNotTellMark + " too few"
 	}
-	return "~ " + strconv.FormatFloat(s.P, 'f', 2, 64)
+	lo, hi := pctPair(r.Pct())
+	s := lo + " to " + hi
+	if rowKind(cl) != SpanShown {
+		return CouldNotTellMark + " " + s
+	}
+	return s
+}
+
+// FormatInterval prints a figure's interval as "4320–5790", "-" without one
+// (one round, or a round of zero), and VagueMark after an interval wider than
+// the figure.
+func FormatInterval(st Stats) string {
+	if st.N < 2 || math.IsNaN(st.CILo) {
+		return "-"
+	}
+	s := fmtNum(st.CILo) + "–" + fmtNum(st.CIHi)
+	if st.Vague() {
+		s += " " + VagueMark
+	}
+	return s
 }

@@ -17,7 +17,8 @@ var csvHeader = []string{
 	"workload", "rand_type", "profile", "data", "threads", "metric", "unit", "system", "baseline",
 	"n", "value", "mean", "stddev", "cv", "ci_lo", "ci_hi", "min", "median", "max",
 	"pct", "fscaled", "pct_fscaled", "per_vcpu", "per_ghz_vcpu", "pct_per_ghz_vcpu",
-	"p_value", "tested", "significant", "mark", "reason", "mixed", "options", "outage_runs",
+	"ratio", "ratio_lo", "ratio_hi", "p_value", "tested", "claimed", "reason", "detectable", "df",
+	"mw_p", "mw_powered", "mw_significant", "vague", "mixed", "options", "outage_runs",
 }
 
 // csvCPUHeader are the columns WriteCSV appends when a row has a server CPU
@@ -27,10 +28,16 @@ var csvCPUHeader = []string{"server_cpus", "cpus", "cpu_best", "cpu_speedup", "c
 // WriteCSV renders c as CSV: a header line (workload, rand_type, profile,
 // data, threads, metric, unit, system, baseline, n, value, mean, stddev, cv,
 // ci_lo, ci_hi, min, median, max, pct, fscaled, pct_fscaled, per_vcpu,
-// per_ghz_vcpu, pct_per_ghz_vcpu, p_value, tested, significant, mark,
-// reason, mixed, options, outage_runs, server_cpus, cpus, cpu_best,
+// per_ghz_vcpu, pct_per_ghz_vcpu, ratio, ratio_lo, ratio_hi, p_value,
+// tested, claimed, reason, detectable, df, mw_p, mw_powered, mw_significant,
+// vague, mixed, options, outage_runs, server_cpus, cpus, cpu_best,
 // cpu_speedup, cpu_efficiency), then one record per row and system with every number at full
-// precision; empty fields are figures that do not apply (NaN) or a system
+// precision. ratio..df are the system's Ratio to the baseline (WelchLog:
+// the ratio of geometric means, its confidence interval, p, whether the
+// interval excludes no change, why it was not tested, the smallest change
+// the rounds could show as a fraction, the degrees of freedom); mw_ the
+// Mann-Whitney second opinion (Significance); vague is true when the cell's
+// interval is wider than its mean (Stats.Vague); empty fields are figures that do not apply (NaN) or a system
 // without the cell (n = 0). mixed is empty for a row of figures of the same
 // thing and says what a mixed row puts together otherwise ("data set: x86
 // w10, arm w100"; see Row.Mixed); options are the row's run options that
@@ -56,7 +63,7 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 	for _, r := range c.Rows {
 		for i, cl := range r.Cells {
 			st := cl.Stats
-			sig := cl.Significance
+			sig, rt := cl.Significance, cl.Ratio
 			rec := []string{
 				r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, strconv.Itoa(r.Key.Threads),
 				c.Metric.Name, c.Metric.Unit, c.Systems[i].Label, strconv.FormatBool(i == c.Baseline),
@@ -64,7 +71,10 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 				csvNum(st.CILo), csvNum(st.CIHi), csvNum(st.Min), csvNum(st.Median), csvNum(st.Max),
 				csvNum(cl.Pct), csvNum(cl.FScaled), csvNum(cl.PctFScaled),
 				csvNum(cl.PerVCPU), csvNum(cl.PerGHzVCPU), csvNum(cl.PctPerGHzVCPU),
-				csvNum(sig.P), strconv.FormatBool(sig.Tested), strconv.FormatBool(sig.Significant), sig.Mark, sig.Reason, MixedString(r.Mixed), r.Key.Options,
+				csvNum(rt.Estimate), csvNum(rt.Lo), csvNum(rt.Hi), csvNum(rt.P), strconv.FormatBool(rt.Tested), strconv.FormatBool(rt.Claimed),
+				rt.Reason, csvNum(rt.Detectable), csvNum(rt.DF),
+				csvNum(sig.P), strconv.FormatBool(sig.Powered), strconv.FormatBool(sig.Significant), strconv.FormatBool(st.Vague()),
+				MixedString(r.Mixed), r.Key.Options,
 				strconv.Itoa(cl.Outages),
 			}
 			if sets {
@@ -96,13 +106,10 @@ func csvNum(v float64) string {
 }
 
 // JSONSchema is the version of WriteJSON's document layout (1.1: differences,
-// under_test; 1.2: rows' server_cpus and by_cpus). A document without server
-// CPU sets holds no 1.2 field and says jsonSchemaNoCPUs, the layout it fits.
-const JSONSchema = "1.2"
-
-// jsonSchemaNoCPUs is the layout version of a document without server CPU
-// sets.
-const jsonSchemaNoCPUs = "1.1"
+// under_test; 1.2: rows' server_cpus and by_cpus; 2.0: a cell's ratio with
+// its interval is the claim, significance is the Mann-Whitney second
+// opinion without its "~" mark, intervals are on the log scale).
+const JSONSchema = "2.0"
 
 // JSONDocument is what WriteJSON writes: the comparison with every number.
 // Figures that do not apply (NaN in Go) are null.
@@ -154,8 +161,11 @@ type JSONCPUPoint struct {
 	CIHi       *float64 `json:"ci_hi"`
 	SpeedUp    *float64 `json:"speedup"`
 	Efficiency *float64 `json:"efficiency"`
-	Caveat     string   `json:"caveat,omitempty"`
-	OutageRuns int      `json:"outage_runs,omitempty"`
+	// Vague is true when the speed-up and efficiency rest on an interval
+	// wider than its figure (CPUPoint.Vague).
+	Vague      bool   `json:"vague,omitempty"`
+	Caveat     string `json:"caveat,omitempty"`
+	OutageRuns int    `json:"outage_runs,omitempty"`
 }
 
 // JSONSystem describes one operand.
@@ -188,50 +198,74 @@ type JSONRow struct {
 
 // JSONCell is one system's figures for one key.
 type JSONCell struct {
-	System        string    `json:"system"`
-	N             int       `json:"n"`
-	Values        []float64 `json:"values"`
-	Value         *float64  `json:"value"`
-	Mean          *float64  `json:"mean"`
-	StdDev        *float64  `json:"stddev"`
-	CV            *float64  `json:"cv"`
-	CILo          *float64  `json:"ci_lo"`
-	CIHi          *float64  `json:"ci_hi"`
-	Min           *float64  `json:"min"`
-	Median        *float64  `json:"median"`
-	Max           *float64  `json:"max"`
-	Pct           *float64  `json:"pct"`
-	FScaled       *float64  `json:"fscaled"`
-	PctFScaled    *float64  `json:"pct_fscaled"`
-	PerVCPU       *float64  `json:"per_vcpu"`
-	PerGHzVCPU    *float64  `json:"per_ghz_vcpu"`
-	PctPerGHzVCPU *float64  `json:"pct_per_ghz_vcpu"`
-	// Significance is null for the baseline.
+	System string    `json:"system"`
+	N      int       `json:"n"`
+	Values []float64 `json:"values"`
+	Value  *float64  `json:"value"`
+	Mean   *float64  `json:"mean"`
+	StdDev *float64  `json:"stddev"`
+	CV     *float64  `json:"cv"`
+	CILo   *float64  `json:"ci_lo"`
+	CIHi   *float64  `json:"ci_hi"`
+	// NoInterval says why ci_lo and ci_hi are null (Stats.NoInterval);
+	// Vague is true when the interval is wider than the mean.
+	NoInterval    string   `json:"no_interval,omitempty"`
+	Vague         bool     `json:"vague,omitempty"`
+	Min           *float64 `json:"min"`
+	Median        *float64 `json:"median"`
+	Max           *float64 `json:"max"`
+	Pct           *float64 `json:"pct"`
+	FScaled       *float64 `json:"fscaled"`
+	PctFScaled    *float64 `json:"pct_fscaled"`
+	PerVCPU       *float64 `json:"per_vcpu"`
+	PerGHzVCPU    *float64 `json:"per_ghz_vcpu"`
+	PctPerGHzVCPU *float64 `json:"pct_per_ghz_vcpu"`
+	// Ratio is the comparison with the baseline (Cell.Ratio) and
+	// Significance the Mann-Whitney second opinion; both null for the
+	// baseline.
+	Ratio        *JSONRatio        `json:"ratio"`
 	Significance *JSONSignificance `json:"significance"`
 	// OutageRuns counts the rounds whose server went away during the run
 	// (Cell.Outages); absent when none did.
 	OutageRuns int `json:"outage_runs,omitempty"`
 }
 
-// JSONSignificance is a significance test's outcome.
+// JSONRatio is a cell's Ratio: the ratio of its geometric mean to the
+// baseline's with its confidence interval, by Method.
+type JSONRatio struct {
+	Method     string   `json:"method"`
+	N          int      `json:"n"`
+	BaseN      int      `json:"baseline_n"`
+	Tested     bool     `json:"tested"`
+	Reason     string   `json:"reason,omitempty"`
+	Estimate   *float64 `json:"estimate"`
+	Lo         *float64 `json:"lo"`
+	Hi         *float64 `json:"hi"`
+	Confidence float64  `json:"confidence"`
+	T          *float64 `json:"t"`
+	DF         *float64 `json:"df"`
+	P          *float64 `json:"p"`
+	Alpha      float64  `json:"alpha"`
+	Claimed    bool     `json:"claimed"`
+	Detectable *float64 `json:"detectable"`
+}
+
+// JSONSignificance is the Mann-Whitney U test's outcome (Significance).
 type JSONSignificance struct {
+	Method      string   `json:"method"`
 	Tested      bool     `json:"tested"`
+	Powered     bool     `json:"powered"`
 	P           *float64 `json:"p"`
 	Alpha       float64  `json:"alpha"`
 	Significant bool     `json:"significant"`
-	Mark        string   `json:"mark"`
 	Reason      string   `json:"reason,omitempty"`
 	Warnings    []string `json:"warnings,omitempty"`
 }
 
 // JSON returns the document WriteJSON writes.
 func (c *Comparison) JSON() JSONDocument {
-	schema := jsonSchemaNoCPUs
-	if c.hasCPUSets() {
-		schema = JSONSchema
-	}
 	d := JSONDocument{
-		Schema: schema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
+		Schema: JSONSchema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
 		Baseline: c.BaselineSystem().Label, Scaled: c.Scaled, PerCompute: c.PerCompute, Notes: c.Notes,
 		Differences: c.Differences,
 	}
@@ -260,7 +294,8 @@ func (c *Comparison) JSON() JSONDocument {
 			jc := JSONCell{
 				System: c.Systems[i].Label, N: st.N, Values: st.Values, OutageRuns: cl.Outages,
 				Value: jnum(cl.Value), Mean: jnum(st.Mean), StdDev: jnum(st.StdDev), CV: jnum(st.CV),
-				CILo: jnum(st.CILo), CIHi: jnum(st.CIHi), Min: jnum(st.Min), Median: jnum(st.Median), Max: jnum(st.Max),
+				CILo: jnum(st.CILo), CIHi: jnum(st.CIHi), NoInterval: st.NoInterval, Vague: st.Vague(),
+				Min: jnum(st.Min), Median: jnum(st.Median), Max: jnum(st.Max),
 				Pct: jnum(cl.Pct), FScaled: jnum(cl.FScaled), PctFScaled: jnum(cl.PctFScaled),
 				PerVCPU: jnum(cl.PerVCPU), PerGHzVCPU: jnum(cl.PerGHzVCPU), PctPerGHzVCPU: jnum(cl.PctPerGHzVCPU),
 			}
@@ -268,9 +303,12 @@ func (c *Comparison) JSON() JSONDocument {
 				jc.Values = []float64{}
 			}
 			if i != c.Baseline {
-				s := cl.Significance
-				jc.Significance = &JSONSignificance{Tested: s.Tested, P: jnum(s.P), Alpha: s.Alpha,
-					Significant: s.Significant, Mark: s.Mark, Reason: s.Reason, Warnings: s.Warnings}
+				s, rt := cl.Significance, cl.Ratio
+				jc.Ratio = &JSONRatio{Method: MethodWelchLog, N: rt.N, BaseN: rt.BaseN, Tested: rt.Tested, Reason: rt.Reason,
+					Estimate: jnum(rt.Estimate), Lo: jnum(rt.Lo), Hi: jnum(rt.Hi), Confidence: rt.Confidence,
+					T: jnum(rt.T), DF: jnum(rt.DF), P: jnum(rt.P), Alpha: rt.Alpha, Claimed: rt.Claimed, Detectable: jnum(rt.Detectable)}
+				jc.Significance = &JSONSignificance{Method: "two-sided Mann-Whitney U test", Tested: s.Tested, Powered: s.Powered,
+					P: jnum(s.P), Alpha: s.Alpha, Significant: s.Significant, Reason: s.Reason, Warnings: s.Warnings}
 			}
 			jr.Systems = append(jr.Systems, jc)
 		}
@@ -283,7 +321,7 @@ func (c *Comparison) JSON() JSONDocument {
 			for _, p := range cv.Points {
 				jc.Points = append(jc.Points, JSONCPUPoint{Set: p.Set, CPUs: p.CPUs, Threads: p.Threads, N: p.Stats.N,
 					Value: jnum(p.Value), CILo: jnum(p.Stats.CILo), CIHi: jnum(p.Stats.CIHi),
-					SpeedUp: jnum(p.SpeedUp), Efficiency: jnum(p.Efficiency), Caveat: p.Caveat, OutageRuns: p.Outages})
+					SpeedUp: jnum(p.SpeedUp), Efficiency: jnum(p.Efficiency), Vague: p.Vague, Caveat: p.Caveat, OutageRuns: p.Outages})
 			}
 			js.Curves = append(js.Curves, jc)
 		}

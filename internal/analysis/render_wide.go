@@ -12,15 +12,20 @@ import (
 // per row (workload, rand type, profile, data set, options, server CPU set,
 // threads), one
 // column per system's figure, then the frequency-scaled figures, the %
-// differences against the baseline and the p values — the main table's
-// columns (MainColumns), numbers at full precision, empty where a figure does
-// not apply. mixed says what a mixed row puts together; outage is true when a
+// differences against the baseline and the intervals of the changes — the
+// main table's columns (MainColumns; an interval as three columns: its lower
+// and upper bound in % and its p value), numbers at full precision, empty
+// where a figure does not apply. mixed says what a mixed row puts together; outage is true when a
 // figure of the row comes from a run whose server went away.
 func WriteWideCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	cols := c.MainColumns(c.Rows)
 	head := []string{"workload", "rand_type", "profile", "data", "options", "server_cpus", "threads"}
 	for _, col := range cols {
+		if col.Kind == ColumnChange {
+			head = append(head, col.Head+" lo %", col.Head+" hi %", col.Head+" p")
+			continue
+		}
 		head = append(head, col.Head)
 	}
 	head = append(head, "mixed", "outage")
@@ -30,6 +35,11 @@ func WriteWideCSV(w io.Writer, c *Comparison) error {
 	for _, r := range c.Rows {
 		rec := []string{r.Key.Workload, r.Key.RandType, r.Key.Profile, r.Key.Data, r.Key.Options, r.Key.CPUs, strconv.Itoa(r.Key.Threads)}
 		for _, col := range cols {
+			if col.Kind == ColumnChange {
+				lo, hi := r.Cells[col.System].Ratio.Pct()
+				rec = append(rec, csvNum(lo), csvNum(hi), csvNum(col.Value(r)))
+				continue
+			}
 			rec = append(rec, csvNum(col.Value(r)))
 		}
 		rec = append(rec, MixedString(r.Mixed), strconv.FormatBool(r.HasOutage()))

@@ -59,6 +59,12 @@ type ScalePoint struct {
 	Efficiency float64
 	// Gain is the growth from the previous thread count (NaN for the first).
 	Gain float64
+	// Stats are the point's rounds; Vague is true when its interval or the
+	// base point's is wider than its figure (Stats.Vague): the speed-up,
+	// efficiency and gain then tell nothing, and renderings mark them
+	// VagueMark.
+	Stats Stats
+	Vague bool
 }
 
 // Scalability describes how system s scales with threads, one curve per key
@@ -92,7 +98,7 @@ func Scalability(s *System, opts ScalingOptions) ([]Curve, error) {
 			curves = append(curves, Curve{System: s.Label, Group: k.Group(), MinGain: opts.MinGain})
 			n++
 		}
-		curves[n-1].Points = append(curves[n-1].Points, ScalePoint{Threads: k.Threads, Value: center.Of(st), N: st.N})
+		curves[n-1].Points = append(curves[n-1].Points, ScalePoint{Threads: k.Threads, Value: center.Of(st), N: st.N, Stats: st})
 	}
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("%s: the results have no %s: choose a metric they record (tps, qps; tpmc for TPC-C)", s.Label, opts.Metric.Name)
@@ -111,6 +117,7 @@ func (c *Curve) fill() {
 	for i := range c.Points {
 		p := &c.Points[i]
 		p.SpeedUp, p.Efficiency, p.Gain = math.NaN(), math.NaN(), math.NaN()
+		p.Vague = p.Stats.Vague() || base.Stats.Vague() || (i > 0 && c.Points[i-1].Stats.Vague())
 		if base.Value != 0 {
 			p.SpeedUp = p.Value / base.Value
 			p.Efficiency = p.SpeedUp / (float64(p.Threads) / float64(base.Threads))

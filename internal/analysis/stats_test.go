@@ -15,28 +15,36 @@ func TestDescribe(t *testing.T) {
 		want   Stats
 	}{{
 		// The textbook sample 2,4,4,4,5,5,7,9: mean 5, sum of squares 32,
-		// sd = √(32/7) = 2.1380899; t(0.975, 7 df) = 2.3646243, so the half
-		// width is 2.3646243 × 2.1380899 / √8 = 1.7874879.
+		// sd = √(32/7) = 2.1380899. The interval is on the log scale: R's
+		// t.test(log(x)) gives a half width of 0.3729417743 (testdata/
+		// reference/welch_log.R), so 5 ×/÷ exp(0.3729417743).
 		name:   "eight values",
 		values: []float64{9, 4, 2, 4, 5, 4, 7, 5},
-		want: Stats{N: 8, Mean: 5, StdDev: 2.1380899, CV: 0.42761799, CILo: 5 - 1.7874879, CIHi: 5 + 1.7874879,
+		want: Stats{N: 8, Mean: 5, StdDev: 2.1380899, CV: 0.42761799, CILo: 5 / math.Exp(0.3729417743), CIHi: 5 * math.Exp(0.3729417743),
 			Min: 2, Max: 9, Median: 4.5},
 	}, {
-		// Two values: sd = √2, t(0.975, 1 df) = 12.7062047, half width =
-		// 12.7062047 × √2 / √2.
+		// Two values: sd = √2; R's half width on the log scale 1.158307514.
 		name:   "two values",
 		values: []float64{12, 10},
-		want: Stats{N: 2, Mean: 11, StdDev: math.Sqrt2, CV: math.Sqrt2 / 11, CILo: 11 - 12.7062047, CIHi: 11 + 12.7062047,
+		want: Stats{N: 2, Mean: 11, StdDev: math.Sqrt2, CV: math.Sqrt2 / 11, CILo: 11 / math.Exp(1.158307514), CIHi: 11 * math.Exp(1.158307514),
 			Min: 10, Max: 12, Median: 11},
 	}, {
-		// Three values: sd = 1, t(0.975, 2 df) = 4.3026527, half width 4.3026527 / √3.
+		// Three values: sd = 1; R's half width on the log scale 1.380058649.
 		name:   "odd count median",
 		values: []float64{3, 1, 2},
-		want:   Stats{N: 3, Mean: 2, StdDev: 1, CV: 0.5, CILo: 2 - 2.4841377, CIHi: 2 + 2.4841377, Min: 1, Max: 3, Median: 2},
+		want:   Stats{N: 3, Mean: 2, StdDev: 1, CV: 0.5, CILo: 2 / math.Exp(1.380058649), CIHi: 2 * math.Exp(1.380058649), Min: 1, Max: 3, Median: 2},
 	}, {
 		name:   "one value: no spread, no interval",
 		values: []float64{42},
-		want:   Stats{N: 1, Mean: 42, StdDev: nan, CV: nan, CILo: nan, CIHi: nan, Min: 42, Max: 42, Median: 42},
+		want:   Stats{N: 1, Mean: 42, StdDev: nan, CV: nan, CILo: nan, CIHi: nan, NoInterval: NoIntervalOneRound, Min: 42, Max: 42, Median: 42},
+	}, {
+		name:   "a round of zero: no interval on the log scale",
+		values: []float64{0, 10, 12},
+		want:   Stats{N: 3, Mean: 22.0 / 3, StdDev: 6.4291005, CV: 6.4291005 / (22.0 / 3), CILo: nan, CIHi: nan, NoInterval: NoIntervalNonPositive, Min: 0, Max: 12, Median: 10},
+	}, {
+		name:   "all rounds equal: an interval of no width",
+		values: []float64{7, 7, 7},
+		want:   Stats{N: 3, Mean: 7, StdDev: 0, CV: 0, CILo: 7, CIHi: 7, Min: 7, Max: 7, Median: 7},
 	}, {
 		name: "no values",
 		want: Stats{N: 0, Mean: nan, StdDev: nan, CV: nan, CILo: nan, CIHi: nan, Min: nan, Max: nan, Median: nan},
@@ -48,8 +56,8 @@ func TestDescribe(t *testing.T) {
 			if !slices.Equal(in, tt.values) {
 				t.Errorf("Describe reordered its input: %v", in)
 			}
-			if got.N != tt.want.N {
-				t.Errorf("N = %d, want %d", got.N, tt.want.N)
+			if got.N != tt.want.N || got.NoInterval != tt.want.NoInterval {
+				t.Errorf("N = %d, NoInterval %q; want %d, %q", got.N, got.NoInterval, tt.want.N, tt.want.NoInterval)
 			}
 			for _, f := range []struct {
 				name      string
@@ -132,28 +140,28 @@ func TestMannWhitney(t *testing.T) {
 		a, b        []float64
 		wantP       float64 // NaN: not tested
 		significant bool
-		mark        string
+		powered     bool
 		reason      string
 	}{{
 		// Every value of b above every value of a: the most extreme of the
 		// 252 splits on each side, p = 2/252.
 		name: "clearly different", a: []float64{1, 2, 3, 4, 5}, b: []float64{6, 7, 8, 9, 10},
-		wantP: 2.0 / 252, significant: true,
+		wantP: 2.0 / 252, significant: true, powered: true,
 	}, {
 		name: "clearly different, throughput-like", a: []float64{5222, 5230, 5215, 5240, 5219, 5228}, b: []float64{5259, 5270, 5262, 5281, 5266, 5275},
-		wantP: 2.0 / 924, significant: true,
+		wantP: 2.0 / 924, significant: true, powered: true,
 	}, {
 		// Interleaved: U = 10 of 25, p = 0.6905 (R: wilcox.test gives 0.6905).
 		name: "interleaved", a: []float64{1, 3, 5, 7, 9}, b: []float64{2, 4, 6, 8, 10},
-		wantP: 0.6904762, mark: "~", reason: ReasonNotSignificant,
+		wantP: 0.6904762, powered: true, reason: ReasonNotSignificant,
 	}, {
-		// Three rounds each can reach p = 0.1 at best: separated yet not
-		// significant at 0.05.
+		// Three rounds each can reach p = 0.1 at best: separated, and the
+		// test has no power to say so at 0.05.
 		name: "too few rounds to reach 0.05", a: []float64{1, 2, 3}, b: []float64{4, 5, 6},
-		wantP: 0.1, mark: "~", reason: ReasonNotSignificant,
+		wantP: 0.1, reason: ReasonNoPower,
 	}, {
 		name: "one round: no test", a: []float64{1}, b: []float64{4, 5, 6},
-		wantP: math.NaN(), mark: "~", reason: ReasonTooFew,
+		wantP: math.NaN(), reason: ReasonTooFew,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,18 +174,34 @@ func TestMannWhitney(t *testing.T) {
 			if !near7(got.P, tt.wantP) || got.Tested == math.IsNaN(tt.wantP) {
 				t.Errorf("P = %v (tested %v), want %v", got.P, got.Tested, tt.wantP)
 			}
-			if got.Significant != tt.significant || got.Mark != tt.mark || got.Reason != tt.reason || got.Alpha != DefaultAlpha {
-				t.Errorf("got significant=%v mark=%q reason=%q alpha=%v, want %v %q %q %v",
-					got.Significant, got.Mark, got.Reason, got.Alpha, tt.significant, tt.mark, tt.reason, DefaultAlpha)
+			if got.Significant != tt.significant || got.Powered != tt.powered || got.Reason != tt.reason || got.Alpha != DefaultAlpha {
+				t.Errorf("got significant=%v powered=%v reason=%q alpha=%v, want %v %v %q %v",
+					got.Significant, got.Powered, got.Reason, got.Alpha, tt.significant, tt.powered, tt.reason, DefaultAlpha)
 			}
 		})
 	}
 }
 
-func TestMannWhitneyWarnsWhenSamplesAreTooSmall(t *testing.T) {
-	got := MannWhitney([]float64{1, 2, 3}, []float64{4, 5, 6}, 0.05)
-	if len(got.Warnings) == 0 {
-		t.Fatalf("no warning for 3+3 rounds, which cannot reach p<0.05: %+v", got)
+// MannWhitneyPowered and MannWhitneyMinP against the exact enumeration:
+// the most extreme split of n and m rounds is the smallest p.
+func TestMannWhitneyPower(t *testing.T) {
+	for _, tc := range []struct {
+		n, m    int
+		powered bool
+	}{{2, 2, false}, {3, 3, false}, {3, 4, false}, {4, 4, true}, {3, 5, true}, {2, 8, true}, {2, 7, false}, {1, 30, false}} {
+		a, b := make([]float64, tc.n), make([]float64, tc.m)
+		for i := range a {
+			a[i] = float64(i)
+		}
+		for i := range b {
+			b[i] = float64(100 + i)
+		}
+		if got, want := MannWhitneyMinP(tc.n, tc.m), exactUTestP(a, b); !near7(got, want) {
+			t.Errorf("MannWhitneyMinP(%d, %d) = %v, exact %v", tc.n, tc.m, got, want)
+		}
+		if got := MannWhitneyPowered(tc.n, tc.m, 0.05); got != tc.powered {
+			t.Errorf("MannWhitneyPowered(%d, %d) = %v, want %v", tc.n, tc.m, got, tc.powered)
+		}
 	}
 }
 

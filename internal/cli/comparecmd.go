@@ -210,8 +210,12 @@ seeds' tables do. It opens with what differs between the systems (server machine
 flavour and version, every server variable and managed setting whose value differs); then
 each system's figure, the % difference to the baseline, the
 frequency-scaled figures and % (--ghz), figures per vCPU and per GHz·vCPU, and with
-several rounds the mean, spread, 95% confidence interval and a Mann-Whitney U test
-(~ marks a difference that is not significant).
+several rounds the mean, spread and 95% confidence interval (on the log scale: never below
+zero; ≈ marks one wider than the figure), and per cell the 95% interval of the change against
+the baseline (Welch's t test on the rounds' logarithms: a ratio of geometric means). A
+difference is claimed only when that interval excludes no change; ? marks one the rounds could
+not tell, which is not evidence of no difference. The headline says so with the smallest
+difference the rounds could have shown (docs/statistics.md).
 
 Each operand is a result file, a suite directory or a directory of result files (read
 with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.

@@ -19,6 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/fairbench/fairbench/internal/analysis"
+
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -258,16 +260,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 		grid.Vertical.Width = 0
 		return p, leg, c.addBars(p, &leg)
 	}
-	maxY := 0.0
-	for _, s := range c.Series {
-		for j, y := range s.Y {
-			maxY = math.Max(maxY, y)
-			if j < len(s.Hi) && !math.IsNaN(s.Hi[j]) {
-				maxY = math.Max(maxY, s.Hi[j])
-			}
-		}
-	}
-	top := niceTop(maxY)
+	top := niceTop(c.yRange())
 	bands := []struct {
 		spans [][2]float64
 		col   color.Color
@@ -309,7 +302,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 			xys = append(xys, plotter.XY{X: x, Y: s.Y[j]})
 			if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
 				errs = append(errs, plotter.XY{X: x, Y: s.Y[j]})
-				lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, s.Hi[j]-s.Y[j])
+				lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, math.Min(s.Hi[j], top)-s.Y[j])
 			}
 		}
 		if len(errs) > 1 {
@@ -362,6 +355,56 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 	return p, leg, nil
 }
 
+// wideCI is how far above the highest figure an interval may lift a chart's
+// y axis: an interval wider than that (a vague figure of two noisy rounds)
+// is cut at the axis' top rather than flatten every line to the bottom.
+const wideCI = 2.0
+
+// yRange is the largest y a line chart shows: its highest figure, or the
+// highest top of an interval up to wideCI times that.
+func (c *Chart) yRange() float64 {
+	maxY, maxHi := 0.0, 0.0
+	for _, s := range c.Series {
+		for j, y := range s.Y {
+			maxY = math.Max(maxY, y)
+			if j < len(s.Hi) && !math.IsNaN(s.Hi[j]) {
+				maxHi = math.Max(maxHi, s.Hi[j])
+			}
+		}
+	}
+	return math.Max(maxY, math.Min(maxHi, wideCI*maxY))
+}
+
+// intervalCaption says how to read the error bars of a line chart: their
+// level and scale, that one is cut at the top of the axis when one is, and
+// that a point without one has no interval (a single round); "" for a chart
+// without intervals or points that lack one.
+func (c *Chart) intervalCaption() string {
+	some, none, cut := false, false, false
+	top := c.yRange()
+	for _, s := range c.Series {
+		for j := range s.Y {
+			if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) {
+				some = true
+				cut = cut || s.Hi[j] > top
+			} else {
+				none = true
+			}
+		}
+	}
+	var parts []string
+	if some {
+		parts = append(parts, fmt.Sprintf("Bands and error bars: %g %% confidence intervals of the mean, on the log scale (never below zero).", analysis.Confidence*100))
+	}
+	if cut {
+		parts = append(parts, fmt.Sprintf("An error bar cut at the top of the axis reaches beyond %g× the highest figure: that figure tells next to nothing.", wideCI))
+	}
+	if none {
+		parts = append(parts, "A point without an error bar has no interval: it rests on one round.")
+	}
+	return strings.Join(parts, " ")
+}
+
 // niceTop is the top of a y axis that holds max with a little room: a
 // multiple of its tick step.
 func niceTop(max float64) float64 {
@@ -402,14 +445,17 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 			groups = append(groups, BarGroup{Label: b.Label, Bars: []Bar{b}})
 		}
 	}
-	maxY, most := 0.0, 1
+	maxY, maxHi, most := 0.0, 0.0, 1
 	for _, g := range groups {
 		most = max(most, len(g.Bars))
 		for _, b := range g.Bars {
-			maxY = math.Max(maxY, math.Max(b.Value, b.Hi))
+			maxY = math.Max(maxY, b.Value)
+			if !math.IsNaN(b.Hi) {
+				maxHi = math.Max(maxHi, b.Hi)
+			}
 		}
 	}
-	top := niceTop(maxY * 1.08) // room for the value labels
+	top := niceTop(math.Max(maxY, math.Min(maxHi, wideCI*maxY)) * 1.08) // room for the value labels
 	width := 0.8 / float64(most)
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
 	if c.Relative {
@@ -436,13 +482,14 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 			p.Add(rect)
 			labelY := b.Value
 			if b.Hi > b.Lo && !math.IsNaN(b.Lo) {
-				eb, err := plotter.NewYErrorBars(ciErrors{plotter.XYs{{X: x, Y: b.Value}}, []float64{b.Value - b.Lo}, []float64{b.Hi - b.Value}})
+				hi := math.Min(b.Hi, top/1.08)
+				eb, err := plotter.NewYErrorBars(ciErrors{plotter.XYs{{X: x, Y: b.Value}}, []float64{b.Value - b.Lo}, []float64{hi - b.Value}})
 				if err != nil {
 					return fmt.Errorf("chart %s: %w", c.ID, err)
 				}
 				eb.Color, eb.Width, eb.CapWidth = color.Gray{Y: 0x33}, vg.Points(1), vg.Points(5)
 				p.Add(eb)
-				labelY = b.Hi
+				labelY = hi
 			}
 			text := barLabel(b.Value)
 			if c.Relative {

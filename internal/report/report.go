@@ -212,6 +212,7 @@ func matching(c *analysis.Comparison, g analysis.Key) []analysis.Row {
 func lineChart(id, title, unit string, systems []*analysis.System, rows []analysis.Row) *Chart {
 	c := &Chart{ID: id, Title: title, XLabel: "threads", YLabel: unit, ThreadAxis: true}
 	c.Series = systemSeries(systems, rows, "", 0)
+	c.Caption = c.intervalCaption()
 	return c
 }
 
@@ -280,6 +281,7 @@ func (r *Report) latencyChart(id string, g analysis.Key) *Chart {
 		return nil
 	}
 	c.Title = strings.Join(units, ", ") + " latency (ms) by threads"
+	c.Caption = c.intervalCaption()
 	return c
 }
 
@@ -318,7 +320,7 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 	base := cmp.BaselineSystem().Label
 	c := &Chart{ID: "overview", Title: fmt.Sprintf("%s by test case at %d threads, %% of %s", cmp.Metric.Unit, threads, base),
 		YLabel: fmt.Sprintf("%% of %s's %s (%s = 100)", base, cmp.Metric.Unit, base), Relative: true,
-		Caption: fmt.Sprintf("Each test case's %s at %d threads as a percentage of %s's (%s = 100; %s). Error bars: each system's %g %% confidence interval on the same scale. The figures themselves are in each test case's section.",
+		Caption: fmt.Sprintf("Each test case's %s at %d threads as a percentage of %s's (%s = 100; %s). Error bars: each system's %g %% confidence interval on the same scale (log scale, never below zero; none for a figure of one round). The figures themselves are in each test case's section.",
 			cmp.Metric.Unit, threads, base, base, map[bool]string{true: "lower is better", false: "higher is better"}[cmp.Metric.LowerIsBetter], cmp.Confidence*100)}
 	for _, rows := range sections {
 		i := slices.IndexFunc(rows, func(r analysis.Row) bool { return r.Key.Threads == threads })

@@ -463,9 +463,9 @@ func TestMainTableColumnsAndCaveats(t *testing.T) {
 	}
 	page := html.String()
 	for _, want := range []string{
-		"<th>threads</th><th>arm (tps)</th><th>x86 (tps)</th><th>arm fscaled (tps at 3.5 GHz)</th><th>% arm vs x86</th><th>% arm fscaled vs x86</th><th>p arm vs x86</th>",
+		"<th>threads</th><th>arm (tps)</th><th>x86 (tps)</th><th>arm fscaled (tps at 3.5 GHz)</th><th>% arm vs x86</th><th>% arm fscaled vs x86</th><th>95 % CI of % arm vs x86</th>",
 		`<span class="caveat">(one round)</span>`,
-		`<div class="legend">`, "fscaled: the value at the baseline&#39;s frequency", "~ marks no significant difference",
+		`<div class="legend">`, "fscaled: the value at the baseline&#39;s frequency", "? marks an interval that holds no change: the rounds could not tell",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML lacks %q", want)
@@ -483,7 +483,7 @@ func TestMainTableColumnsAndCaveats(t *testing.T) {
 			t.Errorf("the %s report shows a negative zero:\n%s", name, out)
 		}
 	}
-	if !strings.Contains(page, "<td>0%</td>") && !strings.Contains(page, `<td class="ns">0% ~</td>`) {
+	if !strings.Contains(page, "<td>0%</td>") && !strings.Contains(page, `<td class="ns">0% ?</td>`) {
 		t.Errorf("the HTML shows no 0%% difference")
 	}
 }

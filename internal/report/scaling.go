@@ -19,11 +19,17 @@ func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 	}
 	header := []string{"system", "workload", "threads", "value", "speed-up", "efficiency", "gain"}
 	var rows [][]string
+	vague := false
 	for _, c := range curves {
 		for _, p := range c.Points {
 			gain := "-"
 			if !math.IsNaN(p.Gain) {
 				gain = fmt.Sprintf("%+.0f%%", p.Gain*100)
+			}
+			speedUp, eff := fmt.Sprintf("%.2f×", p.SpeedUp), fmt.Sprintf("%.0f%%", p.Efficiency*100)
+			if p.Vague {
+				vague = true
+				speedUp, eff, gain = speedUp+" "+analysis.VagueMark, eff+" "+analysis.VagueMark, gain+" "+analysis.VagueMark
 			}
 			mark := ""
 			switch {
@@ -33,11 +39,17 @@ func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 				mark = " (stops growing)"
 			}
 			rows = append(rows, []string{c.System, c.Group.String(), fmt.Sprintf("%d%s", p.Threads, mark), num(p.Value),
-				fmt.Sprintf("%.2f×", p.SpeedUp), fmt.Sprintf("%.0f%%", p.Efficiency*100), gain})
+				speedUp, eff, gain})
 		}
 	}
 	fmt.Fprintf(w, "\nScalability (speed-up and efficiency relative to the smallest thread count; throughput stops growing where the next step gains less than %.0f%%)\n\n", curves[0].MinGain*100)
-	return writeTable(w, header, rows, markdown)
+	if err := writeTable(w, header, rows, markdown); err != nil {
+		return err
+	}
+	if vague {
+		fmt.Fprintf(w, "\n%s: a figure it rests on has a 95 %% interval wider than itself: the speed-up, efficiency or gain tells nothing (run more rounds).\n", analysis.VagueMark)
+	}
+	return nil
 }
 
 // WriteCPUScaling prints how each system scales with the server's CPUs (the
@@ -51,16 +63,21 @@ func WriteCPUScaling(w io.Writer, sections []analysis.CPUSection, markdown bool)
 	header := []string{"system", "workload", "series", "CPUs", "threads", "value", "speed-up", "efficiency per CPU"}
 	var rows [][]string
 	var caveats []string
+	vague := false
 	for _, cs := range sections {
 		for _, cv := range cs.Curves {
 			for _, p := range cv.Points {
-				eff := fmt.Sprintf("%.0f%%", p.Efficiency*100)
+				eff, speedUp := fmt.Sprintf("%.0f%%", p.Efficiency*100), fmt.Sprintf("%.2f×", p.SpeedUp)
+				if p.Vague {
+					vague = true
+					eff, speedUp = eff+" "+analysis.VagueMark, speedUp+" "+analysis.VagueMark
+				}
 				if p.Caveat != "" {
 					eff += " " + analysis.SuperlinearMark
 					caveats = append(caveats, fmt.Sprintf("%s %s %s at %d CPUs: %s", analysis.SuperlinearMark, cv.System, cs.Group, p.CPUs, p.Caveat))
 				}
 				rows = append(rows, []string{cv.System, cs.Group.String(), orDash(cv.Mode), fmt.Sprint(p.CPUs), fmt.Sprint(p.Threads), num(p.Value),
-					fmt.Sprintf("%.2f×", p.SpeedUp), eff})
+					speedUp, eff})
 			}
 		}
 	}
@@ -70,6 +87,9 @@ func WriteCPUScaling(w io.Writer, sections []analysis.CPUSection, markdown bool)
 	}
 	if len(caveats) > 0 {
 		fmt.Fprintf(w, "\n%s\n", strings.Join(caveats, "\n"))
+	}
+	if vague {
+		fmt.Fprintf(w, "\n%s: the set's 95 %% interval, or the smallest set's, is wider than its figure: the speed-up and efficiency tell nothing (run more rounds).\n", analysis.VagueMark)
 	}
 	return nil
 }
