@@ -222,7 +222,7 @@ func (c *Comparison) SpanPhrase(s Span, sys, base string) string {
 		return fmt.Sprintf("%s at %s (%s confidence: %s at each; %s)", c.direction(sys, base, s.Lo, s.Hi), at, conf, c.atLeast(s.Bound), pBound(s))
 	case SpanCouldNotTell:
 		return fmt.Sprintf("could not tell at %s (%s; %s intervals %s: these rounds could show only a difference beyond about ±%s %%)",
-			at, spread(sys, base, s.Lo, s.Hi), conf, intervalPct(s.CILo, s.CIHi), fmtPctFine(s.Detectable))
+			at, spread(sys, base, s.Lo, s.Hi), conf, IntervalPct(s.CILo, s.CIHi), fmtPctFine(s.Detectable))
 	case SpanTooFew:
 		counts := "fewer than two rounds on a side"
 		if s.N >= 0 {
@@ -255,8 +255,9 @@ func (c *Comparison) atLeast(bound float64) string {
 	return fmt.Sprintf("at least %s %% %s", fmtPctFine(math.Abs(bound)), word)
 }
 
-// intervalPct prints an interval of a change in %: "−19 % to +12 %".
-func intervalPct(lo, hi float64) string {
+// IntervalPct prints an interval of a change in % as every headline does:
+// "−19 % to +12 %", "+0.4 % to +1.2 %".
+func IntervalPct(lo, hi float64) string {
 	l, h := pctPair(lo, hi)
 	return l + " % to " + h + " %"
 }

@@ -122,6 +122,13 @@ func (r *Report) tables() []*table {
 	for _, ec := range r.EqualCosts {
 		out = append(out, equalCostTable(ec))
 	}
+	if len(r.Claims) > 0 {
+		t := &table{id: "claims", title: "What the rounds show", cols: []column{{head: "claim"}}, noHeader: true}
+		for _, c := range r.Claims {
+			t.add(txt(c))
+		}
+		out = append(out, t)
+	}
 	if len(r.Warnings) > 0 {
 		t := &table{id: "warnings", title: "Warnings", cols: []column{{head: "warning"}}, noHeader: true}
 		for _, w := range r.Warnings {

@@ -36,6 +36,9 @@ type Report struct {
 	// Warnings say where what was priced may not be what ran (a recorded
 	// vCPU count that differs from the sheet's); every writer shows them.
 	Warnings []string `json:"warnings,omitempty"`
+	// Claims are what the price-performance comparison concludes, in the
+	// comparison headline's words (Pricing.Claims); every writer shows them.
+	Claims []string `json:"claims,omitempty"`
 }
 
 // NewReport starts a report on the sheet with the costs of the named

@@ -35,6 +35,10 @@ type Pricing struct {
 	Options Options
 	Report  *Report
 	Eval    *Evaluation
+	// Rows are the compared rows of the priced group, by thread count: the
+	// intervals of the throughput ratios the price-performance claims rest
+	// on (Claims).
+	Rows []analysis.Row
 }
 
 // PriceSystems prices the compared systems with sheet and relates each to its
@@ -74,7 +78,13 @@ func PriceSystems(sheet *Sheet, systems []*analysis.System, cmp analysis.Compare
 	}
 	rep.Evaluations = append(rep.Evaluations, ev)
 	rep.Warnings = warnings
-	return &Pricing{Sheet: sheet, Inputs: inputs, Options: opts, Report: rep, Eval: ev}, nil
+	pr := &Pricing{Sheet: sheet, Inputs: inputs, Options: opts, Report: rep, Eval: ev, Rows: p.rows}
+	labels := make([]string, len(systems))
+	for i, s := range systems {
+		labels[i] = s.Label
+	}
+	rep.Claims = pr.Claims(labels, cmp.Metric.Unit)
+	return pr, nil
 }
 
 // sheetSystem maps a compared system to the price sheet's system: a mapping
@@ -137,6 +147,8 @@ type priced struct {
 	// baseline system (--baseline, else the first).
 	center   analysis.Center
 	baseline int
+	// rows are the compared rows of the priced group.
+	rows []analysis.Row
 }
 
 // throughputs finds what the cost model prices. Several row groups every
@@ -179,6 +191,7 @@ func throughputs(systems []*analysis.System, base analysis.CompareOptions, workl
 			continue
 		}
 		p.mixed = analysis.MixedString(r.Mixed)
+		p.rows = append(p.rows, r)
 		for i, c := range r.Cells {
 			if c.Stats.N > 0 {
 				p.by[i][r.Key.Threads] = c.Value

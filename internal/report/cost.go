@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
@@ -52,38 +50,6 @@ func NewCostSection(systems []*analysis.System, pr *cost.Pricing, metric analysi
 			sec.Baseline = label
 		}
 	}
-	sec.Headline = costHeadline(systems, ev, metric.Unit)
+	sec.Headline = rep.Claims
 	return sec, nil
-}
-
-// costHeadline is the cost's verdict for a report's headline: per system
-// other than the baseline, how much less or more it costs per unit of
-// throughput than the baseline over the sheet's price-performance basis.
-func costHeadline(systems []*analysis.System, ev *cost.Evaluation, unit string) []string {
-	base := slices.IndexFunc(ev.Rows, func(r cost.Row) bool { return r.Diff == nil })
-	if base < 0 || ev.Rows[base].PricePerformance == 0 {
-		return nil
-	}
-	var out []string
-	for i, r := range ev.Rows {
-		if r.Diff == nil || r.PricePerformance == 0 {
-			continue
-		}
-		d := r.Diff.PricePerformance
-		word := "less"
-		if d > 0 {
-			word = "more"
-		}
-		out = append(out, fmt.Sprintf("Cost: %s costs %.0f %% %s per %s than %s over %s (price-performance %s per %s: %.4g against %.4g; throughput the mean over %s threads).",
-			systems[i].Label, math.Abs(d), word, unit, systems[base].Label, basisName(ev), ev.Currency, unit, r.PricePerformance, ev.Rows[base].PricePerformance, cost.JoinInts(r.Threads)))
-	}
-	return out
-}
-
-// basisName names the price-performance basis of ev: "5y" for the period.
-func basisName(ev *cost.Evaluation) string {
-	if ev.PricePerf == cost.BasisPeriod {
-		return ev.Period
-	}
-	return "a " + string(ev.PricePerf)
 }
