@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,7 +47,9 @@ func Load(path, label string) (*System, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}
-		runs, skipped = addResult(runs, skipped, res, path, nil)
+		if runs, skipped, err = addResult(runs, skipped, res, path, nil); err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
 	case fileExists(filepath.Join(path, suitedir.ManifestName)):
 		runs, skipped, err = loadSuite(path)
 		if err != nil {
@@ -88,7 +91,10 @@ func FromResults(label string, results []*result.Result) (*System, error) {
 		if res == nil {
 			return nil, fmt.Errorf("result %d is nil", i+1)
 		}
-		runs, skipped = addResult(runs, skipped, res, "", nil)
+		var err error
+		if runs, skipped, err = addResult(runs, skipped, res, "", nil); err != nil {
+			return nil, fmt.Errorf("result %d: %w", i+1, err)
+		}
 	}
 	sys, err := newSystem(label, runs, skipped)
 	if err != nil {
@@ -109,14 +115,21 @@ type run struct {
 }
 
 // addResult files res under its own key (or the suite cell's, when cell is
-// given), or counts it as skipped when it did not complete.
-func addResult(runs []run, skipped []string, res *result.Result, file string, cell *suitedir.CellRecord) ([]run, []string) {
+// given), or counts it as skipped when it did not complete. A complete
+// result with a figure no run can measure (checkFigures) is refused.
+func addResult(runs []run, skipped []string, res *result.Result, file string, cell *suitedir.CellRecord) ([]run, []string, error) {
 	if res.Status != result.StatusComplete {
 		status := string(res.Status)
 		if status == "" {
 			status = "unknown"
 		}
-		return runs, append(skipped, status)
+		return runs, append(skipped, status), nil
+	}
+	if err := checkFigures(res); err != nil {
+		if file != "" {
+			return nil, nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return nil, nil, err
 	}
 	r := run{res: res, file: file, key: resultKey(res)}
 	if res.Suite != nil {
@@ -131,7 +144,41 @@ func addResult(runs []run, skipped []string, res *result.Result, file string, ce
 		}
 		r.round = cell.Round
 	}
-	return append(runs, r), skipped
+	return append(runs, r), skipped, nil
+}
+
+// checkFigures refuses a result whose figures no run can have measured: a
+// throughput, latency or workload figure that is negative, not a number or
+// infinite (a hand-edited or damaged file). JSON cannot hold NaN or
+// infinities, but a file written by other tools or edited by hand can hold
+// a negative figure, and a mean with it would be made up.
+func checkFigures(res *result.Result) error {
+	bad := func(name string, v float64) error {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s is %g, which no run measures: the file was edited or damaged; fix or remove it", name, v)
+		}
+		return nil
+	}
+	t := res.Totals
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"totals.tps", t.TPS}, {"totals.qps", t.QPS}, {"totals.seconds", t.Seconds}} {
+		if err := bad(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for _, k := range sortedKeys(t.Latency.Percentiles) {
+		if err := bad("totals.latency.percentiles["+k+"]", t.Latency.Percentiles[k]); err != nil {
+			return err
+		}
+	}
+	for _, f := range res.Figures {
+		if err := bad("figure "+f.Name, f.Value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // resultKey derives a key from a result alone: rand type and data set from its
@@ -205,7 +252,9 @@ func loadSuite(dir string) ([]run, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("load %s: cell %s: %w", dir, c.ID, err)
 		}
-		runs, skipped = addResult(runs, skipped, res, filepath.Join(dir, c.File), c)
+		if runs, skipped, err = addResult(runs, skipped, res, filepath.Join(dir, c.File), c); err != nil {
+			return nil, nil, fmt.Errorf("load %s: cell %s: %w", dir, c.ID, err)
+		}
 	}
 	return runs, skipped, nil
 }
@@ -250,8 +299,8 @@ func loadResultDir(dir string) (runs []run, skipped, ignored []string, err error
 		if err != nil {
 			return err
 		}
-		runs, skipped = addResult(runs, skipped, res, path, nil)
-		return nil
+		runs, skipped, err = addResult(runs, skipped, res, path, nil)
+		return err
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)

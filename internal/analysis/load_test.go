@@ -323,6 +323,38 @@ func TestLoadErrors(t *testing.T) {
 			return path
 		},
 		want: []string{"prices.json", "not a fairbench result"},
+	}, {
+		name: "a negative throughput in a hand-edited result",
+		setup: func(t *testing.T, dir string) string {
+			writeResult(t, filepath.Join(dir, "1.json"), fakeRun{machine: n1Machine, server: mariadb, threads: 1, tps: 100})
+			writeResult(t, filepath.Join(dir, "2.json"), fakeRun{machine: n1Machine, server: mariadb, threads: 1, tps: -5})
+			return dir
+		},
+		want: []string{"2.json", "totals.tps is -5", "edited or damaged"},
+	}, {
+		name: "a negative latency percentile",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "1.json")
+			writeResult(t, path, fakeRun{machine: n1Machine, server: mariadb, threads: 1, tps: 100, p95: -1.1, p99: 3})
+			return path
+		},
+		want: []string{"1.json", "totals.latency.percentiles[95] is -1.1"},
+	}, {
+		name: "an infinite throughput (JSON cannot hold it: the decoder refuses it)",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "1.json")
+			writeResult(t, path, fakeRun{machine: n1Machine, server: mariadb, threads: 1, tps: 100})
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = []byte(strings.Replace(string(b), `"tps": 100`, `"tps": 1e999`, 1))
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		},
+		want: []string{"1.json", "1e999"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
