@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -199,6 +200,48 @@ func Headline(c *Comparison) []string {
 	return out
 }
 
+// HeadlineCaption introduces the headline in every rendering.
+const HeadlineCaption = "Headline"
+
+// WriteHeadlineText writes headline lines (Headline, and a cost's claims)
+// as plain text with the rule under them; nothing without lines. compare
+// and report write their headlines with it.
+func WriteHeadlineText(w io.Writer, lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(HeadlineCaption + ":\n")
+	for _, h := range lines {
+		fmt.Fprintf(&b, "  - %s\n", h)
+	}
+	fmt.Fprintf(&b, "  (%s)\n\n", HeadlineRule)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteHeadlineMarkdown writes headline lines as Markdown: a bold caption,
+// a list, and the rule in small print; nothing without lines.
+func WriteHeadlineMarkdown(w io.Writer, lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("**" + HeadlineCaption + ":**\n\n")
+	for _, h := range lines {
+		fmt.Fprintf(&b, "- %s\n", MarkdownProse(h))
+	}
+	fmt.Fprintf(&b, "\n<sub>%s</sub>\n\n", MarkdownProse(HeadlineRule))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// MarkdownProse keeps prose from turning into Markdown emphasis, links or a
+// broken line.
+func MarkdownProse(s string) string {
+	return strings.NewReplacer("*", `\*`, "\n", " ", "[", `\[`, "]", `\]`).Replace(s)
+}
+
 // Sentence tells the verdict as one sentence, led by the section's name.
 func (v Verdict) Sentence(c *Comparison) string {
 	sys, base := c.Systems[v.System].Label, c.BaselineSystem().Label
@@ -263,13 +306,20 @@ func IntervalPct(lo, hi float64) string {
 }
 
 // pctPair prints the bounds of an interval of a change in % with their
-// signs and one precision: whole numbers when both are 10 or more in size,
-// one decimal otherwise ("−11.4", "−8.4").
+// signs: one decimal when both are below 10 in size ("−4.1", "+0.4"), whole
+// numbers otherwise ("−5", "+289"), and a bound that would round to zero
+// with two significant digits ("+0.004").
 func pctPair(lo, hi float64) (string, string) {
-	if math.Abs(lo) < 9.95 || math.Abs(hi) < 9.95 {
+	if math.Abs(lo) < 9.95 && math.Abs(hi) < 9.95 {
 		return signed(fmtSmallPct(lo)), signed(fmtSmallPct(hi))
 	}
-	return signed(fmtPct(lo)), signed(fmtPct(hi))
+	whole := func(v float64) string {
+		if math.Abs(v) < 0.5 {
+			return signed(fmtSmallPct(v))
+		}
+		return signed(fmtPct(v))
+	}
+	return whole(lo), whole(hi)
 }
 
 // fmtSmallPct prints a percentage below 10 with one decimal, or with two

@@ -131,6 +131,10 @@ type JSONDocument struct {
 	// when no system ran several CPU sets.
 	ByCPUs []JSONCPUSection `json:"by_cpus,omitempty"`
 	Notes  []string         `json:"notes,omitempty"`
+	// Headline is the comparison's verdict in sentences (Headline) and
+	// HeadlineRule the rule it follows; absent with one system.
+	Headline     []string `json:"headline,omitempty"`
+	HeadlineRule string   `json:"headline_rule,omitempty"`
 }
 
 // JSONCPUSection is one by-CPUs section (CPUSection).
@@ -267,7 +271,10 @@ func (c *Comparison) JSON() JSONDocument {
 	d := JSONDocument{
 		Schema: JSONSchema, Metric: c.Metric, Center: c.Center, Alpha: c.Alpha, Confidence: c.Confidence,
 		Baseline: c.BaselineSystem().Label, Scaled: c.Scaled, PerCompute: c.PerCompute, Notes: c.Notes,
-		Differences: c.Differences,
+		Differences: c.Differences, Headline: Headline(c),
+	}
+	if len(d.Headline) > 0 {
+		d.HeadlineRule = HeadlineRule
 	}
 	for _, s := range c.Systems {
 		js := JSONSystem{

@@ -271,6 +271,14 @@ side, each such row marked † with a footnote.`,
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
+			// The human layouts open with the headline, as the report does.
+			if headline := map[string]func(io.Writer, []string) error{
+				"text": analysis.WriteHeadlineText, "md": analysis.WriteHeadlineMarkdown, "markdown": analysis.WriteHeadlineMarkdown,
+			}[f.format]; headline != nil {
+				if err := headline(w, analysis.Headline(c)); err != nil {
+					return withCode(ExitFailed, done(err))
+				}
+			}
 			return withCode(ExitFailed, done(write(w, c)))
 		},
 	}

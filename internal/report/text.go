@@ -9,21 +9,10 @@ import (
 	"github.com/fairbench/fairbench/internal/analysis"
 )
 
-// headlineCaption introduces the headline in every rendering.
-const headlineCaption = "Headline"
-
 // WriteText writes the report as plain text: the headline, the comparison's
 // tables (analysis.WriteText), the scalability and the cost tables.
 func (r *Report) WriteText(w io.Writer) error {
-	var b strings.Builder
-	if len(r.Headline) > 0 {
-		b.WriteString(headlineCaption + ":\n")
-		for _, h := range r.Headline {
-			fmt.Fprintf(&b, "  - %s\n", h)
-		}
-		fmt.Fprintf(&b, "  (%s)\n\n", analysis.HeadlineRule)
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := analysis.WriteHeadlineText(w, r.Headline); err != nil {
 		return err
 	}
 	if err := analysis.WriteText(w, r.Comparison); err != nil {
@@ -48,15 +37,7 @@ func (r *Report) WriteText(w io.Writer) error {
 // section's charts as images images/ID.png (a path relative to the Markdown
 // file, where WritePNGs wrote them), then scalability and cost.
 func (r *Report) WriteMarkdown(w io.Writer, images string) error {
-	var b strings.Builder
-	if len(r.Headline) > 0 {
-		b.WriteString("**" + headlineCaption + ":**\n\n")
-		for _, h := range r.Headline {
-			fmt.Fprintf(&b, "- %s\n", mdText(h))
-		}
-		fmt.Fprintf(&b, "\n<sub>%s</sub>\n\n", mdText(analysis.HeadlineRule))
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := analysis.WriteHeadlineMarkdown(w, r.Headline); err != nil {
 		return err
 	}
 	img := func(charts []*Chart) string {
@@ -65,9 +46,9 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 		}
 		var s strings.Builder
 		for _, c := range charts {
-			fmt.Fprintf(&s, "![%s](%s)\n", mdText(c.Title), path.Join(images, c.ID+".png"))
+			fmt.Fprintf(&s, "![%s](%s)\n", analysis.MarkdownProse(c.Title), path.Join(images, c.ID+".png"))
 			if c.Caption != "" {
-				fmt.Fprintf(&s, "\n<sub>%s</sub>\n", mdText(c.Caption))
+				fmt.Fprintf(&s, "\n<sub>%s</sub>\n", analysis.MarkdownProse(c.Caption))
 			}
 		}
 		return s.String()
@@ -88,9 +69,9 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 	}
 	if c := r.Cost; c != nil {
 		var s strings.Builder
-		fmt.Fprintf(&s, "\n## %s\n\n", mdText(c.Heading()))
+		fmt.Fprintf(&s, "\n## %s\n\n", analysis.MarkdownProse(c.Heading()))
 		if c.Source != "" {
-			fmt.Fprintf(&s, "Prices: %s\n\n", mdText(c.Source))
+			fmt.Fprintf(&s, "Prices: %s\n\n", analysis.MarkdownProse(c.Source))
 		}
 		if x := img(r.CostCharts); x != "" {
 			s.WriteString(x + "\n")
@@ -115,7 +96,3 @@ func (c *CostSection) Heading() string {
 	return c.Title
 }
 
-// mdText keeps prose from turning into Markdown emphasis or breaking a line.
-func mdText(s string) string {
-	return strings.NewReplacer("*", `\*`, "\n", " ", "[", `\[`, "]", `\]`).Replace(s)
-}
