@@ -504,8 +504,9 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 	return t, caveats
 }
 
-// threadsCell is a row's thread count, marked when the row is mixed and when
-// a figure of it comes from a run with an outage.
+// threadsCell is a row's thread count, marked when the row is mixed, when
+// a figure of it comes from a run with an outage and when one comes from a
+// run on a busy machine.
 func threadsCell(r Row) string {
 	s := strconv.Itoa(r.Key.Threads)
 	if len(r.Mixed) > 0 {
@@ -513,6 +514,9 @@ func threadsCell(r Row) string {
 	}
 	if r.HasOutage() {
 		s += " " + OutageMark
+	}
+	if r.HasNoisy() {
+		s += " " + NoisyMark
 	}
 	return s
 }

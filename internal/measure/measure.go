@@ -321,7 +321,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		if observed != nil && observed.Client != nil {
 			used = observe.ClientShare(observed.Client)
 		}
-		res.AddNote("the client shared the server's CPUs and " + used + ": " + spec.SharedCPUs)
+		res.AddNote(result.SharedCPUsNote + " and " + used + ": " + spec.SharedCPUs)
 	}
 	return res, out
 }

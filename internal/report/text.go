@@ -77,7 +77,9 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 			return err
 		}
 	}
-	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string { return img(r.Sections[i].Charts) }); err != nil {
+	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string {
+		return img(r.Sections[i].Charts) + limitsMarkdown(r.Sections[i].Limits)
+	}); err != nil {
 		return err
 	}
 	if err := WriteScaling(w, r.Scaling, true); err != nil {

@@ -80,6 +80,11 @@ func (o *Observed) OtherProcesses() (pct float64, whose string, ok bool) {
 	return pct, whose, ok
 }
 
+// SharedCPUsNote begins the note of a run whose client shared the CPUs of a
+// server on its machine (Result.Notes): "the client shared the server's
+// CPUs and used 20% of the machine: …".
+const SharedCPUsNote = "the client shared the server's CPUs"
+
 // Noisy reports whether other processes used more than
 // OtherProcessesLimitPct of an observed machine's CPUs during the phase.
 func (o *Observed) Noisy() bool {
