@@ -106,10 +106,11 @@ func cpuBoundBy(m *result.ObservedMachine) string {
 
 // NoisyWarning is the warning of a run during which other processes used
 // more than result.OtherProcessesLimitPct of an observed machine's CPUs,
-// "" when none did.
+// "" when none did or the phase was too short to judge (minJudgedSeconds:
+// its shares count a few clock ticks).
 func NoisyWarning(o *result.Observed) string {
 	pct, whose, ok := o.OtherProcesses()
-	if !ok || pct <= result.OtherProcessesLimitPct {
+	if !ok || pct <= result.OtherProcessesLimitPct || o.Seconds < minJudgedSeconds {
 		return ""
 	}
 	return fmt.Sprintf("other processes used %.0f%% of %s CPUs during the measured phase (more than %d%%): the figures may be low and vary from run to run; "+

@@ -252,7 +252,7 @@ func TestJudgeCommitAndOthers(t *testing.T) {
 // limit only.
 func TestNoisyWarning(t *testing.T) {
 	at := func(pct float64, remote bool) *result.Observed {
-		o := &result.Observed{Machine: &result.ObservedMachine{OtherProcessesPct: &pct}}
+		o := &result.Observed{Seconds: 10, Machine: &result.ObservedMachine{OtherProcessesPct: &pct}}
 		if remote {
 			q := pct + 1
 			o.ServerMachines = []result.ObservedServerMachine{{Role: "server", Source: "agent", CPU: &result.ObservedMachine{OtherProcessesPct: &q}}}
@@ -268,12 +268,13 @@ func TestNoisyWarning(t *testing.T) {
 		{at(10, false), ""},
 		{at(74.4, false), "other processes used 74% of the machine's CPUs during the measured phase (more than 10%): the figures may be low"},
 		{at(30, true), "other processes used 31% of the server machine's CPUs during the measured phase"},
+		{&result.Observed{Seconds: 0.4, Machine: at(90, false).Machine}, ""}, // a few clock ticks: not judged
 	} {
 		got := NoisyWarning(tc.o)
 		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("NoisyWarning = %q, want it to begin %q", got, tc.want)
 		}
-		if got != "" != tc.o.Noisy() {
+		if got != "" && !tc.o.Noisy() {
 			t.Errorf("Noisy() = %v with the warning %q", tc.o.Noisy(), got)
 		}
 	}
