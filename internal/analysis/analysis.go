@@ -112,6 +112,19 @@ type Sample struct {
 	// reconnected) has figures that include it, and comparisons mark them.
 	Outages       int     `json:"outages,omitempty"`
 	OutageSeconds float64 `json:"outage_s,omitempty"`
+	// OtherProcessesPct is the largest share of an observed machine's CPUs
+	// that processes other than the client and the server used during the
+	// run (result.Observed.OtherProcesses; of a merged result, the largest
+	// of its clients'); absent in results without it. Above
+	// result.OtherProcessesLimitPct comparisons mark the cell (NoisyMark).
+	OtherProcessesPct *float64 `json:"other_processes_pct,omitempty"`
+	// Bound and Verdict are what limited the run (result.Observed; of a
+	// merged result, its first client's); empty when not observed.
+	Bound   string `json:"bound,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
+	// SharedCPUs is the run's note that the client shared the server's CPUs
+	// (result.SharedCPUsNote), "" when it did not.
+	SharedCPUs string `json:"shared_cpus,omitempty"`
 	// DryRun is true for a dry run's figures (result.Target.DryRun): the
 	// client's alone, never compared with a server's (dryRunMix).
 	DryRun bool `json:"dry_run,omitempty"`

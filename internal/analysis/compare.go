@@ -121,6 +121,32 @@ type Cell struct {
 	// server went away; Sample.Outages): their figures include it. The rows
 	// that hold such rounds are marked OutageMark.
 	Outages int
+	// Noisy counts the rounds of the cell measured while other processes
+	// used more than result.OtherProcessesLimitPct of a machine's CPUs
+	// (Sample.OtherProcessesPct): their figures may be low. The rows that
+	// hold such rounds are marked NoisyMark.
+	Noisy int
+	// Rounds are the cell's runs in the order read, for what limited each
+	// (Sample.Bound, Verdict, SharedCPUs).
+	Rounds []Sample
+}
+
+// NoisyMark is the marker of a row with a figure from a run measured while
+// other processes used more than result.OtherProcessesLimitPct of a
+// machine's CPUs, in every rendering.
+const NoisyMark = "§"
+
+// Noisy reports whether the sample was measured while other processes used
+// more than result.OtherProcessesLimitPct of a machine's CPUs.
+func (s Sample) Noisy() bool {
+	return s.OtherProcessesPct != nil && *s.OtherProcessesPct > result.OtherProcessesLimitPct
+}
+
+// HasNoisy reports whether a figure of the row comes from a run measured
+// while other processes used more than result.OtherProcessesLimitPct of a
+// machine's CPUs.
+func (r Row) HasNoisy() bool {
+	return slices.ContainsFunc(r.Cells, func(c Cell) bool { return c.Noisy > 0 })
 }
 
 // OutageMark is the marker of a row with a figure from a run during which the
@@ -194,6 +220,10 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	outages := map[lack]int{}
 	var outageFiles []string
 	var outageSeconds float64
+	rounds := map[lack][]Sample{}
+	noisy := map[lack]int{}
+	var noisyFiles []string
+	var noisiest float64
 	for i, s := range systems {
 		values[i] = map[Key][]float64{}
 		for _, smp := range s.Samples {
@@ -208,14 +238,16 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 			}
 			values[i][k] = append(values[i][k], v)
 			keySet[k] = true
+			rounds[lack{i, k}] = append(rounds[lack{i, k}], smp)
+			if smp.Noisy() {
+				noisy[lack{i, k}]++
+				noisiest = max(noisiest, *smp.OtherProcessesPct)
+				noisyFiles = append(noisyFiles, sampleName(s, smp))
+			}
 			if smp.Outages > 0 {
 				outages[lack{i, k}]++
 				outageSeconds += smp.OutageSeconds
-				name := smp.File
-				if name == "" {
-					name = fmt.Sprintf("%s round %d of %s", s.Label, smp.Round, smp.Key)
-				}
-				outageFiles = append(outageFiles, name)
+				outageFiles = append(outageFiles, sampleName(s, smp))
 			}
 		}
 	}
@@ -248,6 +280,8 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		for i := range systems {
 			row.Cells[i] = c.cell(values[i][k], values[c.Baseline][k], i, c.cpusOf(row, i))
 			row.Cells[i].Outages = outages[lack{i, k}]
+			row.Cells[i].Noisy = noisy[lack{i, k}]
+			row.Cells[i].Rounds = rounds[lack{i, k}]
 			if row.Cells[i].Stats.N == 0 {
 				incomplete++
 			}
@@ -262,6 +296,10 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s hold %d run(s) during which the server went away (%.1fs in all; each run completed: every thread reconnected within %.0f %% of its measured phase): their figures include the outage — run them again for figures of the server up: %s",
 			OutageMark, len(outageFiles), outageSeconds, 100*result.OutageLimit, strings.Join(outageFiles, ", ")))
 	}
+	if len(noisyFiles) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s hold %d run(s) measured while other processes used more than %d %% of a machine's CPUs (up to %.0f %%): their figures may be low — run them again on a quiet machine: %s",
+			NoisyMark, len(noisyFiles), result.OtherProcessesLimitPct, noisiest, strings.Join(noisyFiles, ", ")))
+	}
 	if incomplete > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))
 	}
@@ -269,6 +307,15 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 	c.noteCPUs()
 	c.noteSignificance()
 	return c, nil
+}
+
+// sampleName names a sample in a note: its file, or the system, round and
+// key of a result given in memory.
+func sampleName(s *System, smp Sample) string {
+	if smp.File != "" {
+		return smp.File
+	}
+	return fmt.Sprintf("%s round %d of %s", s.Label, smp.Round, smp.Key)
 }
 
 // noteSignificance notes when no cell could be compared with an interval,

@@ -433,6 +433,21 @@ func sampleOf(r run, round int) Sample {
 	s := Sample{Key: r.key, Round: round, TPS: r.res.Totals.TPS, QPS: r.res.Totals.QPS, File: r.file,
 		Outages: len(r.res.Outages), OutageSeconds: result.OutageSeconds(r.res.Start, r.res.End, r.res.Outages),
 		DryRun: r.res.Target.DryRun}
+	observed := []*result.Observed{r.res.Observed}
+	for _, m := range r.res.MergedFrom {
+		observed = append(observed, m.Observed)
+	}
+	for _, o := range observed {
+		if pct, _, ok := o.OtherProcesses(); ok && (s.OtherProcessesPct == nil || pct > *s.OtherProcessesPct) {
+			s.OtherProcessesPct = &pct
+		}
+		if o != nil && s.Verdict == "" {
+			s.Bound, s.Verdict = o.Bound, o.Verdict
+		}
+	}
+	if i := slices.IndexFunc(r.res.Notes, func(n string) bool { return strings.Contains(n, result.SharedCPUsNote) }); i >= 0 {
+		s.SharedCPUs = r.res.Notes[i]
+	}
 	if len(r.res.Figures) > 0 {
 		s.Figures = map[string]float64{}
 		for _, f := range r.res.Figures {

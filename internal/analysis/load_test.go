@@ -567,3 +567,44 @@ func TestTwoGivenFrequenciesRefused(t *testing.T) {
 		t.Errorf("one frequency: %v, %v GHz", err, sys)
 	}
 }
+
+// TestSampleOfObserved: a sample keeps the largest other processes' share
+// of its result (a merged result's clients' included), its verdict and the
+// note that the client shared the server's CPUs; an older result without
+// the share is not noisy.
+func TestSampleOfObserved(t *testing.T) {
+	pct := func(f float64) *float64 { return &f }
+	base := result.Result{Workload: "oltp_read_write", Threads: 4, Totals: result.Phase{TPS: 100}}
+	old := base
+	old.Observed = &result.Observed{Seconds: 10, Bound: result.BoundCPU, Verdict: "CPU-bound: machine CPUs 96% busy, iowait 0%",
+		Machine: &result.ObservedMachine{CPUs: 2, BusyPct: 96}}
+	noisy := base
+	noisy.Observed = &result.Observed{Seconds: 10, Bound: result.BoundCommit, Verdict: "commit-bound (log flushes): 1.00 log flushes per transaction",
+		Machine:        &result.ObservedMachine{CPUs: 2, OtherProcessesPct: pct(4)},
+		ServerMachines: []result.ObservedServerMachine{{Role: "server", Source: "agent", CPU: &result.ObservedMachine{CPUs: 8, OtherProcessesPct: pct(35)}}}}
+	noisy.Notes = []string{"dry run? no", result.SharedCPUsNote + " and used 9% of the machine: pin them apart"}
+	merged := base
+	merged.MergedFrom = []result.MergedPart{{Observed: &result.Observed{Verdict: "neither: CPUs 30% busy", Machine: &result.ObservedMachine{OtherProcessesPct: pct(3)}}},
+		{Observed: &result.Observed{Machine: &result.ObservedMachine{OtherProcessesPct: pct(12.5)}}}}
+	for _, tc := range []struct {
+		name    string
+		res     result.Result
+		pct     string
+		noisy   bool
+		verdict string
+		shared  bool
+	}{
+		{"older result", old, "absent", false, "CPU-bound: machine CPUs 96% busy, iowait 0%", false},
+		{"server machine busy", noisy, "35", true, "commit-bound (log flushes): 1.00 log flushes per transaction", true},
+		{"merged", merged, "12.5", true, "neither: CPUs 30% busy", false},
+	} {
+		s := sampleOf(run{res: &tc.res}, 1)
+		got := "absent"
+		if s.OtherProcessesPct != nil {
+			got = fmt.Sprint(*s.OtherProcessesPct)
+		}
+		if got != tc.pct || s.Noisy() != tc.noisy || s.Verdict != tc.verdict || (s.SharedCPUs != "") != tc.shared {
+			t.Errorf("%s: other processes %s, noisy %v, verdict %q, shared %q", tc.name, got, s.Noisy(), s.Verdict, s.SharedCPUs)
+		}
+	}
+}

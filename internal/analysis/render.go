@@ -510,8 +510,9 @@ func (c *Comparison) cpuTable(cs CPUSection) (table, []string) {
 	return t, caveats
 }
 
-// threadsCell is a row's thread count, marked when the row is mixed and when
-// a figure of it comes from a run with an outage.
+// threadsCell is a row's thread count, marked when the row is mixed, when
+// a figure of it comes from a run with an outage and when one comes from a
+// run on a busy machine.
 func threadsCell(r Row) string {
 	s := strconv.Itoa(r.Key.Threads)
 	if len(r.Mixed) > 0 {
@@ -519,6 +520,9 @@ func threadsCell(r Row) string {
 	}
 	if r.HasOutage() {
 		s += " " + OutageMark
+	}
+	if r.HasNoisy() {
+		s += " " + NoisyMark
 	}
 	return s
 }

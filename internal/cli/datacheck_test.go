@@ -117,6 +117,7 @@ func TestOLTPWarnsWhenTableSizeIsNotTheData(t *testing.T) {
 			if res.Options["table-size"] != "1000" {
 				t.Errorf("options table-size %q, want the 1000 asked for (the data label keeps it)", res.Options["table-size"])
 			}
+			res.Warnings, _ = ownWarnings(res, r.stdout)
 			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "--table-size is 1000") || !strings.Contains(res.Warnings[0], "500 in sbtest1") {
 				t.Errorf("result warnings %q", res.Warnings)
 			}
@@ -129,8 +130,9 @@ func TestOLTPWarnsWhenTableSizeIsNotTheData(t *testing.T) {
 			if r.code != ExitOK || strings.Contains(r.stdout, "Warning") {
 				t.Fatalf("run on 1 of 2 tables: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			if res := readResult(t, out); len(res.Warnings) != 0 || len(res.Data) != 1 || res.Data[0].Differs {
-				t.Errorf("run as loaded: warnings %q data %+v", res.Warnings, res.Data)
+			res = readResult(t, out)
+			if own, _ := ownWarnings(res, r.stdout); len(own) != 0 || len(res.Data) != 1 || res.Data[0].Differs {
+				t.Errorf("run as loaded: warnings %q data %+v", own, res.Data)
 			}
 
 			// More tables than loaded are refused (the embedded database
@@ -200,6 +202,7 @@ func TestOptionsAWorkloadIgnores(t *testing.T) {
 			}
 		}
 		res := readResult(t, out)
+		res.Warnings, _ = ownWarnings(res, r.stdout)
 		if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], tc.want[0]) {
 			t.Errorf("%v: result warnings %q, want one naming the ignored option", tc.args, res.Warnings)
 		}

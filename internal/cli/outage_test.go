@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,12 @@ import (
 // one: these tests kill it), stopped when the test ends.
 func privateMariaDB(t *testing.T, dir string) *localserver.Server {
 	t.Helper()
+	return privateMariaDBWith(t, dir, nil)
+}
+
+// privateMariaDBWith starts it with settings besides a 32 MB buffer pool.
+func privateMariaDBWith(t *testing.T, dir string, settings map[string]string) *localserver.Server {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a private MariaDB")
 	}
@@ -27,8 +34,9 @@ func privateMariaDB(t *testing.T, dir string) *localserver.Server {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv, err := localserver.Start(ctx, localserver.Options{Flavor: localserver.FlavorMariaDB, Profile: localserver.ProfileCustom, Dir: dir,
-		Settings: map[string]string{"innodb_buffer_pool_size": "32M"}})
+	all := map[string]string{"innodb_buffer_pool_size": "32M"}
+	maps.Copy(all, settings)
+	srv, err := localserver.Start(ctx, localserver.Options{Flavor: localserver.FlavorMariaDB, Profile: localserver.ProfileCustom, Dir: dir, Settings: all})
 	if err != nil {
 		t.Fatalf("start a private MariaDB: %v", err)
 	}

@@ -220,9 +220,11 @@ func processDelta(a, b Snapshot, secs float64, note func(string, ...any)) *resul
 		Name:          pb.Name,
 		UserSeconds:   sub(pa.UserTicks, pb.UserTicks) / hz,
 		SystemSeconds: sub(pa.SystemTicks, pb.SystemTicks) / hz,
+		WorkerSeconds: sub(pa.WorkerTicks, pb.WorkerTicks) / hz,
+		Workers:       pb.Workers,
 		RSSBytes:      pb.RSSBytes,
 	}
-	p.CPUPct = 100 * (p.UserSeconds + p.SystemSeconds) / secs
+	p.CPUPct = 100 * (p.UserSeconds + p.SystemSeconds + p.WorkerSeconds) / secs
 	if pa.ReadBytes != nil && pb.ReadBytes != nil && pa.WriteBytes != nil && pb.WriteBytes != nil {
 		r := sub(*pa.ReadBytes, *pb.ReadBytes) / 1e6 / secs
 		w := sub(*pa.WriteBytes, *pb.WriteBytes) / 1e6 / secs

@@ -281,3 +281,71 @@ func TestReadLive(t *testing.T) {
 		t.Errorf("live snapshot: %+v", s)
 	}
 }
+
+// pidStat is a /proc/PID/stat line with the given utime, stime, cutime and
+// cstime (fields 14 to 17).
+func pidStat(pid int, comm string, utime, stime, cutime, cstime uint64) []byte {
+	return fmt.Appendf(nil, "%d (%s) S 1 %d %d 0 -1 4194560 100 0 0 0 %d %d %d %d 20 0 1 0 5000 1000000 200 18446744073709551615\n",
+		pid, comm, pid, pid, utime, stime, cutime, cstime)
+}
+
+// TestWorkers: a process's workers are its descendants of the same name,
+// through the children files, with the children that exited (cutime and
+// cstime); a child of another name and a process's other children are not.
+func TestWorkers(t *testing.T) {
+	fsys := fstest.MapFS{
+		"proc/100/stat":              {Data: pidStat(100, "postgres", 10, 5, 30, 7)},
+		"proc/100/task/100/children": {Data: []byte("101 102 104 ")},
+		"proc/101/stat":              {Data: pidStat(101, "postgres", 200, 50, 0, 0)},
+		"proc/101/task/101/children": {Data: []byte("103")},
+		"proc/102/stat":              {Data: pidStat(102, "sh", 999, 999, 0, 0)},
+		"proc/102/task/102/children": {Data: []byte("105")},
+		"proc/103/stat":              {Data: pidStat(103, "postgres", 40, 10, 2, 1)},
+		"proc/105/stat":              {Data: pidStat(105, "postgres", 777, 0, 0, 0)}, // under sh: not a worker
+		"proc/200/stat":              {Data: pidStat(200, "mariadbd", 500, 100, 0, 0)},
+		"proc/200/task/200/children": {Data: []byte("\n")},
+		"proc/300/stat":              {Data: pidStat(300, "postgres", 1, 1, 0, 0)},
+		"proc/300/task/300/children": {Data: []byte("300 301")}, // itself, and a worker gone since
+	}
+	for _, tc := range []struct {
+		pid            int
+		ticks, workers int
+	}{
+		// own cutime+cstime 37; 101: 250; 103: 50+3; 104 is gone, 102 is sh.
+		{100, 37 + 250 + 53, 2},
+		{200, 0, 0},
+		{300, 0, 0},
+	} {
+		p, err := readProcess(fsys, tc.pid, 4096)
+		if err != nil {
+			t.Fatalf("process %d: %v", tc.pid, err)
+		}
+		if p.WorkerTicks != uint64(tc.ticks) || p.Workers != tc.workers {
+			t.Errorf("process %d: worker ticks %d, workers %d; want %d, %d", tc.pid, p.WorkerTicks, p.Workers, tc.ticks, tc.workers)
+		}
+	}
+
+	// The workers' ticks count in the process's CPU share.
+	a := Snapshot{MonotonicNs: 1e9, ClockTicks: 100, Process: &ProcessStats{PID: 100, StartTicks: 5, UserTicks: 10, WorkerTicks: 100}}
+	b := Snapshot{MonotonicNs: 3e9, ClockTicks: 100, Process: &ProcessStats{PID: 100, StartTicks: 5, UserTicks: 30, WorkerTicks: 280, Workers: 3}}
+	o := processDelta(a, b, 2, func(string, ...any) {})
+	if o == nil || o.UserSeconds != 0.2 || o.WorkerSeconds != 1.8 || o.Workers != 3 || o.CPUPct != 100 {
+		t.Errorf("process %+v, want 0.2 s its own, 1.8 s its workers', 100%% of a CPU", o)
+	}
+}
+
+// TestWorkersOfPostgres: the shared PostgreSQL's postmaster has workers
+// (its background processes at least), read from this machine's /proc.
+func TestWorkersOfPostgres(t *testing.T) {
+	pid, err := FindProcess(os.DirFS("/"), "postgres")
+	if err != nil {
+		t.Skipf("no PostgreSQL server process on this machine: %v", err)
+	}
+	p, err := readProcess(os.DirFS("/"), pid, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Workers < 2 {
+		t.Errorf("postmaster %d has %d workers, want its checkpointer, background writer … (2 or more)", pid, p.Workers)
+	}
+}

@@ -20,6 +20,17 @@ type ProcessStats struct {
 	// its threads) in clock ticks.
 	UserTicks   uint64 `json:"user_ticks"`
 	SystemTicks uint64 `json:"system_ticks"`
+	// WorkerTicks is the CPU time of the process's workers in clock ticks:
+	// its descendants of the same name (PostgreSQL's backends and background
+	// processes under the postmaster), utime + stime + cutime + cstime of
+	// each one alive at the reading, plus the process's own cutime + cstime
+	// (its children that exited and were waited for). It grows as UserTicks
+	// does: a worker's time moves into its parent's cutime when it exits.
+	// Zero for a server of one process (MariaDB, MySQL) and for agents
+	// older than the field.
+	WorkerTicks uint64 `json:"worker_ticks,omitempty"`
+	// Workers counts the workers alive at the reading.
+	Workers int `json:"workers,omitempty"`
 	// RSSBytes is the resident set (VmRSS): resident pages of /proc/PID/statm
 	// × the page size.
 	RSSBytes int64 `json:"rss_bytes,omitempty"`
@@ -29,6 +40,10 @@ type ProcessStats struct {
 	ReadBytes  *uint64 `json:"read_bytes,omitempty"`
 	WriteBytes *uint64 `json:"write_bytes,omitempty"`
 	IOError    string  `json:"io_error,omitempty"`
+
+	// childTicks is cutime + cstime: the children that exited and were
+	// waited for (part of WorkerTicks).
+	childTicks uint64
 }
 
 // readProcess reads /proc/PID/stat, statm and io (statm rather than status:
@@ -44,6 +59,7 @@ func readProcess(fsys fs.FS, pid int, pageSize int64) (ProcessStats, error) {
 		return ProcessStats{}, fmt.Errorf("process %d: %w", pid, err)
 	}
 	p.PID = pid
+	p.WorkerTicks, p.Workers = workerTicks(fsys, pid, p.Name, p.childTicks)
 	if b, err := fs.ReadFile(fsys, dir+"/statm"); err == nil {
 		_, rest := nextField(b)
 		f, _ := nextField(rest)
@@ -90,7 +106,8 @@ func parsePIDStat(b []byte) (ProcessStats, error) {
 	}
 	p := ProcessStats{Name: string(b[open+1 : end])}
 	rest := b[end+1:]
-	// After comm: 3 state, 4 ppid, … 14 utime, 15 stime, … 22 starttime.
+	// After comm: 3 state, 4 ppid, … 14 utime, 15 stime, 16 cutime, 17
+	// cstime, … 22 starttime.
 	for field := 3; field <= 22; field++ {
 		var f []byte
 		if f, rest = nextField(rest); f == nil {
@@ -102,6 +119,11 @@ func parsePIDStat(b []byte) (ProcessStats, error) {
 			dst = &p.UserTicks
 		case 15:
 			dst = &p.SystemTicks
+		case 16, 17: // signed in the kernel's format
+			if n, err := strconv.ParseInt(string(f), 10, 64); err == nil && n > 0 {
+				p.childTicks += uint64(n)
+			}
+			continue
 		case 22:
 			dst = &p.StartTicks
 		default:
@@ -159,4 +181,56 @@ func auxvValues(fsys fs.FS) (ticks int, pageSize int64, ok bool) {
 		}
 	}
 	return ticks, pageSize, ok
+}
+
+// maxWorkers bounds the workers counted for one process (a PostgreSQL with
+// max_connections in the thousands has that many backends).
+const maxWorkers = 100000
+
+// workerTicks sums the CPU time of the workers of process pid, named name:
+// own (its cutime + cstime), then every descendant of the same name, found
+// through proc/PID/task/PID/children (the children the main thread forked:
+// a server that forks workers, as PostgreSQL's postmaster does, is single-
+// threaded where it forks). A kernel without that file (CONFIG_PROC_CHILDREN
+// off) counts no live workers.
+func workerTicks(fsys fs.FS, pid int, name string, own uint64) (ticks uint64, workers int) {
+	ticks = own
+	queue := children(fsys, pid)
+	seen := map[int]bool{pid: true}
+	for len(queue) > 0 && workers < maxWorkers {
+		child := queue[0]
+		queue = queue[1:]
+		if seen[child] {
+			continue
+		}
+		seen[child] = true
+		b, err := fs.ReadFile(fsys, "proc/"+strconv.Itoa(child)+"/stat")
+		if err != nil {
+			continue // it exited since: its time is in its parent's cutime now
+		}
+		c, err := parsePIDStat(b)
+		if err != nil || c.Name != name {
+			continue
+		}
+		ticks += c.UserTicks + c.SystemTicks + c.childTicks
+		workers++
+		queue = append(queue, children(fsys, child)...)
+	}
+	return ticks, workers
+}
+
+// children lists the PIDs in proc/PID/task/PID/children.
+func children(fsys fs.FS, pid int) []int {
+	p := strconv.Itoa(pid)
+	b, err := fs.ReadFile(fsys, "proc/"+p+"/task/"+p+"/children")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range bytes.Fields(b) {
+		if n, err := strconv.Atoi(string(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
 }

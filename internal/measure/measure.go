@@ -267,11 +267,16 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 			observed.ServerMachines, machineNotes = t.Machines.End(octx)
 		}
 		cancel()
-		// The verdict judges the server's machine now that it is known (a
-		// dry run has none: Probe.End's verdict on this machine stands).
+		// The verdict judges the server's machine and the run's
+		// transactions now that they are known (a dry run has no server:
+		// Probe.End's verdict on this machine stands).
 		if !t.Config.DryRun {
 			local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
-			observe.Judge(observed, !local && t.Managed == nil)
+			transactions := out.Totals.Counts.Events
+			if spec.Client != nil && spec.Client.Of > 1 {
+				transactions *= int64(spec.Client.Of) // the server's flushes are every client's
+			}
+			observe.Judge(observed, !local && t.Managed == nil, transactions)
 		}
 	}
 	res := &result.Result{
@@ -301,6 +306,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	out.Fill(res, spec.Config, spec.Workload)
 	spec.Data.Record(res)
 	res.Observed = observed
+	res.AddWarning(observe.NoisyWarning(observed))
 	for _, n := range append(append([]string(nil), t.machineNotes...), machineNotes...) {
 		res.AddWarning("server machines: " + n)
 	}
@@ -315,7 +321,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		if observed != nil && observed.Client != nil {
 			used = observe.ClientShare(observed.Client)
 		}
-		res.AddNote("the client shared the server's CPUs and " + used + ": " + spec.SharedCPUs)
+		res.AddNote(result.SharedCPUsNote + " and " + used + ": " + spec.SharedCPUs)
 	}
 	return res, out
 }

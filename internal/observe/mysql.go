@@ -99,6 +99,9 @@ func (mysqlProbe) derive(s *result.ObservedServer, seconds float64) {
 	s.DiskReadsPerSec = c.rate(seconds, "Innodb_buffer_pool_reads")
 	s.BytesWrittenPerSec = c.rate(seconds, "Innodb_data_written")
 	s.LogBytesPerSec = c.rate(seconds, "Innodb_os_log_written")
+	// MariaDB 10.8 and later have no Innodb_os_log_fsyncs: their
+	// Innodb_data_fsyncs counts the log's fsyncs (and the data files').
+	s.LogFlushesPerSec = c.firstRate(seconds, []string{"Innodb_os_log_fsyncs"}, []string{"Innodb_data_fsyncs"})
 	s.RowsReadPerSec = c.firstRate(seconds, []string{"Innodb_rows_read"}, []string{"Rows_read"})
 	s.RowsChangedPerSec = c.firstRate(seconds,
 		[]string{"Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted"},

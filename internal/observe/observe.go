@@ -2,14 +2,29 @@
 // IO-bound, and how much did the client take?". Begin snapshots the server's
 // counters, the machine's CPU times (/proc/stat) and the client's own CPU time
 // (getrusage); End snapshots them again and returns the deltas as a
-// result.Observed, with derived rates and a one-line verdict.
+// result.Observed, with derived rates and a one-line verdict; Judge judges it
+// again once the server's machines and the run's transactions are known.
 //
 // The machine figures are those of the machine fairbench runs on: they describe
 // the server's machine as well only when the server runs on the same machine.
 //
 // Observing never fails a run: what cannot be read is left out and noted.
 //
+// Other processes: each observed machine's CPU share used by processes that
+// are neither the client nor the database server (its process and its
+// workers of the same name) is user + nice + system less theirs. Above
+// result.OtherProcessesLimitPct (10% of the machine) the run was not measured
+// on a quiet machine: NoisyWarning says so, and the verdict lines name it.
+//
 // The verdict, in order of precedence:
+//   - commit-bound (log flushes) when the server flushed its redo log or WAL
+//     to storage at least 0.5 times per transaction of the run over at least
+//     20 transactions (every commit waited for a flush: MySQL/MariaDB with
+//     innodb_flush_log_at_trx_commit=1, PostgreSQL with synchronous_commit
+//     on, at thread counts that group commit does not merge), or when
+//     PostgreSQL spent at least 50% of the phase in WAL syncs (counted with
+//     track_wal_io_timing on); a server that flushes once a second
+//     (innodb_flush_log_at_trx_commit=2) does not qualify;
 //   - IO-bound when the machine's iowait is at least 20% of all CPU time;
 //   - IO-bound when the server's buffer-pool hit ratio is below 95% with at least
 //     100 disk reads per second (the server reads from storage, even if the
@@ -17,16 +32,19 @@
 //     those reads, so this comes before CPU-bound); with iowait below 5% the
 //     line adds that the misses came from the OS page cache, not the disk;
 //   - CPU-bound when the machine's CPUs are at least 85% busy
-//     (user+nice+system+irq+softirq+steal);
+//     (user+nice+system+irq+softirq+steal); "CPU-bound by other processes"
+//     when processes other than the client and the server used more than
+//     10% of the machine and at least half of its busy time;
 //   - otherwise neither: the client, the network or locking may limit;
 //   - unknown when the machine's CPU use could not be read and the server does
 //     not show IO-bound.
 //
 // A phase shorter than half a second is not judged: the machine's CPU shares
 // count 10 ms clock ticks, too few to tell. Steal time of 5% or more is
-// mentioned, as it means the hypervisor takes CPU. When the counters of a
-// server that has them could not be read, the verdict says so and why, since
-// reads missing its cache could then not be judged.
+// mentioned, as it means the hypervisor takes CPU, and other processes above
+// 10% of the machine too. When the counters of a server that has them could
+// not be read, the verdict says so and why, since reads missing its cache
+// could then not be judged.
 package observe
 
 import (
@@ -92,6 +110,10 @@ type Probe struct {
 	cpuStart   *cpuTimes
 	usageStart *cpuUsage
 
+	// clientOnly is set when no server process runs beside the client: a
+	// dry run, or SQLite inside fairbench.
+	clientOnly bool
+
 	conn      driver.Conn
 	server    serverProbe
 	snapStart map[string]int64
@@ -135,6 +157,7 @@ func begin(ctx context.Context, drv driver.Driver, server sysinfo.Server, e env)
 // beginServer connects, takes the first snapshot and starts the sampler.
 func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server sysinfo.Server) {
 	if drv == nil {
+		p.clientOnly = true
 		return
 	}
 	switch drv.Kind() {
@@ -143,6 +166,7 @@ func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server sysin
 	case driver.KindPgSQL:
 		p.server = &pgProbe{}
 	default: // SQLite runs inside fairbench: the client figures are the database's.
+		p.clientOnly = true
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, queryTimeout)
@@ -207,6 +231,11 @@ func (p *Probe) End(ctx context.Context) *result.Observed {
 		} else {
 			o.Client = p.clientUse(*p.usageStart, usageEnd, o.Seconds, o.Machine)
 		}
+	}
+	if p.clientOnly && o.Client != nil && o.Machine != nil {
+		// The other processes of a server's machine are known once the
+		// server's process is (Judge).
+		o.Machine.OtherProcessesPct = othersOf(o.Machine, o.Client.MachinePct)
 	}
 	o.Server = p.endServer(ctx, o.Seconds)
 	o.Bound, o.Verdict = verdict(o)

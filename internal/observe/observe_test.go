@@ -98,7 +98,11 @@ func TestBeginEndExactFigures(t *testing.T) {
 	if o.Client == nil || *o.Client != *want {
 		t.Errorf("Client = %+v, want %+v", o.Client, want)
 	}
-	if o.Bound != result.BoundNeither || !strings.HasPrefix(o.Verdict, "neither: CPUs 70% busy, iowait 10%; steal 5% (the hypervisor takes CPU); client used 15% of the machine") {
+	// user 40% + system 15% less the client's 15% (SQLite: the server is the client).
+	if m := o.Machine; m == nil || m.OtherProcessesPct == nil || *m.OtherProcessesPct != 40 {
+		t.Errorf("Machine = %+v, want other processes 40%%", o.Machine)
+	}
+	if o.Bound != result.BoundNeither || !strings.HasPrefix(o.Verdict, "neither: CPUs 70% busy, iowait 10%; steal 5% (the hypervisor takes CPU); other processes used 40% of the machine; client used 15% of the machine") {
 		t.Errorf("Bound, Verdict = %q, %q", o.Bound, o.Verdict)
 	}
 	if o.Note != "" {
@@ -109,7 +113,7 @@ func TestBeginEndExactFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"seconds":10,`, `"bound":"neither"`, `"machine":{"source":"/proc/stat","cpus":2,"busy_pct":70,`,
-		`"iowait_pct":10,`, `"client":{"user_seconds":2,"system_seconds":1,"machine_pct":15,"max_rss_bytes":5242880}`} {
+		`"iowait_pct":10,`, `"other_processes_pct":40}`, `"client":{"user_seconds":2,"system_seconds":1,"machine_pct":15,"max_rss_bytes":5242880}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON lacks %s:\n%s", want, b)
 		}
@@ -240,7 +244,7 @@ func TestPgSQLCounters(t *testing.T) {
 	if s == nil {
 		t.Fatal("Server = nil")
 	}
-	if s.Source != "pg_stat_database, pg_stat_bgwriter, pg_current_wal_lsn()" {
+	if s.Source != "pg_stat_database, pg_stat_bgwriter, pg_stat_wal, pg_current_wal_lsn()" {
 		t.Errorf("Source = %q", s.Source)
 	}
 	if s.Counters["tup_inserted"] < 500 {
@@ -249,7 +253,7 @@ func TestPgSQLCounters(t *testing.T) {
 	if s.Counters["xact_commit"] < 1 || s.Counters[pgWALBytes] <= 0 {
 		t.Errorf("xact_commit, wal_bytes = %d, %d; want ≥ 1 and > 0", s.Counters["xact_commit"], s.Counters[pgWALBytes])
 	}
-	for _, name := range []string{"blks_read", "blks_hit", "buffers_clean", "checkpoints_req"} {
+	for _, name := range []string{"blks_read", "blks_hit", "buffers_clean", "checkpoints_req", "wal_sync", "wal_records"} {
 		if _, ok := s.Counters[name]; !ok {
 			t.Errorf("counter %s missing from %v", name, s.Counters)
 		}

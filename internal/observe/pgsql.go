@@ -35,6 +35,13 @@ func pgCheckpointerCounters() []string {
 	return []string{"num_timed", "num_requested", "buffers_written", "write_time", "sync_time"}
 }
 
+// pgWALCounters are the pg_stat_wal columns kept (PostgreSQL 14+; 18 moved
+// the write and sync columns to pg_stat_io, and they are then absent). Its
+// wal_bytes is left out: the WAL written is pgWALBytes.
+func pgWALCounters() []string {
+	return []string{"wal_records", "wal_fpi", "wal_buffers_full", "wal_write", "wal_sync", "wal_write_time", "wal_sync_time"}
+}
+
 // pgWALBytes is the counter name of the WAL position, whose delta is WAL written.
 const pgWALBytes = "wal_bytes"
 
@@ -44,6 +51,8 @@ type pgProbe struct {
 	ready        bool
 	blockSize    int64
 	checkpointer bool
+	wal          bool // pg_stat_wal exists (PostgreSQL 14+)
+	walTiming    bool // track_wal_io_timing is on: wal_sync_time counts
 	sources      []string
 }
 
@@ -63,8 +72,15 @@ func (p *pgProbe) setup(ctx context.Context, conn driver.Conn) {
 			p.blockSize = n
 		}
 	}
-	rows, err := conn.QueryStrings(ctx, "SELECT to_regclass('pg_catalog.pg_stat_checkpointer') IS NOT NULL")
-	p.checkpointer = err == nil && len(rows) == 1 && len(rows[0]) == 1 && (rows[0][0] == "t" || rows[0][0] == "true")
+	p.checkpointer = queryTrue(ctx, conn, "SELECT to_regclass('pg_catalog.pg_stat_checkpointer') IS NOT NULL")
+	p.wal = queryTrue(ctx, conn, "SELECT to_regclass('pg_catalog.pg_stat_wal') IS NOT NULL")
+	p.walTiming = p.wal && queryTrue(ctx, conn, "SELECT current_setting('track_wal_io_timing', true) = 'on'")
+}
+
+// queryTrue runs a query of one boolean and reports whether it returned true.
+func queryTrue(ctx context.Context, conn driver.Conn, query string) bool {
+	rows, err := conn.QueryStrings(ctx, query)
+	return err == nil && len(rows) == 1 && len(rows[0]) == 1 && (rows[0][0] == "t" || rows[0][0] == "true")
 }
 
 func (p *pgProbe) snapshot(ctx context.Context, conn driver.Conn) (map[string]int64, error) {
@@ -84,6 +100,9 @@ func (p *pgProbe) snapshot(ctx context.Context, conn driver.Conn) (map[string]in
 	read("pg_stat_bgwriter", "SELECT row_to_json(b)::text FROM pg_stat_bgwriter b", pgBgwriterCounters())
 	if p.checkpointer {
 		read("pg_stat_checkpointer", "SELECT row_to_json(c)::text FROM pg_stat_checkpointer c", pgCheckpointerCounters())
+	}
+	if p.wal {
+		read("pg_stat_wal", "SELECT row_to_json(w)::text FROM pg_stat_wal w", pgWALCounters())
 	}
 	if rows, err := conn.QueryStrings(ctx, "SELECT pg_current_wal_lsn()::text"); err != nil {
 		errs = append(errs, fmt.Errorf("pg_current_wal_lsn(): %w", err))
@@ -185,6 +204,10 @@ func (p *pgProbe) derive(s *result.ObservedServer, seconds float64) {
 	}
 	s.DiskReadsPerSec = c.rate(seconds, "blks_read")
 	s.LogBytesPerSec = c.rate(seconds, pgWALBytes)
+	s.LogFlushesPerSec = c.rate(seconds, "wal_sync")
+	if ms, ok := c.get("wal_sync_time"); ok && p.walTiming && seconds > 0 {
+		s.LogFlushTimePct = ptr(100 * float64(ms) / 1000 / seconds)
+	}
 	s.RowsReadPerSec = c.rate(seconds, "tup_returned")
 	s.RowsChangedPerSec = c.rate(seconds, "tup_inserted", "tup_updated", "tup_deleted")
 	// Buffers written: by checkpoints (buffers_checkpoint, or buffers_written from

@@ -17,6 +17,10 @@ const (
 	diskReadsBoundRate = 100 // … with at least this many disk reads/s: IO-bound
 	stealNotePct       = 5   // steal at or above this is mentioned
 	pageCacheIOWaitPct = 5   // server cache misses with iowait below this came from the OS page cache
+
+	commitFlushesPerTxn = 0.5 // log flushes per transaction at or above this …
+	commitMinTxns       = 20  // … over at least this many transactions: commit-bound
+	commitFlushTimePct  = 50  // or a log flush time share at or above this (PostgreSQL with track_wal_io_timing)
 )
 
 // minJudgedSeconds is the shortest phase that gets a verdict. The machines'
@@ -59,11 +63,19 @@ func verdict(o *result.Observed) (bound, line string) {
 		return fmt.Sprintf("; steal %.0f%% (the hypervisor takes CPU)", m.StealPct)
 	}
 
+	others := func() string { return othersClause(m, "the machine") }
+
 	switch {
+	case commitBound(s):
+		line := "commit-bound (log flushes): " + strings.Join(commitFigures(s), ", ")
+		if m != nil {
+			line += fmt.Sprintf(", iowait %.0f%%, CPUs %.0f%% busy", m.IOWaitPct, m.BusyPct)
+		}
+		return result.BoundCommit, line + steal() + others() + client()
 	case m != nil && m.IOWaitPct >= ioWaitBoundPct:
 		add("iowait %.0f%%", m.IOWaitPct)
 		serverFigures()
-		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client()
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + others() + client()
 	case serverIO:
 		// Reads that miss the cache bound the run even when the CPUs are busy:
 		// much of that CPU time is spent on the reads.
@@ -78,11 +90,11 @@ func verdict(o *result.Observed) (bound, line string) {
 				pageCache = " — the reads that missed the server's cache came from the OS page cache, not the disk"
 			}
 		}
-		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client() + pageCache
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + others() + client() + pageCache
 	case m != nil && m.BusyPct >= cpuBusyBoundPct:
-		return result.BoundCPU, fmt.Sprintf("CPU-bound: machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client()
+		return result.BoundCPU, cpuBoundBy(m) + fmt.Sprintf("machine CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + others() + client()
 	case m != nil:
-		return result.BoundNeither, fmt.Sprintf("neither: CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + client() +
+		return result.BoundNeither, fmt.Sprintf("neither: CPUs %.0f%% busy, iowait %.0f%%", m.BusyPct, m.IOWaitPct) + steal() + others() + client() +
 			" — the client, the network or locking may limit"
 	}
 	serverFigures()
@@ -118,6 +130,35 @@ func serverCacheFigures(s *result.ObservedServer) (parts []string, bound bool) {
 	return parts, bound
 }
 
+// commitFigures gives the server's log-flush figures as parts of a verdict
+// line: "1.02 log flushes per transaction", "212 flushes/s", "flushing 71%
+// of the time" (the parts the server has).
+func commitFigures(s *result.ObservedServer) []string {
+	var parts []string
+	if s.LogFlushesPerTxn != nil {
+		parts = append(parts, fmt.Sprintf("%.2f log flushes per transaction", *s.LogFlushesPerTxn))
+	}
+	if s.LogFlushesPerSec != nil {
+		parts = append(parts, grouped(*s.LogFlushesPerSec)+" flushes/s")
+	}
+	if s.LogFlushTimePct != nil {
+		parts = append(parts, fmt.Sprintf("flushing %.0f%% of the time", *s.LogFlushTimePct))
+	}
+	return parts
+}
+
+// commitBound reports whether the server's transactions waited on log
+// flushes: at least commitFlushesPerTxn flushes per transaction over at
+// least commitMinTxns transactions (Judge sets LogFlushesPerTxn only then),
+// or a flush time share of at least commitFlushTimePct.
+func commitBound(s *result.ObservedServer) bool {
+	if s == nil {
+		return false
+	}
+	return s.LogFlushesPerTxn != nil && *s.LogFlushesPerTxn >= commitFlushesPerTxn ||
+		s.LogFlushTimePct != nil && *s.LogFlushTimePct >= commitFlushTimePct
+}
+
 // withUnreadServer adds to a verdict line that the server's counters, which
 // would have shown reads missing its cache, could not be read, and why.
 func withUnreadServer(line, why string) string {
@@ -135,20 +176,34 @@ func grouped(f float64) string { return workload.GroupDigits(int64(math.Round(f)
 // the server's machine is not, limits the run ("client-bound").
 const clientBoundPct = cpuBusyBoundPct
 
-// Judge recomputes o's verdict once what the server's machines did is known
-// (o.ServerMachines, set after Probe.End). With observed server machines the
-// verdict judges CPU- or IO-bound on their figures (busy and iowait shares,
-// the busiest CPU, the server process's CPU) and on the server's counters,
-// and the client machine keeps its own clause: "client-bound" when its CPUs
-// were saturated while the server's machine was not. remote says the server
-// runs on another machine than the client; with no server machine observed
-// the verdict then says so, and judges only on the server's counters. A
-// local server without observed machines keeps Probe.End's verdict (the
-// client's machine is the server's).
+// Judge recomputes o's verdict once what the server's machines did and the
+// run's transactions are known (o.ServerMachines, set after Probe.End;
+// transactions is the run's measured events, times the coordinated clients'
+// count for one client of several). It fills the other processes' shares of
+// the machines (ObservedMachine.OtherProcessesPct) and the server's log
+// flushes per transaction, which the commit-bound rule judges. With observed
+// server machines the verdict judges CPU- or IO-bound on their figures (busy
+// and iowait shares, the busiest CPU, the server process's CPU) and on the
+// server's counters, and the client machine keeps its own clause:
+// "client-bound" when its CPUs were saturated while the server's machine was
+// not. remote says the server runs on another machine than the client; with
+// no server machine observed the verdict then says so, and judges only on
+// the server's counters. A local server without observed machines is
+// judged on the client's machine (it is the server's).
 //
 // A phase shorter than half a second is not judged (Probe.End said so already).
-func Judge(o *result.Observed, remote bool) {
-	if o == nil || o.Seconds < minJudgedSeconds {
+func Judge(o *result.Observed, remote bool, transactions int64) {
+	if o == nil {
+		return
+	}
+	setOtherProcesses(o, remote)
+	if s := o.Server; s != nil {
+		s.LogFlushesPerTxn = nil
+		if s.LogFlushesPerSec != nil && transactions >= commitMinTxns && o.Seconds > 0 {
+			s.LogFlushesPerTxn = ptr(*s.LogFlushesPerSec * o.Seconds / float64(transactions))
+		}
+	}
+	if o.Seconds < minJudgedSeconds {
 		return
 	}
 	var ms []result.ObservedServerMachine
@@ -169,7 +224,7 @@ func Judge(o *result.Observed, remote bool) {
 	case remote:
 		o.Bound, o.Verdict = unobservedVerdict(o, "the server's machine was not observed (a remote server without --server-agent)")
 	default:
-		return
+		o.Bound, o.Verdict = verdict(o)
 	}
 	o.Verdict += unread
 }
@@ -224,16 +279,32 @@ func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine,
 		case o.Machine == nil:
 			return "; the client machine's CPU use could not be read"
 		case !serverBound && o.Machine.BusyPct >= clientBoundPct:
-			return fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", o.Machine.BusyPct)
+			return fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", o.Machine.BusyPct) + othersClause(o.Machine, "it")
 		}
-		return fmt.Sprintf("; client machine CPUs %.0f%% busy", o.Machine.BusyPct)
+		return fmt.Sprintf("; client machine CPUs %.0f%% busy", o.Machine.BusyPct) + othersClause(o.Machine, "it")
+	}
+	// others names the other processes of the machine m, if they were
+	// many: of the machine fairbench ran on for a local server (its figure
+	// covers all the CPUs), else of m.
+	others := func(m result.ObservedServerMachine) string {
+		if !remote && o.Machine != nil && o.Machine.OtherProcessesPct != nil {
+			return othersClause(o.Machine, "the machine")
+		}
+		if len(ms) > 1 {
+			return othersClause(m.CPU, strings.TrimSuffix(name(m), "'s"))
+		}
+		return othersClause(m.CPU, "the server machine")
 	}
 	w, b := waiting.CPU, busiest.CPU
 	switch {
+	case commitBound(s):
+		line := "commit-bound (log flushes): " + strings.Join(commitFigures(s), ", ") +
+			fmt.Sprintf(", %s iowait %.0f%%, CPUs %.0f%% busy", name(waiting), w.IOWaitPct, w.BusyPct)
+		return result.BoundCommit, line + others(waiting) + client(true)
 	case w.IOWaitPct >= ioWaitBoundPct:
 		add("%s iowait %.0f%%", name(waiting), w.IOWaitPct)
 		serverFigures()
-		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client(true)
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + others(waiting) + client(true)
 	case serverIO:
 		serverFigures()
 		add("%s iowait %.0f%%, CPUs %.0f%% busy", name(waiting), w.IOWaitPct, w.BusyPct)
@@ -241,11 +312,15 @@ func serverMachineVerdict(o *result.Observed, ms []result.ObservedServerMachine,
 		if w.IOWaitPct < pageCacheIOWaitPct {
 			pageCache = " — the reads that missed the server's cache came from the OS page cache, not the disk"
 		}
-		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + client(true) + pageCache
+		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + others(waiting) + client(true) + pageCache
 	case b.BusyPct >= cpuBusyBoundPct:
-		return result.BoundCPU, fmt.Sprintf("CPU-bound: %s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + client(true)
+		by := b
+		if !remote && o.Machine != nil && o.Machine.OtherProcessesPct != nil {
+			by = &result.ObservedMachine{BusyPct: b.BusyPct, OtherProcessesPct: o.Machine.OtherProcessesPct}
+		}
+		return result.BoundCPU, cpuBoundBy(by) + fmt.Sprintf("%s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + others(busiest) + client(true)
 	}
-	line = fmt.Sprintf("neither: %s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + client(false)
+	line = fmt.Sprintf("neither: %s CPUs %.0f%% busy, iowait %.0f%%", name(busiest), b.BusyPct, b.IOWaitPct) + detail(busiest) + others(busiest) + client(false)
 	if !strings.Contains(line, "client-bound") {
 		line += " — the client, the network or locking may limit"
 	}
@@ -263,6 +338,10 @@ func unobservedVerdict(o *result.Observed, why string) (bound, line string) {
 		if m.BusyPct >= clientBoundPct {
 			client = fmt.Sprintf("; client-bound: the client machine's CPUs %.0f%% busy", m.BusyPct)
 		}
+		client += othersClause(m, "it")
+	}
+	if commitBound(o.Server) {
+		return result.BoundCommit, "commit-bound (log flushes): " + strings.Join(commitFigures(o.Server), ", ") + "; " + why + client
 	}
 	if serverIO {
 		return result.BoundIO, "IO-bound: " + strings.Join(parts, ", ") + "; " + why + client

@@ -1,6 +1,9 @@
 package observe
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
@@ -119,10 +122,160 @@ func TestJudge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
-			Judge(&o, tc.remote)
+			Judge(&o, tc.remote, 0)
 			if o.Bound != tc.bound || o.Verdict != tc.verdict {
 				t.Errorf("Judge = %q, %q\nwant    %q, %q", o.Bound, o.Verdict, tc.bound, tc.verdict)
 			}
 		})
+	}
+}
+
+// TestJudgeCommitAndOthers: the commit-bound rule (log flushes per
+// transaction of the run, PostgreSQL's flush time) and the other processes'
+// share of each machine, with the wording of the lines they change.
+func TestJudgeCommitAndOthers(t *testing.T) {
+	// cpu is a machine of n CPUs with user and system shares (busy = their
+	// sum plus irq) and iowait.
+	cpu := func(n int, user, system, irq, iowait float64) *result.ObservedMachine {
+		return &result.ObservedMachine{CPUs: n, UserPct: user, SystemPct: system, IRQPct: irq, BusyPct: user + system + irq, IOWaitPct: iowait,
+			IdlePct: 100 - user - system - irq - iowait}
+	}
+	flushes := func(perSec float64) *result.ObservedServer { return &result.ObservedServer{LogFlushesPerSec: &perSec} }
+	pgTimed := func(perSec, timePct float64) *result.ObservedServer {
+		return &result.ObservedServer{LogFlushesPerSec: &perSec, LogFlushTimePct: &timePct}
+	}
+	local := func(m *result.ObservedMachine, pid int, cpuPct float64) []result.ObservedServerMachine {
+		return []result.ObservedServerMachine{{Role: "server", Source: "local", CPU: m, BusiestCPU: 1, BusiestCPUPct: m.BusyPct,
+			Process: &result.ObservedProcess{PID: pid, Name: "mariadbd", CPUPct: cpuPct}}}
+	}
+	agent := func(m *result.ObservedMachine, proc *result.ObservedProcess) []result.ObservedServerMachine {
+		return []result.ObservedServerMachine{{Role: "server", Source: "agent", CPU: m, BusiestCPU: 0, BusiestCPUPct: m.BusyPct, Process: proc}}
+	}
+	client := func(pct float64) *result.ObservedClient { return &result.ObservedClient{MachinePct: pct} }
+	pct := func(p *float64) string {
+		if p == nil {
+			return "absent"
+		}
+		return fmt.Sprintf("%.1f", *p)
+	}
+	for _, tc := range []struct {
+		name         string
+		o            result.Observed
+		remote       bool
+		transactions int64
+		bound        string
+		verdict      string
+		machine      string // the client machine's other processes
+		server       string // the first server machine's
+		perTxn       string // log flushes per transaction
+	}{
+		{"flush=1: a flush per commit is commit-bound",
+			result.Observed{Seconds: 10, Server: flushes(198), Machine: cpu(2, 20, 15, 0, 30), Client: client(5),
+				ServerMachines: local(cpu(2, 20, 15, 0, 30), 4242, 40)}, false, 1950,
+			result.BoundCommit, "commit-bound (log flushes): 1.02 log flushes per transaction, 198 flushes/s, server machine iowait 30%, CPUs 35% busy; client used 5% of the machine",
+			"10.0", "10.0", "1.0"},
+		{"flush=2: a flush a second is not",
+			result.Observed{Seconds: 10, Server: flushes(1.2), Machine: cpu(2, 70, 25, 0, 0), Client: client(20),
+				ServerMachines: local(cpu(2, 70, 25, 0, 0), 4242, 140)}, false, 9000,
+			result.BoundCPU, "CPU-bound: server machine CPUs 95% busy, iowait 0%, busiest CPU 1 at 95%, mariadbd used 140% of a CPU; client used 20% of the machine",
+			"5.0", "5.0", "0.0"},
+		{"half a flush per transaction is commit-bound",
+			result.Observed{Seconds: 10, Server: flushes(50), Machine: cpu(4, 10, 5, 0, 3)}, false, 1000,
+			result.BoundCommit, "commit-bound (log flushes): 0.50 log flushes per transaction, 50 flushes/s, iowait 3%, CPUs 15% busy",
+			"absent", "absent", "0.5"},
+		{"too few transactions are not judged on their flushes",
+			result.Observed{Seconds: 10, Server: flushes(1.9), Machine: cpu(4, 10, 5, 0, 3)}, false, 19,
+			result.BoundNeither, "neither: CPUs 15% busy, iowait 3% — the client, the network or locking may limit",
+			"absent", "absent", "absent"},
+		{"PostgreSQL flushing most of the time is commit-bound",
+			result.Observed{Seconds: 10, Server: pgTimed(300, 62), Machine: cpu(2, 30, 10, 0, 20)}, true, 30000,
+			result.BoundCommit, "commit-bound (log flushes): 0.10 log flushes per transaction, 300 flushes/s, flushing 62% of the time; the server's machine was not observed (a remote server without --server-agent); client machine CPUs 40% busy",
+			"absent", "absent", "0.1"}, // no client figure: no share
+		{"three quarters of the machine to other processes: CPU-bound by them",
+			result.Observed{Seconds: 10, Machine: cpu(2, 80, 17, 3, 0), Client: client(7),
+				ServerMachines: local(cpu(2, 80, 17, 3, 0), 4242, 35)}, false, 900,
+			result.BoundCPU, "CPU-bound by other processes: server machine CPUs 100% busy, iowait 0%, busiest CPU 1 at 100%, mariadbd used 35% of a CPU; other processes used 72% of the machine; client used 7% of the machine",
+			"72.5", "72.5", "absent"},
+		{"some other processes on a CPU-bound machine are named",
+			result.Observed{Seconds: 10, Machine: cpu(2, 70, 25, 0, 0), Client: client(20),
+				ServerMachines: local(cpu(2, 70, 25, 0, 0), 4242, 120)}, false, 900,
+			result.BoundCPU, "CPU-bound: server machine CPUs 95% busy, iowait 0%, busiest CPU 1 at 95%, mariadbd used 120% of a CPU; other processes used 15% of the machine; client used 20% of the machine",
+			"15.0", "15.0", "absent"},
+		{"the limit itself is quiet",
+			result.Observed{Seconds: 10, Machine: cpu(2, 30, 10, 0, 0), Client: client(10), ServerMachines: local(cpu(2, 30, 10, 0, 0), 4242, 40)}, false, 900,
+			result.BoundNeither, "neither: server machine CPUs 40% busy, iowait 0%, busiest CPU 1 at 40%, mariadbd used 40% of a CPU; client used 10% of the machine — the client, the network or locking may limit",
+			"10.0", "10.0", "absent"},
+		{"a local server whose process is unknown leaves the share unknown",
+			result.Observed{Seconds: 10, Machine: cpu(2, 80, 17, 3, 0), Client: client(7),
+				ServerMachines: []result.ObservedServerMachine{{Role: "server", Source: "local", CPU: cpu(2, 80, 17, 3, 0)}}}, false, 900,
+			result.BoundCPU, "CPU-bound: server machine CPUs 100% busy, iowait 0%, busiest CPU 0 at 0%; client used 7% of the machine",
+			"absent", "absent", "absent"},
+		{"embedded SQLite: the server is the client",
+			result.Observed{Seconds: 10, Machine: cpu(2, 60, 20, 0, 0), Client: client(30), ServerMachines: local(cpu(2, 60, 20, 0, 0), os.Getpid(), 60)}, false, 900,
+			result.BoundNeither, "neither: server machine CPUs 80% busy, iowait 0%, busiest CPU 1 at 80%, mariadbd used 60% of a CPU; other processes used 50% of the machine; client used 30% of the machine — the client, the network or locking may limit",
+			"50.0", "50.0", "absent"},
+		{"a remote server machine with other processes",
+			result.Observed{Seconds: 10, Machine: cpu(4, 20, 5, 0, 0), Client: client(24),
+				ServerMachines: agent(cpu(8, 70, 20, 2, 0), &result.ObservedProcess{PID: 9, Name: "postgres", CPUPct: 400})}, true, 900,
+			result.BoundCPU, "CPU-bound: server machine CPUs 92% busy, iowait 0%, busiest CPU 0 at 92%, postgres used 400% of a CPU; other processes used 40% of the server machine; client machine CPUs 25% busy",
+			"1.0", "40.0", "absent"},
+		{"a remote client machine with other processes, an agent without the server's process",
+			result.Observed{Seconds: 10, Machine: cpu(4, 50, 10, 0, 0), Client: client(24), ServerMachines: agent(cpu(8, 30, 10, 0, 0), nil)}, true, 900,
+			result.BoundNeither, "neither: server machine CPUs 40% busy, iowait 0%, busiest CPU 0 at 40%; client machine CPUs 60% busy; other processes used 36% of it — the client, the network or locking may limit",
+			"36.0", "absent", "absent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			Judge(&o, tc.remote, tc.transactions)
+			if o.Bound != tc.bound || o.Verdict != tc.verdict {
+				t.Errorf("Judge = %q, %q\nwant    %q, %q", o.Bound, o.Verdict, tc.bound, tc.verdict)
+			}
+			var m, s, perTxn *float64
+			if o.Machine != nil {
+				m = o.Machine.OtherProcessesPct
+			}
+			if len(o.ServerMachines) > 0 {
+				s = o.ServerMachines[0].CPU.OtherProcessesPct
+			}
+			if o.Server != nil {
+				perTxn = o.Server.LogFlushesPerTxn
+			}
+			if pct(m) != tc.machine || pct(s) != tc.server || pct(perTxn) != tc.perTxn {
+				t.Errorf("other processes: machine %s, server machine %s; flushes per transaction %s; want %s, %s, %s",
+					pct(m), pct(s), pct(perTxn), tc.machine, tc.server, tc.perTxn)
+			}
+		})
+	}
+}
+
+// TestNoisyWarning: the warning names the share and the machine, above the
+// limit only.
+func TestNoisyWarning(t *testing.T) {
+	at := func(pct float64, remote bool) *result.Observed {
+		o := &result.Observed{Seconds: 10, Machine: &result.ObservedMachine{OtherProcessesPct: &pct}}
+		if remote {
+			q := pct + 1
+			o.ServerMachines = []result.ObservedServerMachine{{Role: "server", Source: "agent", CPU: &result.ObservedMachine{OtherProcessesPct: &q}}}
+		}
+		return o
+	}
+	for _, tc := range []struct {
+		o    *result.Observed
+		want string
+	}{
+		{nil, ""},
+		{&result.Observed{}, ""},
+		{at(10, false), ""},
+		{at(74.4, false), "other processes used 74% of the machine's CPUs during the measured phase (more than 10%): the figures may be low"},
+		{at(30, true), "other processes used 31% of the server machine's CPUs during the measured phase"},
+		{&result.Observed{Seconds: 0.4, Machine: at(90, false).Machine}, ""}, // a few clock ticks: not judged
+	} {
+		got := NoisyWarning(tc.o)
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("NoisyWarning = %q, want it to begin %q", got, tc.want)
+		}
+		if got != "" && !tc.o.Noisy() {
+			t.Errorf("Noisy() = %v with the warning %q", tc.o.Noisy(), got)
+		}
 	}
 }

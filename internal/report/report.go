@@ -96,6 +96,9 @@ type Section struct {
 	// Mixed says what the section's rows put together when they are mixed
 	// (analysis.Row.Mixed, --allow-mixed); "" otherwise.
 	Mixed string
+	// Limits are what limited each cell's runs (their verdicts and notes);
+	// nil when no run recorded a verdict.
+	Limits []Limit
 }
 
 // CPUSection is throughput by server CPUs of one workload with its chart.
@@ -152,7 +155,7 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 		}
 	}
 	for i, rows := range cmp.Sections() {
-		sec := Section{Title: analysis.RowLabel(rows[0].Key), Rows: rows, Mixed: analysis.MixedString(rows[0].Mixed)}
+		sec := Section{Title: analysis.RowLabel(rows[0].Key), Rows: rows, Mixed: analysis.MixedString(rows[0].Mixed), Limits: limitsOf(cmp, rows)}
 		id := fmt.Sprintf("s%d", i+1)
 		sec.Charts = append(sec.Charts, lineChart(id+"-"+cmp.Metric.Name, cmp.Metric.Unit+" by threads", cmp.Metric.Unit, systems, rows))
 		if lc := r.latencyChart(id+"-latency", rows[0].Key.Group()); lc != nil {

@@ -58,7 +58,9 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 			return err
 		}
 	}
-	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string { return img(r.Sections[i].Charts) }); err != nil {
+	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string {
+		return img(r.Sections[i].Charts) + limitsMarkdown(r.Sections[i].Limits)
+	}); err != nil {
 		return err
 	}
 	if err := WriteScaling(w, r.Scaling, true); err != nil {
@@ -95,4 +97,3 @@ func (c *CostSection) Heading() string {
 	}
 	return c.Title
 }
-

@@ -4,9 +4,17 @@ package result
 const (
 	BoundCPU     = "cpu"     // the machine's CPUs were the limit
 	BoundIO      = "io"      // the storage was the limit (iowait, or a server reading from disk)
+	BoundCommit  = "commit"  // the server waited on a log flush at (nearly) every commit (schema 1.6)
 	BoundNeither = "neither" // neither: the client, the network or locking may limit
 	BoundUnknown = "unknown" // too little could be read to say
 )
+
+// OtherProcessesLimitPct is the share of an observed machine's CPUs (per
+// cent of all of them) that processes other than the client and the
+// database server may use during a measured phase for the machine to count
+// as quiet (schema 1.6). Above it the run warns that its figures may be
+// low, and compare and report mark the cells measured so.
+const OtherProcessesLimitPct = 10
 
 // Observed is what the server, the machine and the client did during a measured
 // phase, and a verdict on what limited the run. Every part is best effort: what
@@ -36,6 +44,52 @@ type Observed struct {
 	ServerMachines []ObservedServerMachine `json:"server_machines,omitempty"`
 	// Note says what could not be read, when something could not.
 	Note string `json:"note,omitempty"`
+}
+
+// OtherProcesses returns the largest share of an observed machine's CPUs
+// that other processes used during the phase (ObservedMachine.
+// OtherProcessesPct: the client's machine, then each server machine) and
+// whose machine it was, as a possessive: "the machine's" (the client's,
+// which is the server's when no other server machine was observed), "the
+// client machine's", "the server machine's", "the tikv machine's". ok is
+// false when no machine has the figure.
+func (o *Observed) OtherProcesses() (pct float64, whose string, ok bool) {
+	if o == nil {
+		return 0, "", false
+	}
+	remote := false
+	for _, m := range o.ServerMachines {
+		remote = remote || m.Source != "local"
+	}
+	if m := o.Machine; m != nil && m.OtherProcessesPct != nil {
+		pct, whose, ok = *m.OtherProcessesPct, "the machine's", true
+		if remote {
+			whose = "the client machine's"
+		}
+	}
+	for _, m := range o.ServerMachines {
+		if m.CPU == nil || m.CPU.OtherProcessesPct == nil || m.Source == "local" || ok && *m.CPU.OtherProcessesPct <= pct {
+			continue
+		}
+		pct, ok = *m.CPU.OtherProcessesPct, true
+		whose = "the server machine's"
+		if len(o.ServerMachines) > 1 {
+			whose = "the " + m.Role + " machine's"
+		}
+	}
+	return pct, whose, ok
+}
+
+// SharedCPUsNote begins the note of a run whose client shared the CPUs of a
+// server on its machine (Result.Notes): "the client shared the server's
+// CPUs and used 20% of the machine: …".
+const SharedCPUsNote = "the client shared the server's CPUs"
+
+// Noisy reports whether other processes used more than
+// OtherProcessesLimitPct of an observed machine's CPUs during the phase.
+func (o *Observed) Noisy() bool {
+	pct, _, ok := o.OtherProcesses()
+	return ok && pct > OtherProcessesLimitPct
 }
 
 // ObservedServer is what the database server counted during the phase. Derived
@@ -72,6 +126,23 @@ type ObservedServer struct {
 	// RowsChangedPerSec is rows inserted, updated and deleted per second
 	// (Innodb_rows_*, else Handler_write/update/delete; PostgreSQL tup_inserted/updated/deleted).
 	RowsChangedPerSec *float64 `json:"rows_changed_per_s,omitempty"`
+	// LogFlushesPerSec is redo/WAL flushes to storage (fsync, fdatasync)
+	// per second (schema 1.6): Innodb_os_log_fsyncs, else
+	// Innodb_data_fsyncs (MariaDB 10.8 and later count the log's there and
+	// have no Innodb_os_log_fsyncs); PostgreSQL 14+ pg_stat_wal wal_sync.
+	LogFlushesPerSec *float64 `json:"log_flushes_per_s,omitempty"`
+	// LogFlushesPerTxn is those flushes per transaction of the run
+	// (schema 1.6): over totals.counts.events (each event is a
+	// transaction, or a statement in autocommit), times the coordinated
+	// clients' count (client.of) for one client of several. About 1 when
+	// every commit waits for a flush of its own; absent without
+	// LogFlushesPerSec or events.
+	LogFlushesPerTxn *float64 `json:"log_flushes_per_txn,omitempty"`
+	// LogFlushTimePct is the share of the phase the server spent in those
+	// flushes (schema 1.6): PostgreSQL's wal_sync_time, counted only with
+	// track_wal_io_timing on; absent otherwise (MySQL family servers do
+	// not count it).
+	LogFlushTimePct *float64 `json:"log_flush_time_pct,omitempty"`
 }
 
 // Gauge summarises the samples of a value that goes up and down.
@@ -96,6 +167,13 @@ type ObservedMachine struct {
 	SoftIRQPct float64 `json:"softirq_pct"`
 	StealPct   float64 `json:"steal_pct"` // taken by the hypervisor for other guests
 	IdlePct    float64 `json:"idle_pct"`
+	// OtherProcessesPct is the share of the CPUs counted that processes
+	// other than the client (fairbench) and the database server used
+	// (schema 1.6): user + nice + system less the client's and the
+	// server's own CPU time, never below 0 (interrupts and steal are not
+	// processes). Absent when one of them could not be read, and in older
+	// results.
+	OtherProcessesPct *float64 `json:"other_processes_pct,omitempty"`
 }
 
 // ObservedClient is fairbench's own CPU use over the phase, from getrusage(RUSAGE_SELF).
@@ -168,11 +246,17 @@ type ObservedNet struct {
 type ObservedProcess struct {
 	PID  int    `json:"pid"`
 	Name string `json:"name,omitempty"`
-	// CPUPct is user + system time over the phase in percent of one CPU
-	// (200 = two CPUs busy), as top prints it.
+	// CPUPct is user + system time over the phase, its workers' included,
+	// in percent of one CPU (200 = two CPUs busy), as top prints it.
 	CPUPct        float64 `json:"cpu_pct"`
 	UserSeconds   float64 `json:"user_seconds"`
 	SystemSeconds float64 `json:"system_seconds"`
+	// WorkerSeconds is the CPU time of its workers over the phase (schema
+	// 1.6): its descendants of the same name (PostgreSQL's backends), and
+	// those that exited; Workers counts those alive at the end. Absent for
+	// a server of one process.
+	WorkerSeconds float64 `json:"worker_seconds,omitempty"`
+	Workers       int     `json:"workers,omitempty"`
 	// RSSBytes is VmRSS at the end of the phase.
 	RSSBytes int64 `json:"rss_bytes,omitempty"`
 	// ReadMBPerSec and WriteMBPerSec are the storage bytes the process

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.5"
+const SchemaVersion = "1.6"
 
 // Status says how a run ended.
 type Status string
