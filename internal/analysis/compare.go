@@ -13,14 +13,16 @@ import (
 
 // CompareOptions choose what a comparison looks at.
 type CompareOptions struct {
-	// Metric is the figure compared (zero value: tps).
+	// Metric is the figure compared (zero value: DefaultMetricOf the
+	// systems, tpmC for TPC-C alone and tps otherwise).
 	Metric Metric
 	// Baseline is the label of the system the others are compared with; ""
 	// is the first system.
 	Baseline string
 	// Alpha is the significance level (0 = DefaultAlpha, 0.05).
 	Alpha float64
-	// Center is the statistic that stands for a cell ("" = mean).
+	// Center is the statistic that stands for a cell ("" = DefaultCenter,
+	// the mean).
 	Center Center
 	// Workloads keeps only these workloads; empty keeps all.
 	Workloads []string
@@ -173,7 +175,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		seen[s.Label] = true
 	}
 	if opts.Metric.Name == "" {
-		opts.Metric = MetricTPS
+		opts.Metric = DefaultMetricOf(systems, opts)
 	}
 	if opts.Alpha <= 0 {
 		opts.Alpha = DefaultAlpha
@@ -194,12 +196,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Baseline = slices.Index(systems, base)
 	}
 
-	keep := func(smp Sample) bool {
-		if len(opts.Workloads) > 0 && !slices.Contains(opts.Workloads, smp.Key.Workload) {
-			return false
-		}
-		return len(opts.Select) == 0 || slices.ContainsFunc(opts.Select, func(s Selector) bool { return s.Matches(smp.Key) })
-	}
+	keep := opts.keeps
 	if len(opts.Select) > 0 && !slices.ContainsFunc(systems, func(s *System) bool { return slices.ContainsFunc(s.Samples, keep) }) {
 		return nil, c.noRowsError(opts.Select, opts.SelectFlag)
 	}

@@ -11,7 +11,8 @@ const DefaultMinGain = 0.05
 
 // ScalingOptions choose what a scalability analysis looks at.
 type ScalingOptions struct {
-	// Metric is the throughput analysed (zero value: tps). Latency metrics are
+	// Metric is the throughput analysed (zero value: DefaultMetricOf the
+	// system, tpmC for TPC-C alone and tps otherwise). Latency metrics are
 	// refused: speed-up is a throughput notion.
 	Metric Metric
 	// Center is the statistic that stands for a cell ("" = mean).
@@ -71,7 +72,7 @@ type ScalePoint struct {
 // group, in key order.
 func Scalability(s *System, opts ScalingOptions) ([]Curve, error) {
 	if opts.Metric.Name == "" {
-		opts.Metric = MetricTPS
+		opts.Metric = DefaultMetricOf([]*System{s}, CompareOptions{})
 	}
 	if opts.Metric.LowerIsBetter {
 		return nil, fmt.Errorf("scalability of %s: speed-up needs a throughput: use tps, qps or tpmc", opts.Metric.Name)

@@ -116,10 +116,12 @@ func (c Center) Of(st Stats) float64 {
 	return st.Mean
 }
 
-// ParseCenter parses "mean" or "median" ("" is mean).
+// ParseCenter parses "mean" or "median" ("" is DefaultCenter, the mean).
 func ParseCenter(s string) (Center, error) {
 	switch Center(s) {
-	case "", CenterMean:
+	case "":
+		return DefaultCenter, nil
+	case CenterMean:
 		return CenterMean, nil
 	case CenterMedian:
 		return CenterMedian, nil

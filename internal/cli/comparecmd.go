@@ -41,11 +41,11 @@ type compareFlags struct {
 }
 
 func (f *compareFlags) register(fs *pflag.FlagSet, formats string) {
-	fs.StringVar(&f.metric, "metric", "tps", "the figure compared: tps, qps, tpmc, or a latency percentile such as p95, p99")
+	fs.StringVar(&f.metric, "metric", "", "the figure compared: tps, qps, tpmc, or a latency percentile such as p95, p99 (default: "+metricDefault+")")
 	fs.StringVar(&f.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
 	fs.StringVar(&f.ghz, "ghz", "", "CPU frequencies of the machines under test (the database servers'), overriding what the results record, e.g. arm=2.6,x86=3.0 (used to frequency-scale)")
 	fs.StringVar(&f.vcpus, "vcpus", "", "vCPU counts of the machines under test (the database servers'), overriding what the results record, e.g. arm=24,x86=24")
-	fs.StringVar(&f.center, "center", "mean", "the statistic that stands for a cell's rounds: mean or median")
+	fs.StringVar(&f.center, "center", string(analysis.DefaultCenter), "the statistic that stands for a cell's rounds: mean or median")
 	fs.Float64Var(&f.alpha, "alpha", analysis.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	fs.StringVar(&f.format, "format", "text", "output format: "+formats)
 	fs.StringVarP(&f.out, "out", "o", "", "write to this file instead of standard output")
@@ -154,11 +154,18 @@ func loadOperand(path, label string) (*analysis.System, error) {
 	return analysis.Load(path, label)
 }
 
-// compareOptions turns the flags into analysis options.
+// metricDefault says what --metric is when not given (analysis.DefaultMetric).
+const metricDefault = "tpmc when every compared row is TPC-C, tps otherwise — as the suite's tables"
+
+// compareOptions turns the flags into analysis options; without --metric
+// the metric is left for defaultMetric to choose once the systems are read.
 func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
-	m, err := analysis.ParseMetric(f.metric)
-	if err != nil {
-		return analysis.CompareOptions{}, fmt.Errorf("--metric: %w", err)
+	var m analysis.Metric
+	if f.metric != "" {
+		var err error
+		if m, err = analysis.ParseMetric(f.metric); err != nil {
+			return analysis.CompareOptions{}, fmt.Errorf("--metric: %w", err)
+		}
 	}
 	c, err := analysis.ParseCenter(f.center)
 	if err != nil {
@@ -176,6 +183,15 @@ func (f *compareFlags) compareOptions() (analysis.CompareOptions, error) {
 		opts.Select = append(opts.Select, sel)
 	}
 	return opts, nil
+}
+
+// defaultMetric fills in the default metric of the rows opts select
+// (analysis.DefaultMetricOf) when --metric was not given, so that the
+// comparison, the report's charts and the cost section use the same one.
+func defaultMetric(systems []*analysis.System, opts *analysis.CompareOptions) {
+	if opts.Metric.Name == "" {
+		opts.Metric = analysis.DefaultMetricOf(systems, *opts)
+	}
 }
 
 // output opens --out (or returns stdout; see outfile for what a path may
@@ -216,6 +232,10 @@ the baseline (Welch's t test on the rounds' logarithms: a ratio of geometric mea
 difference is claimed only when that interval excludes no change; ? marks one the rounds could
 not tell, which is not evidence of no difference. The headline says so with the smallest
 difference the rounds could have shown (docs/statistics.md).
+
+A cell's figure is the mean of its rounds (--center median for the median) in tps, or
+tpmC when every compared row is TPC-C (--metric for another): the figure a suite's own
+tables show, so a cell reads the same in 'suite run' and here. The title says which.
 
 Each operand is a result file, a suite directory or a directory of result files (read
 with its subdirectories), optionally labelled: arm=results/arm-suite x86=results/x86-suite.
@@ -263,6 +283,7 @@ side, each such row marked † with a footnote.`,
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
+			defaultMetric(systems, &opts)
 			c, err := analysis.Compare(systems, opts)
 			if err != nil {
 				return withCode(ExitUsage, err)
@@ -343,6 +364,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	defaultMetric(systems, &opts)
 	costSec, err := f.costFlag.section(systems, opts)
 	if err != nil {
 		return withCode(ExitUsage, err)

@@ -164,9 +164,9 @@ prints it). Systems that share no row are refused unless --allow-mixed.
 	cmd.Flags().Float64Var(&f.budget, "budget", 0, "budget of the equal-cost scenario, per --per")
 	cmd.Flags().StringVar(&f.per, "per", "year", "period of --budget: hour, month, year or period")
 	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
-	cmd.Flags().StringVar(&metric, "metric", "tps", "throughput used: tps, qps or tpmc")
+	cmd.Flags().StringVar(&metric, "metric", "", "throughput used: tps, qps or tpmc (default: "+metricDefault+")")
 	cf.registerMixed(cmd.Flags())
-	cmd.Flags().StringVar(&cf.center, "center", "mean", "the statistic that stands for a thread count's rounds: mean or median")
+	cmd.Flags().StringVar(&cf.center, "center", string(analysis.DefaultCenter), "the statistic that stands for a thread count's rounds: mean or median")
 	cmd.Flags().StringVar(&cf.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
 	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
@@ -241,9 +241,12 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 		}
 		return cost.NewReport(sheet, names...)
 	}
-	metric, err := analysis.ParseMetric(metricName)
-	if err != nil || metric.LowerIsBetter {
-		return nil, fmt.Errorf("--metric %q: the cost model needs a throughput: tps, qps or tpmc", metricName)
+	var metric analysis.Metric // left out: the default of the row priced (analysis.DefaultMetric)
+	if metricName != "" {
+		var err error
+		if metric, err = analysis.ParseMetric(metricName); err != nil || metric.LowerIsBetter {
+			return nil, fmt.Errorf("--metric %q: the cost model needs a throughput: tps, qps or tpmc", metricName)
+		}
 	}
 	systems, err := loadSystems(args, cf)
 	if err != nil {

@@ -27,6 +27,7 @@ type suiteFlags struct {
 	out         string
 	resume      bool
 	dryRun      bool
+	skip        bool // --skip-impossible
 	scale       float64
 	metricsAddr string
 	clientID    int    // --client-id; suite.NoClientID when not given
@@ -64,8 +65,18 @@ on 1, 2, 4, … CPUs: matrix.server_cpus).`,
 	var f suiteFlags
 	var statusFormat string
 	run := &cobra.Command{
-		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--scale F] [--client-id I --run-id ID]",
+		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--skip-impossible] [--scale F] [--client-id I --run-id ID]",
 		Short: "Run (or resume) a plan",
+		Long: `run runs a plan's cells into a suite directory, or with --dry-run prints them, the
+generated server configurations, the CPU lists the server and the client get on this
+machine and the estimated duration.
+
+A plan some of whose values this machine cannot run — matrix.server_cpus values above the
+CPUs this process may use, server profiles whose buffer pool its memory cannot hold — is
+refused before anything connects or runs, by --dry-run too, naming every such value with
+its line and why. --skip-impossible runs the other cells instead (and --dry-run shows and
+estimates only them); the values left out are printed and recorded in the manifest
+(skipped).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("suite run needs one plan file: fairbench suite run PLAN.yaml (examples in plans/)")
@@ -77,6 +88,7 @@ on 1, 2, 4, … CPUs: matrix.server_cpus).`,
 	run.Flags().StringVarP(&f.out, "out", "o", "", "suite directory for the results and the manifest (default "+resultsParent+"/PLAN-NAME-DATE-TIME)")
 	run.Flags().BoolVar(&f.resume, "resume", false, "continue the suite in --out (default: the plan's latest suite) with the cells not completed")
 	run.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the expanded matrix and the estimated duration, and run nothing")
+	run.Flags().BoolVar(&f.skip, "skip-impossible", false, "leave out the cells of the plan's values this machine cannot run (matrix.server_cpus values above its CPUs, server profiles its memory cannot hold) and run the rest, saying so in the output and the manifest (skipped); without it such a plan is refused, naming every such value")
 	run.Flags().Float64Var(&f.scale, "scale", 1, "scale times and data sizes by this factor, for trying a plan (0.01 is about a hundred times shorter)")
 	run.Flags().StringVar(&f.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address while the suite runs, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
 	run.Flags().IntVar(&f.clientID, "client-id", suite.NoClientID, "this client's id among the plan's coordinated clients (clients.count), from 0 to N-1; client 0 leads")
@@ -111,7 +123,11 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		plan.Run.ClientCPUs = f.pin.spec.String()
 	}
 	plan.Run.AllowCPUOverlap = plan.Run.AllowCPUOverlap || f.pin.allowOverlap
-	if err := plan.Validate(env); err != nil {
+	err = plan.Validate(env)
+	if f.skip {
+		err = plan.SkipImpossible(err)
+	}
+	if err != nil {
 		return withCode(ExitUsage, err)
 	}
 	if err := plan.Scale(f.scale); err != nil {

@@ -51,7 +51,7 @@ steps: {checksum_warmup: true}
 	}
 
 	run := runCLI(ctx, nil, "suite", "run", plan, "--out", dir)
-	if run.code != ExitOK || !strings.Contains(run.stdout, "Suite complete: 2 cells") || !strings.Contains(run.stdout, "oltp_point_select (qps)") {
+	if run.code != ExitOK || !strings.Contains(run.stdout, "Suite complete: 2 cells") || !strings.Contains(run.stdout, "oltp_point_select (tps)") {
 		t.Fatalf("suite run: %d\n%s%s", run.code, run.stdout, run.stderr)
 	}
 	again := runCLI(ctx, nil, "suite", "run", plan, "--out", dir)

@@ -66,7 +66,7 @@ func PriceSystems(sheet *Sheet, systems []*analysis.System, cmp analysis.Compare
 		inputs = append(inputs, Input{System: name, Throughput: Figure{ByThreads: p.by[i], Threads: threads}})
 		names = append(names, name)
 	}
-	opts := Options{Workload: p.label, Metric: cmp.Metric.Unit, PerDollar: sel.PerDollar, PricePerf: sel.PricePerf,
+	opts := Options{Workload: p.label, Metric: p.metric.Unit, PerDollar: sel.PerDollar, PricePerf: sel.PricePerf,
 		Mixed: p.mixed, Outages: p.outages, Center: string(p.center), Baseline: names[p.baseline]}
 	ev, err := sheet.Evaluate(inputs, opts)
 	if err != nil {
@@ -143,8 +143,11 @@ type priced struct {
 	// outages says which throughputs include runs with an outage (the
 	// server went away); "" when none do.
 	outages string
-	// center is the statistic of rounds used; baseline indexes the
-	// baseline system (--baseline, else the first).
+	// metric is the throughput priced and center the statistic of rounds
+	// used, as the comparison resolved them (the defaults when cmp left
+	// them out); baseline indexes the baseline system (--baseline, else
+	// the first).
+	metric   analysis.Metric
 	center   analysis.Center
 	baseline int
 	// rows are the compared rows of the priced group.
@@ -175,13 +178,13 @@ func throughputs(systems []*analysis.System, base analysis.CompareOptions, workl
 	}
 	switch {
 	case len(groups) == 0:
-		return nil, fmt.Errorf("no row has %s figures of every system, so none can be priced alike: %s; choose a row every system ran with --cost-workload, or run it on the systems that lack it", opts.Metric.Unit, rowOwners(cmp))
+		return nil, fmt.Errorf("no row has %s figures of every system, so none can be priced alike: %s; choose a row every system ran with --cost-workload, or run it on the systems that lack it", cmp.Metric.Unit, rowOwners(cmp))
 	case len(groups) > 1 && workload == "":
 		return nil, fmt.Errorf("the results hold %d rows every system ran: %s; choose the one to price with --cost-workload (a workload or a row label as compare prints it)", len(groups), strings.Join(labels, ", "))
 	case len(groups) > 1:
 		return nil, fmt.Errorf("--cost-workload %s matches %d rows every system ran: %s; give the whole row label", workload, len(groups), strings.Join(labels, ", "))
 	}
-	p := &priced{by: make([]map[int]float64, len(systems)), label: labels[0], center: cmp.Center, baseline: cmp.Baseline}
+	p := &priced{by: make([]map[int]float64, len(systems)), label: labels[0], metric: cmp.Metric, center: cmp.Center, baseline: cmp.Baseline}
 	for i := range p.by {
 		p.by[i] = map[int]float64{}
 	}

@@ -165,6 +165,14 @@ func generate(opts Options) (*plan, error) {
 	return p, nil
 }
 
+// RoomError is a profile this machine's memory cannot hold: cpu-bound for a
+// data set whose buffer pool would take more than its share of memory. The
+// request is sound, the machine too small for it (a suite can skip such a
+// profile's cells).
+type RoomError struct{ Msg string }
+
+func (e *RoomError) Error() string { return e.Msg }
+
 // sizing is what a profile computes from the data set and memory.
 type sizing struct {
 	buffer, redo int64
@@ -204,9 +212,9 @@ func sizeProfile(flavor Flavor, profile Profile, data, memory int64, userSizedPo
 		if s.buffer > limit {
 			if profile == ProfileCPUBound {
 				fit := roundDown(roundDown(limit, cpuBoundUnit)*cpuBoundHeadroomDen/cpuBoundHeadroomNum, mib)
-				return s, fmt.Errorf("profile cpu-bound needs a buffer pool of %s for a data set of %s, more than %s (60%% of this machine's %s): "+
+				return s, &RoomError{Msg: fmt.Sprintf("profile cpu-bound needs a buffer pool of %s for a data set of %s, more than %s (60%% of this machine's %s): "+
 					"lower the data set to at most %dMiB, or use --profile=io-bound",
-					FormatBytes(s.buffer), FormatBytes(data), FormatBytes(limit), FormatBytes(memory), fit/mib)
+					FormatBytes(s.buffer), FormatBytes(data), FormatBytes(limit), FormatBytes(memory), fit/mib)}
 			}
 			s.notes = append(s.notes, fmt.Sprintf("io-bound buffer pool capped at %s (60%% of this machine's %s) instead of %s: "+
 				"it holds %d%% of the data set, not 50%%; lower the data set to %dMiB or less for the intended ratio",

@@ -1,6 +1,7 @@
 package localserver
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -255,6 +256,12 @@ func TestGenerateErrors(t *testing.T) {
 			ms, err := Generate(opts)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Generate = %+v, %v; want an error with %q", ms, err, tc.want)
+			}
+			// Only the machine's memory makes a RoomError: the request is
+			// sound there (a suite skips such a profile), a mistake elsewhere.
+			var room *RoomError
+			if errors.As(err, &room) != (tc.name == "cpu-bound does not fit") {
+				t.Errorf("RoomError %v for %q", errors.As(err, &room), tc.name)
 			}
 		})
 	}

@@ -19,12 +19,19 @@ type group struct {
 	Cells   []suitedir.Cell
 }
 
-// profiles returns the server profiles to run under ("" without a server).
+// profiles returns the server profiles to run under ("" without a server):
+// those this machine can run (validateProfiles).
 func (p *Plan) profiles() []string {
 	if p.Server == nil {
 		return []string{""}
 	}
-	return p.Server.Profiles
+	var out []string
+	for _, prof := range p.Server.Profiles {
+		if p.Server.profileRuns(prof) {
+			out = append(out, prof)
+		}
+	}
+	return out
 }
 
 // Expand returns the matrix in the order it runs: per profile, per data set,

@@ -61,7 +61,7 @@ func MergeDirs(dirs []string, out string, opts MergeOptions) (*suitedir.Manifest
 	now := time.Now().UTC()
 	m := &suitedir.Manifest{
 		Schema: suitedir.ManifestSchema, Tool: opts.Tool, Plan: first.Plan, Created: now,
-		Machine: first.Machine, Servers: first.Servers, Steps: first.Steps, Sessions: first.Sessions,
+		Machine: first.Machine, Servers: first.Servers, Steps: first.Steps, Sessions: first.Sessions, Skipped: first.Skipped,
 		Merged: &suitedir.MergedRecord{RunID: first.Client.RunID, Clients: len(parts)},
 	}
 	for _, p := range parts {

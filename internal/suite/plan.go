@@ -47,6 +47,11 @@ type Plan struct {
 	source   source             // where the plan came from, for messages and the manifest
 	registry *workload.Registry // the workloads, set by Validate
 	sweep    *cpuSweep          // the server_cpus sweep's sets, chosen by Validate (nil: no sweep)
+	// impossible are the values this machine cannot run (impossible.go),
+	// found by Validate; the plan runs without them.
+	impossible []impossible
+	// memory is the machine memory server profiles are sized for (Env.MemoryBytes).
+	memory int64
 }
 
 // TargetSpec is the connection, with the names of the run command's flags
@@ -118,6 +123,8 @@ type ServerSpec struct {
 	// shareNote says when CPUsShare was lowered to leave client_cpus: rest a
 	// CPU (a small machine); the dry run prints it.
 	shareNote string
+	// impossible are the profiles this machine cannot run (validateProfiles).
+	impossible []string
 }
 
 // CPUSet is the CPU set the server is pinned to (server.cpus, validated);
@@ -213,6 +220,10 @@ type RunSpec struct {
 
 	clientCPUs clientcpus.Spec // ClientCPUs, parsed by validation
 	drain      runner.Drain    // ForcedShutdown, parsed by validation
+	// clientResolved is the client's CPU list ClientCPUs gives on this
+	// machine ("rest" resolved), when validation could tell (a plan that
+	// starts its own server); empty otherwise.
+	clientResolved cpuset.Set
 }
 
 // ClientCPUs is the client's CPUs as the plan asks them (run.client_cpus,

@@ -278,49 +278,66 @@ func TestDryRunGolden(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "quick.dryrun.golden"), out.Bytes())
 }
 
+// TestWriteTablesGolden: the suite's tables show every round and the mean
+// over rounds in the metric compare shows by default — tps for OLTP, also
+// for the read-only cases, tpmC for a TPC-C suite, tps for a suite of both
+// — each column headed with it, each figure printed as compare prints it;
+// a mean over fewer rounds than the plan's says so (golden files in
+// testdata/tables-*.golden, go test -run TestWriteTablesGolden -update).
 func TestWriteTablesGolden(t *testing.T) {
-	m := &suitedir.Manifest{}
-	for i, c := range []struct {
+	type cell struct {
 		wl      string
 		threads int
 		round   int
 		status  string
 		tps     float64
-	}{
+	}
+	oltp := []cell{
 		{"oltp_point_select", 1, 1, suitedir.StatusComplete, 100}, {"oltp_point_select", 2, 1, suitedir.StatusComplete, 190},
 		{"oltp_read_write", 1, 1, suitedir.StatusComplete, 10}, {"oltp_read_write", 2, 1, suitedir.StatusFailed, 0},
 		{"oltp_point_select", 1, 2, suitedir.StatusComplete, 110}, {"oltp_point_select", 2, 2, suitedir.StatusInterrupted, 150},
 		{"oltp_read_write", 1, 2, suitedir.StatusComplete, 12}, {"oltp_read_write", 2, 2, suitedir.StatusPending, 0},
-	} {
-		rec := suitedir.CellRecord{Cell: suitedir.Cell{Index: i + 1, Data: "1x1000", Workload: c.wl, RandType: "uniform", Threads: c.threads, Round: c.round}, Status: c.status}
-		if c.tps > 0 {
-			rec.Summary = &suitedir.Summary{TPS: c.tps, QPS: c.tps * 20}
-			if c.wl == "oltp_point_select" {
-				rec.Summary.QPS = c.tps
-			}
-		}
-		m.Cells = append(m.Cells, rec)
 	}
-	var out bytes.Buffer
-	WriteTables(&out, m)
-	want := `1x1000 · uniform · round 1
-  threads  oltp_point_select (qps)  oltp_read_write (tps)
-        1                    100.0                   10.0
-        2                    190.0                 failed
-
-1x1000 · uniform · round 2
-  threads  oltp_point_select (qps)  oltp_read_write (tps)
-        1                    110.0                   12.0
-        2                   150.0*                      -
-
-1x1000 · uniform · median of 2 rounds
-  threads  oltp_point_select (qps)  oltp_read_write (tps)
-        1                    105.0                   11.0
-        2                    190.0                      -
-
-`
-	if out.String() != want {
-		t.Errorf("tables:\n%s\nwant:\n%s", out.String(), want)
+	tpcc := []cell{
+		{"tpcc", 8, 1, suitedir.StatusComplete, 40}, {"tpcc", 8, 2, suitedir.StatusComplete, 44}, {"tpcc", 8, 3, suitedir.StatusComplete, 47},
+	}
+	for _, tc := range []struct {
+		name  string
+		cells []cell
+		want  []string // what the tables must say
+	}{
+		{"oltp", oltp, []string{"oltp_point_select (tps)", "mean of 2 rounds", "(1 of 2)"}},
+		{"tpcc", tpcc, []string{"tpcc (tpmC)", "mean of 3 rounds"}},
+		{"mixed", append(slices.Clone(oltp), tpcc...), []string{"tpcc (tps)", "oltp_point_select (tps)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &suitedir.Manifest{}
+			for i, c := range tc.cells {
+				data := "1x1000"
+				if c.wl == "tpcc" {
+					data = "w1"
+				}
+				rec := suitedir.CellRecord{Cell: suitedir.Cell{Index: i + 1, Data: data, Workload: c.wl, RandType: "uniform", Threads: c.threads, Round: c.round}, Status: c.status}
+				if c.tps > 0 {
+					rec.Summary = &suitedir.Summary{TPS: c.tps, QPS: c.tps * 20}
+					switch c.wl {
+					case "oltp_point_select":
+						rec.Summary.QPS = c.tps
+					case "tpcc":
+						rec.Summary.TpmC = c.tps * 60 * 0.45
+					}
+				}
+				m.Cells = append(m.Cells, rec)
+			}
+			var out bytes.Buffer
+			WriteTables(&out, m)
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("tables lack %q", w)
+				}
+			}
+			golden.Check(t, filepath.Join("testdata", "tables-"+tc.name+".golden"), out.Bytes())
+		})
 	}
 }
 
@@ -426,7 +443,7 @@ func TestServerCPUs(t *testing.T) {
 
 // TestClientCPUsKey: run.client_cpus is parsed and, for a plan that starts
 // its server, checked against server.cpus and the usable CPUs (rest: the
-// ones the server is not given); the dry run shows it.
+// ones the server is not given); the dry run shows its CPU list.
 func TestClientCPUsKey(t *testing.T) {
 	const ok = "data: {tables: 1, table_size: 1000}\nmatrix: {workloads: [oltp_read_write], threads: [1]}\n"
 	env := Env{Registry: registry(), Getenv: func(string) string { return "" }, CPUs: 4,
@@ -466,8 +483,13 @@ func TestClientCPUsKey(t *testing.T) {
 			if err := DryRun(&out, p); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(out.String(), "Client: every thread of fairbench on CPUs "+tt.want) {
-				t.Errorf("dry run does not show the client's CPUs:\n%s", out.String())
+			// rest is shown as the CPUs it resolves to, never as "rest".
+			shown := tt.want
+			if shown == "rest" {
+				shown = "2-3 (client_cpus: rest"
+			}
+			if !strings.Contains(out.String(), "Client: every thread of fairbench on CPUs "+shown) || strings.Contains(out.String(), "CPUs rest") {
+				t.Errorf("dry run does not show the client's CPUs %s:\n%s", shown, out.String())
 			}
 		})
 	}

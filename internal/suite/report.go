@@ -27,12 +27,15 @@ func DryRun(w io.Writer, p *Plan) error {
 	if p.Description != "" {
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(p.Description))
 	}
+	if skipped := p.Skipped(); len(skipped) > 0 {
+		fmt.Fprintln(w)
+		writeSkipped(w, skipped)
+	}
 	if p.Server != nil {
-		for _, prof := range p.Server.Profiles {
+		for _, prof := range p.profiles() {
 			gen, err := p.generateServer(prof)
 			if err != nil {
-				fmt.Fprintf(w, "\nServer %s, profile %s: cannot run on this machine: %v\n", p.Server.Flavor, prof, err)
-				continue
+				return err
 			}
 			pinned := ""
 			switch {
@@ -49,9 +52,13 @@ func DryRun(w io.Writer, p *Plan) error {
 	}
 	p.writeSweep(w)
 	if c := p.ClientCPUs(); !c.IsZero() {
-		fmt.Fprintf(w, "\nClient: every thread of fairbench on CPUs %s", c)
-		if c.Rest {
-			fmt.Fprint(w, " (the usable CPUs the server's are not)")
+		switch cpus := p.Run.clientResolved; {
+		case c.Rest && !cpus.IsEmpty():
+			fmt.Fprintf(w, "\nClient: every thread of fairbench on CPUs %s (client_cpus: rest, the usable CPUs the server's are not)", cpus)
+		case c.Rest:
+			fmt.Fprint(w, "\nClient: every thread of fairbench on the usable CPUs the server's are not (client_cpus: rest)")
+		default:
+			fmt.Fprintf(w, "\nClient: every thread of fairbench on CPUs %s", c)
 		}
 		if p.Run.AllowCPUOverlap {
 			fmt.Fprint(w, ", sharing the server's allowed")
@@ -89,8 +96,19 @@ func DryRun(w io.Writer, p *Plan) error {
 	return nil
 }
 
-// generateServer returns the configuration a profile would give the plan's server.
+// generateServer returns the configuration a profile would give the plan's
+// server; an error is placed at the plan's server key.
 func (p *Plan) generateServer(profile string) (*result.ManagedServer, error) {
+	gen, err := p.generate(profile)
+	if err != nil {
+		return nil, p.errAt("server", "profile %s: %v", profile, err)
+	}
+	return gen, nil
+}
+
+// generate is generateServer with localserver's error as it is (a
+// *localserver.RoomError for a profile this machine's memory cannot hold).
+func (p *Plan) generate(profile string) (*result.ManagedServer, error) {
 	flavor, err := localserver.ParseFlavor(p.Server.Flavor)
 	if err != nil {
 		return nil, err
@@ -100,9 +118,9 @@ func (p *Plan) generateServer(profile string) (*result.ManagedServer, error) {
 		return nil, err
 	}
 	gen, err := localserver.Generate(localserver.Options{Flavor: flavor, Profile: prof, Dir: p.Server.Dir, DataBytes: p.dataBytes(), Settings: p.Server.Settings,
-		CPUs: p.Server.CPUSet()})
+		CPUs: p.Server.CPUSet(), MemoryBytes: p.memory})
 	if err != nil {
-		return nil, p.errAt("server", "profile %s: %v", profile, err)
+		return nil, err
 	}
 	return &gen, nil
 }
@@ -127,7 +145,7 @@ func (p *Plan) dataBytes() int64 {
 // that the server profiles generate a configuration with room enough.
 func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if p.Server != nil {
-		for _, prof := range p.Server.Profiles {
+		for _, prof := range p.profiles() {
 			gen, err := p.generateServer(prof)
 			if err != nil {
 				return err
@@ -226,6 +244,7 @@ func WriteStatus(w io.Writer, m *suitedir.Manifest) {
 	}
 	fmt.Fprintf(w, "Cells: %d complete, %d failed, %d interrupted, %d pending, %d running, of %d\n",
 		counts[suitedir.StatusComplete], counts[suitedir.StatusFailed], counts[suitedir.StatusInterrupted], counts[suitedir.StatusPending], counts[suitedir.StatusRunning], len(m.Cells))
+	writeSkipped(w, m.Skipped)
 	for _, c := range m.Cells {
 		if c.Status == suitedir.StatusComplete || c.Status == suitedir.StatusPending {
 			continue

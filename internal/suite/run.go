@@ -252,6 +252,7 @@ func (s *session) open(ctx context.Context) error {
 		for _, c := range p.Expand() {
 			s.m.Cells = append(s.m.Cells, suitedir.CellRecord{Cell: c, Status: suitedir.StatusPending})
 		}
+		s.m.Skipped = p.Skipped()
 	}
 	if c := s.opts.Client; c != nil {
 		if s.m.Client == nil {
@@ -275,6 +276,7 @@ func (s *session) run(ctx context.Context) error {
 		}
 	}
 	fmt.Fprintf(s.out, "Suite %s: %d cells, %d to run, in %s\n", s.plan.Name, len(s.m.Cells), len(todo), s.opts.Dir)
+	writeSkipped(s.out, s.m.Skipped)
 	// One server (or connection target) per profile and CPU set: the data
 	// sets of a profile run one after another against the same server; a
 	// server_cpus sweep restarts it on each set.

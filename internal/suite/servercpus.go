@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/clientcpus"
@@ -21,7 +22,8 @@ import (
 type cpuSweep struct {
 	placement cpuset.Placement
 	topology  cpuset.Topology // the topology of the CPUs this process may use
-	sets      []serverSet     // in run order: per smt mode, per value
+	sets      []serverSet     // in run order: per smt mode, per value; those the machine can give
+	dropped   int             // the (value, smt mode) pairs the machine cannot give (Plan.impossible)
 }
 
 // serverSet is one value of a server_cpus sweep and the set chosen for it;
@@ -176,12 +178,15 @@ func (p *Plan) validateCPUsShare(env Env) error {
 	if spec, err := clientcpus.Parse(p.Run.ClientCPUs); err == nil && spec.Rest && n == topo.Count(smt) && n > 1 {
 		// The share rounds to the whole machine: the client of client_cpus:
 		// rest would get nothing, so the server leaves it one.
-		s.shareNote = fmt.Sprintf("server.cpus_share %g of %d rounds to all %d, which leaves client_cpus: rest nothing: the server gets %d, the client the rest", s.CPUsShare, n, n, n-1)
+		s.shareNote = fmt.Sprintf("server.cpus_share %g of %d rounds to all %d, which leaves client_cpus: rest nothing: the server gets %d", s.CPUsShare, n, n, n-1)
 		n--
 	}
 	set, err := cpuset.Select(topo, n, smt, placement)
 	if err != nil {
 		return p.errAt("server.cpus_share", "%v", err)
+	}
+	if s.shareNote != "" {
+		s.shareNote += fmt.Sprintf(" (CPUs %s), the client the rest (CPUs %s)", set, topo.All().Minus(set))
 	}
 	s.cpus = set
 	return nil
@@ -232,12 +237,21 @@ func (p *Plan) validateServerCPUSweep(env Env) error {
 			return p.errAt(key, "%d is listed twice", n)
 		}
 	}
+	// A value the machine cannot give is impossible here, not a mistake:
+	// every one is named (impossibleError), and the others can run.
 	sw := &cpuSweep{placement: placement, topology: topo}
 	for _, mode := range modes {
 		for i, n := range m.ServerCPUs {
 			set, err := cpuset.Select(topo, n, mode, placement)
 			if err != nil {
-				return p.errAt(fmt.Sprintf("matrix.server_cpus[%d]", i), "%v; this process may use CPUs %s", err, topo.All())
+				value := strconv.Itoa(n)
+				if len(modes) > 1 {
+					value += " (smt " + string(mode) + ")"
+				}
+				e := p.errAt(fmt.Sprintf("matrix.server_cpus[%d]", i), "%v; this process may use CPUs %s", err, topo.All()).(*PlanError)
+				p.impossible = append(p.impossible, impossible{err: e, value: value})
+				sw.dropped++
+				continue
 			}
 			sw.sets = append(sw.sets, serverSet{count: n, smt: mode, cpus: set, cores: topo.CoresIn(set)})
 		}

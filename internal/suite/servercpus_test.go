@@ -25,11 +25,17 @@ var (
 	fixtureOK = "data: {tables: 1, table_size: 1000}\nmatrix:\n  workloads: [oltp_point_select, oltp_read_only]\n  threads: [1, 4]\n"
 )
 
+// fixtureMemory is the memory of the fixture machines: room for the
+// example plans' cpu-bound profiles, whatever this machine has (the fixtures
+// are about CPUs).
+const fixtureMemory = 1 << 40
+
 // fixtureEnv is a test Env on the machine whose sysfs is fsys: its topology,
 // and its online CPUs as the ones this process may use (usable narrows them
-// when given).
+// when given), with fixtureMemory.
 func fixtureEnv(fsys fs.FS, usable string) Env {
 	env := testEnv()
+	env.MemoryBytes = fixtureMemory
 	env.Getenv = func(string) string { return "" }
 	env.Topology = func() (cpuset.Topology, error) { return cpuset.ReadTopology(fsys) }
 	env.UsableCPUs = func() (cpuset.Set, error) {

@@ -161,7 +161,7 @@ func TestSuiteRunsSmallPlan(t *testing.T) {
 				t.Errorf("steps %s", got)
 			}
 			// The seed-style table for each round, and the median.
-			for _, want := range []string{"uniform · round 1\n", "uniform · round 2\n", "median of 2 rounds", "oltp_point_select (qps)", "oltp_read_write (tps)", "change-over sleep"} {
+			for _, want := range []string{"uniform · round 1\n", "uniform · round 2\n", "mean of 2 rounds", "oltp_point_select (tps)", "oltp_read_write (tps)", "change-over sleep"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

@@ -8,20 +8,36 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/suitedir"
 )
 
-// metricOf is the figure the seeds' tables give for a workload: queries per
-// second for the read-only cases, tpmC for TPC-C, transactions per second
-// otherwise.
-func metricOf(workload string) string {
-	switch workload {
-	case "tpcc":
-		return "tpmC"
-	case "oltp_point_select", "oltp_read_only":
-		return "qps"
+// tableFigure is what the suite's tables show of a cell: the metric and
+// center compare, report and cost show by default (analysis.DefaultMetric of
+// the suite's workloads, analysis.DefaultCenter), so that a cell reads the
+// same in the suite's closing tables and in 'fairbench compare DIR'.
+type tableFigure struct {
+	metric analysis.Metric
+	center analysis.Center
+}
+
+// figureOf is the figure of manifest m's tables.
+func figureOf(m *suitedir.Manifest) tableFigure {
+	var workloads []string
+	for _, c := range m.Cells {
+		if !slices.Contains(workloads, c.Workload) {
+			workloads = append(workloads, c.Workload)
+		}
 	}
-	return "tps"
+	return tableFigure{metric: analysis.DefaultMetric(workloads), center: analysis.DefaultCenter}
+}
+
+// value is the metric of a cell's summary, and whether it has it.
+func (f tableFigure) value(c suitedir.CellRecord) (float64, bool) {
+	if c.Summary == nil {
+		return 0, false
+	}
+	return f.metric.Value(analysis.SummarySample(c.Summary))
 }
 
 // cellLine is the live line printed after a cell.
@@ -81,8 +97,10 @@ func (b block) title() string {
 
 // WriteTables prints the seed-style tables of a suite: for every profile, data
 // set, distribution and round, thread counts down and test cases across; with
-// several rounds also the median over rounds. Cells not run show "-", failed
-// ones "failed".
+// several rounds also the mean over rounds (analysis.DefaultCenter). Every
+// column is headed with its metric, the one compare shows by default
+// (figureOf), and every figure is printed as compare prints it. Cells not
+// run show "-", failed ones "failed".
 func WriteTables(w io.Writer, m *suitedir.Manifest) {
 	writeTables(w, m, func(suitedir.Cell) bool { return true })
 }
@@ -95,8 +113,11 @@ func sameTable(a, b suitedir.Cell) bool {
 	return sameServer(a, b) && a.Data == b.Data && a.RandType == b.RandType && a.Round == b.Round
 }
 
-// writeTables prints the tables of the cells that keep selects.
+// writeTables prints the tables of the cells that keep selects, in the
+// figure of the whole suite (figureOf), whichever cells keep selects.
 func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) bool) {
+	fig := figureOf(m)
+	fewer := false
 	var blocks []block
 	byBlock := map[block][]suitedir.CellRecord{}
 	marked := false
@@ -133,22 +154,26 @@ func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) boo
 			if len(rounds) > 1 || r > 1 {
 				title += fmt.Sprintf(" · round %d", r)
 			}
-			writeTable(w, title, workloads, threads, func(wl string, t int) string {
+			writeTable(w, title, fig.metric, workloads, threads, func(wl string, t int) string {
 				for _, c := range cells {
 					if c.Round == r && c.Workload == wl && c.Threads == t {
-						return cellText(c)
+						return fig.cellText(c)
 					}
 				}
 				return "-"
 			})
 		}
 		if len(rounds) > 1 {
-			writeTable(w, b.title()+fmt.Sprintf(" · median of %d rounds", len(rounds)), workloads, threads, func(wl string, t int) string {
+			title := b.title() + " · " + fig.center.OfRounds(len(rounds))
+			writeTable(w, title, fig.metric, workloads, threads, func(wl string, t int) string {
 				var vals []float64
 				mark := ""
 				for _, c := range cells {
-					if c.Workload == wl && c.Threads == t && c.Status == suitedir.StatusComplete && c.Summary != nil {
-						vals = append(vals, c.Summary.Value(metricOf(wl)))
+					if c.Workload != wl || c.Threads != t || c.Status != suitedir.StatusComplete {
+						continue
+					}
+					if v, ok := fig.value(c); ok {
+						vals = append(vals, v)
 						if hadOutage(c) {
 							mark = OutageMark
 						}
@@ -157,7 +182,12 @@ func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) boo
 				if len(vals) == 0 {
 					return "-"
 				}
-				return fmt.Sprintf("%.1f", median(vals)) + mark
+				text := analysis.FormatFigure(fig.center.Of(analysis.Describe(vals))) + mark
+				if len(vals) < len(rounds) {
+					fewer = true
+					text += fmt.Sprintf(" (%d of %d)", len(vals), len(rounds))
+				}
+				return text
 			})
 		}
 	}
@@ -165,17 +195,21 @@ func writeTables(w io.Writer, m *suitedir.Manifest, keep func(suitedir.Cell) boo
 		fmt.Fprint(w, outageLegend)
 		fmt.Fprintln(w)
 	}
+	if fewer {
+		fmt.Fprintf(w, "(N of M): the %s of the N rounds that completed, of the plan's M; the others are in the per-round tables\n\n", fig.center)
+	}
 }
 
 // cellText is a cell's figure as the table shows it.
-func cellText(c suitedir.CellRecord) string {
-	switch {
-	case c.Status == suitedir.StatusFailed:
+func (f tableFigure) cellText(c suitedir.CellRecord) string {
+	if c.Status == suitedir.StatusFailed {
 		return "failed"
-	case c.Summary == nil:
+	}
+	x, ok := f.value(c)
+	if !ok {
 		return "-"
 	}
-	v := fmt.Sprintf("%.1f", c.Summary.Value(metricOf(c.Workload)))
+	v := analysis.FormatFigure(x)
 	if c.Status == suitedir.StatusInterrupted {
 		v += "*"
 	}
@@ -185,12 +219,14 @@ func cellText(c suitedir.CellRecord) string {
 	return v
 }
 
-func writeTable(w io.Writer, title string, workloads []string, threads []int, cell func(string, int) string) {
+// writeTable prints one table: its title, then thread counts down and
+// workloads across, each column headed with the metric.
+func writeTable(w io.Writer, title string, metric analysis.Metric, workloads []string, threads []int, cell func(string, int) string) {
 	fmt.Fprintf(w, "%s\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "threads\t")
 	for _, wl := range workloads {
-		fmt.Fprintf(tw, "%s (%s)\t", wl, metricOf(wl))
+		fmt.Fprintf(tw, "%s (%s)\t", wl, metric.Unit)
 	}
 	fmt.Fprintln(tw)
 	for _, t := range threads {
@@ -202,14 +238,4 @@ func writeTable(w io.Writer, title string, workloads []string, threads []int, ce
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-}
-
-// median of vals (sorted in place).
-func median(vals []float64) float64 {
-	sort.Float64s(vals)
-	n := len(vals)
-	if n%2 == 1 {
-		return vals[n/2]
-	}
-	return (vals[n/2-1] + vals[n/2]) / 2
 }

@@ -44,6 +44,9 @@ type Env struct {
 	// and matrix.server_cpus choose the server's CPUs (within UsableCPUs);
 	// nil reads this machine's /sys (cpuset.ReadTopology).
 	Topology func() (cpuset.Topology, error)
+	// MemoryBytes is the memory the server profiles are sized for; 0 reads
+	// this machine's (localserver).
+	MemoryBytes int64
 }
 
 // Defaults of optional plan fields.
@@ -59,19 +62,25 @@ var defaultPercentiles = []float64{50, 90, 95, 99, 99.9}
 
 // Validate checks the plan against the workloads and fills in defaults. Every
 // mistake is reported with the file, the line and what to change; nothing
-// touches a database.
+// touches a database. A plan without mistakes some of whose values this
+// machine cannot run (matrix.server_cpus values, server profiles) is refused
+// with an *ImpossibleError naming every one; the plan is then left without
+// them, for SkipImpossible.
 func (p *Plan) Validate(env Env) error {
 	if env.CPUs <= 0 {
 		env.CPUs = runtime.NumCPU()
 	}
 	p.registry = env.Registry
-	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateClientCPUs, p.validateRun, p.validateSteps, p.validateData, p.validateClients}
+	p.memory = env.MemoryBytes
+	p.impossible = nil
+	checks := []func(Env) error{p.validateTarget, p.validateServer, p.validateMatrix, p.validateServerCPUSweep, p.validateClientCPUs, p.validateRun, p.validateSteps, p.validateData, p.validateClients, p.validateProfiles}
 	for _, check := range checks {
 		if err := check(env); err != nil {
 			return err
 		}
 	}
-	return nil
+	p.countImpossible()
+	return p.impossibleError()
 }
 
 func (p *Plan) validateTarget(env Env) error {
@@ -288,16 +297,19 @@ func (p *Plan) validateClientCPUs(env Env) error {
 		return p.errAt("run.client_cpus", "no CPUs given: write a CPU list such as 2-3, or rest, or leave client_cpus out for an unpinned client")
 	}
 	r.clientCPUs = spec
-	if spec.IsZero() || p.Server == nil || env.UsableCPUs == nil {
-		return nil
+	r.clientResolved = cpuset.Set{}
+	if spec.IsZero() || p.Server == nil || env.UsableCPUs == nil || p.sweep != nil && len(p.sweep.sets) == 0 {
+		return nil // (a sweep none of whose sets this machine can give is refused for that)
 	}
 	usable, err := env.UsableCPUs()
 	if err != nil {
 		return p.errAt("run.client_cpus", "cannot tell which CPUs this process may use: %v", err)
 	}
-	if _, err := clientcpus.Resolve(spec, usable, p.ManagedServerCPUs(usable), r.AllowCPUOverlap, "client CPUs"); err != nil {
+	d, err := clientcpus.Resolve(spec, usable, p.ManagedServerCPUs(usable), r.AllowCPUOverlap, "client CPUs")
+	if err != nil {
 		return p.errAt("run.client_cpus", "%v", err)
 	}
+	r.clientResolved = d.CPUs
 	return nil
 }
 

@@ -54,6 +54,9 @@ type Manifest struct {
 	Steps []StepRecord `json:"steps,omitempty"`
 	// Cells are the matrix in run order.
 	Cells []CellRecord `json:"cells"`
+	// Skipped are the plan's values this machine could not run, whose
+	// cells were left out of Cells (suite run --skip-impossible).
+	Skipped []SkippedValue `json:"skipped,omitempty"`
 	// Sessions counts the times the suite was started (1 + resumes).
 	Sessions int `json:"sessions"`
 	// Client is this directory's place among the plan's coordinated clients
@@ -62,6 +65,20 @@ type Manifest struct {
 	// Merged, in a directory written by fairbench merge, lists the client
 	// suites it was merged from.
 	Merged *MergedRecord `json:"merged,omitempty"`
+}
+
+// SkippedValue is a value of the plan that the machine could not run, and
+// whose cells the suite left out.
+type SkippedValue struct {
+	// Key is the plan's key ("matrix.server_cpus[3]", "server.profiles[0]")
+	// and Value its value there ("8", "cpu-bound").
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Reason says why the machine could not run it.
+	Reason string `json:"reason"`
+	// Cells counts the cells left out for it (a cell of two such values is
+	// counted with its profile).
+	Cells int `json:"cells"`
 }
 
 // ClientRecord is a coordinated client's place in its run, and its clock
