@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // The headline of a comparison is built by one stated rule (HeadlineRule):
@@ -23,7 +25,7 @@ import (
 // difference".
 
 // HeadlineRule states the rule the headline follows, for a report's legend.
-const HeadlineRule = "Headline rule: per workload, consecutive thread counts where the 95 % confidence interval of the ratio to the baseline (Welch's t test on the rounds' logarithms) excludes no change, in one direction, form one range, told with its smallest and largest observed difference, the weakest bound of its intervals and its largest p; consecutive counts whose intervals hold no change are told as \"could not tell\" with their intervals and the smallest difference the rounds could have shown — never as \"no difference\"; counts where a side has fewer than two rounds are told as too few rounds to tell, with the counts."
+const HeadlineRule = "Headline rule: per workload, consecutive thread counts where the 95 % confidence interval of the ratio to the baseline (Welch's t test on the rounds' logarithms) excludes no change, in one direction, form one range, told with its smallest and largest observed difference, the weakest bound of its intervals and its largest p; consecutive counts whose intervals hold no change are told as \"could not tell\" with their intervals and the smallest difference the rounds could have shown — never as \"no difference\"; counts where a side has fewer than two rounds are told as too few rounds to tell, with the counts; a range with figures measured while other processes used more than 10 % of a machine is flagged §."
 
 // SpanKind is how a span of rows compares with the baseline.
 type SpanKind int
@@ -67,6 +69,10 @@ type Span struct {
 	N, BaseN int
 	// Reason is a SpanNotTested span's Ratio.Reason.
 	Reason string
+	// Noisy counts the span's rows with a figure measured while other
+	// processes used more than result.OtherProcessesLimitPct of a machine's
+	// CPUs (Row.HasNoisy): the headline flags them.
+	Noisy int
 }
 
 // Verdict is one system against the baseline in one section.
@@ -84,7 +90,7 @@ func Verdicts(c *Comparison) []Verdict {
 	var out []Verdict
 	for _, rows := range c.Sections() {
 		for _, i := range c.others() {
-			out = append(out, Verdict{Group: rows[0].Key.Group(), System: i, Spans: spans(rows, i)})
+			out = append(out, Verdict{Group: rows[0].Key.Group(), System: i, Spans: spans(rows, i, c.Baseline)})
 		}
 	}
 	return out
@@ -112,8 +118,8 @@ func rowKind(cl Cell) SpanKind {
 // its observed difference points the same way).
 func (cl Cell) Shown() bool { return rowKind(cl) == SpanShown }
 
-// spans cuts rows into the spans of system i.
-func spans(rows []Row, i int) []Span {
+// spans cuts rows into the spans of system i against the baseline base.
+func spans(rows []Row, i, base int) []Span {
 	var out []Span
 	open := false // whether the last span may grow (the previous row joined it)
 	for _, r := range rows {
@@ -124,6 +130,7 @@ func spans(rows []Row, i int) []Span {
 		}
 		kind := rowKind(cl)
 		rt := cl.Ratio
+		noisy := cl.Noisy > 0 || r.Cells[base].Noisy > 0
 		lo, hi := math.NaN(), math.NaN()
 		if rt.Tested {
 			lo, hi = rt.Pct()
@@ -156,10 +163,16 @@ func spans(rows []Row, i int) []Span {
 			if s.N != rt.N || s.BaseN != rt.BaseN {
 				s.N, s.BaseN = -1, -1
 			}
+			if noisy {
+				s.Noisy++
+			}
 			continue
 		}
 		out = append(out, Span{Kind: kind, From: r.Key.Threads, To: r.Key.Threads, Rows: 1, Lo: cl.Pct, Hi: cl.Pct,
 			CILo: lo, CIHi: hi, Bound: bound, MaxP: p, Detectable: det, N: rt.N, BaseN: rt.BaseN, Reason: rt.Reason})
+		if noisy {
+			out[len(out)-1].Noisy = 1
+		}
 		open = true
 	}
 	return out
@@ -255,9 +268,21 @@ func (v Verdict) Sentence(c *Comparison) string {
 	return RowLabel(v.Group) + ": " + strings.Join(parts, "; ") + "."
 }
 
-// SpanPhrase tells one span of sys against base, as the headline does; the
-// cost's price-performance comparisons tell theirs with it too.
+// SpanPhrase tells one span of sys against base, as the headline does, and
+// flags a span with figures from a busy machine.
 func (c *Comparison) SpanPhrase(s Span, sys, base string) string {
+	phrase := c.spanPhrase(s, sys, base)
+	switch {
+	case s.Noisy == 0:
+		return phrase
+	case s.Noisy == s.Rows:
+		return phrase + fmt.Sprintf(" — %s measured while other processes used more than %d %% of the machine, so the figures may be low", NoisyMark, result.OtherProcessesLimitPct)
+	}
+	return phrase + fmt.Sprintf(" — %s %d of these %d thread counts measured while other processes used more than %d %% of the machine, so their figures may be low", NoisyMark, s.Noisy, s.Rows, result.OtherProcessesLimitPct)
+}
+
+// spanPhrase is SpanPhrase without the busy-machine flag.
+func (c *Comparison) spanPhrase(s Span, sys, base string) string {
 	at := threadRange(s.From, s.To)
 	conf := fmt.Sprintf("%g %%", c.confidence()*100)
 	switch s.Kind {
