@@ -137,7 +137,7 @@ func TestRunServerStoppedBriefly(t *testing.T) {
 		if r.code != ExitFailed {
 			t.Fatalf("exit %d, want %d (failed: stalled for more than 5 %% of the measured phase)\n%s%s", r.code, ExitFailed, r.stdout, r.stderr)
 		}
-		if res.Status != result.StatusFailed || !strings.Contains(res.Error, "unreachable or answered nothing for") || !strings.Contains(res.Error, "more than 5 %") {
+		if res.Status != result.StatusFailed || !strings.Contains(res.Error, "the server answered nothing for") || !strings.Contains(res.Error, "more than 5 %") {
 			t.Errorf("result: status %s, error %q; want failed by the 5 %% rule", res.Status, res.Error)
 		}
 		checkStall(t, r, res, stopped, held, 3, 2)

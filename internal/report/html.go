@@ -209,7 +209,7 @@ func tableLegend(c *analysis.Comparison, rows []analysis.Row) []string {
 		map[bool]string{true: "lower is better", false: "higher is better"}[c.Metric.LowerIsBetter]))
 	out = append(out, c.Legend()...)
 	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasOutage() }) {
-		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away (see the notes above).")
+		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away or stopped answering (see the notes above).")
 	}
 	return out
 }

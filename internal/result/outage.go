@@ -159,11 +159,15 @@ func JudgeOutages(threads int, start, end time.Time, outages []Outage) (failure,
 			"it answered nothing for %.1fs of the %.1fs measured phase (%.1f %%, more than %.0f %%): the figures cover the time it answered and are kept in the result, but they do not measure the server",
 			stuck, threads, when, down, phase, 100*share, 100*OutageLimit)
 	case share > OutageLimit:
-		what := "unreachable"
-		if len(stalls) > 0 {
-			what = "unreachable or answered nothing"
+		what := "was unreachable"
+		switch len(stalls) {
+		case len(outages):
+			what = "answered nothing"
+		case 0:
+		default:
+			what = "was unreachable or answered nothing"
 		}
-		failure = fmt.Sprintf("the server was %s for %.1fs of the %.1fs measured phase (%.1f %%, more than %.0f %%): "+
+		failure = fmt.Sprintf("the server %s for %.1fs of the %.1fs measured phase (%.1f %%, more than %.0f %%): "+
 			"the figures mix the time it was up with the time it was down and are kept in the result, but they do not measure the server",
 			what, down, phase, 100*share, 100*OutageLimit)
 	case len(stalls) > 0:

@@ -257,7 +257,7 @@ func TestLongStallFails(t *testing.T) {
 		p.freeze()
 		time.AfterFunc(1500*time.Millisecond, p.thaw)
 	})
-	if out.Status != result.StatusFailed || out.Err == nil || !strings.Contains(out.Err.Error(), "unreachable or answered nothing") {
+	if out.Status != result.StatusFailed || out.Err == nil || !strings.Contains(out.Err.Error(), "the server answered nothing for") {
 		t.Fatalf("status %s, err %v; want failed for a stall over 5 %% of the phase", out.Status, out.Err)
 	}
 	if len(res.Outages) != 1 || !res.Outages[0].Stall || res.Outages[0].Unrecovered != 0 {
