@@ -335,6 +335,7 @@ func (r *run) execute(parent context.Context) *Outcome {
 	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
+	r.endStall(out.End)
 	out.Outages = r.outages.finish(out.End)
 	result.MarkStalls(out.Intervals, t0, out.Outages)
 	unfinished := 0

@@ -131,7 +131,7 @@ func (r *run) watchStalls(ctx context.Context) {
 			return
 		case now = <-tick.C:
 		}
-		if !r.end.IsZero() && !now.Before(r.end) {
+		if !r.watching(now) {
 			return // the measured phase has ended: an open stall lasts to its end
 		}
 		start, open := r.checkStall(now)
@@ -143,8 +143,15 @@ func (r *run) watchStalls(ctx context.Context) {
 	}
 }
 
-// checkStall updates the stall state at now (before the end of the measured
-// phase; after it, it only reports it) from the threads' call marks and the
+// watching reports whether stalls are still looked for at now: until --time,
+// or with --forced-shutdown until the events in flight then have finished
+// (the measured phase lasts until then, and their answers end a stall).
+func (r *run) watching(now time.Time) bool {
+	return r.end.IsZero() || now.Before(r.end) || r.cfg.Drain.Wait
+}
+
+// checkStall updates the stall state at now (while watching; after it, it
+// only reports it) from the threads' call marks and the
 // stall limit, and returns the start of the stall under way, if any.
 //
 // A stall is a span longer than the stall limit during which some thread
@@ -160,18 +167,12 @@ func (r *run) checkStall(now time.Time) (start time.Time, open bool) {
 	o := &r.outages
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if r.end.IsZero() || now.Before(r.end) {
+	if r.watching(now) {
 		var after int64
 		if o.stalled != nil {
 			after = o.stalled.Start.UnixNano()
 		}
-		c := readCalls(r.workers, after)
-		// The threads' latest answers date the end of a stall to within a
-		// check; the first answer after its start, when a thread saw the
-		// stall signal in time to store it, dates it exactly.
-		if a := r.stallSig.answer.Load(); after != 0 && a > after && (c.firstAfter == 0 || a < c.firstAfter) {
-			c.firstAfter = a
-		}
+		c := r.readCalls(after)
 		was := o.stalled != nil
 		o.stall(now, c, r.stallLimit())
 		switch {
@@ -186,6 +187,43 @@ func (r *run) checkStall(now time.Time) (start time.Time, open bool) {
 		return time.Time{}, false
 	}
 	return o.stalled.Start, true
+}
+
+// readCalls reads the threads' calls (readCalls) with the start of the
+// stall under way, after (0 when none is). The threads' latest answers date
+// the end of a stall to within a check; the first answer after its start,
+// when a thread saw the stall signal in time to store it, dates it exactly.
+func (r *run) readCalls(after int64) calls {
+	c := readCalls(r.workers, after)
+	if a := r.stallSig.answer.Load(); after != 0 && a > after && (c.firstAfter == 0 || a < c.firstAfter) {
+		c.firstAfter = a
+	}
+	return c
+}
+
+// endStall ends the stall under way, if any, at the first answer after its
+// start and by end (the end of the measured phase), once every thread has
+// stopped: the answers to the calls that --forced-shutdown waited for after
+// --time, which the watcher, ended with the threads, did not see. A stall
+// without one lasts to the end of the measured phase (outages.finish).
+func (r *run) endStall(end time.Time) {
+	o := &r.outages
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stalled == nil {
+		return
+	}
+	if c := r.readCalls(o.stalled.Start.UnixNano()); c.firstAfter != 0 && c.firstAfter <= end.UnixNano() {
+		o.closeStall(time.Unix(0, c.firstAfter))
+	}
+}
+
+// closeStall ends the stall under way at end; o.mu is held.
+func (o *outages) closeStall(end time.Time) {
+	s := o.stalled
+	s.Seconds = max(end.Sub(s.Start).Seconds(), 0)
+	o.spans = append(o.spans, *s)
+	o.stalled = nil
 }
 
 // stall updates the stall state at now from c (read with the start of the
@@ -203,9 +241,7 @@ func (o *outages) stall(now time.Time, c calls, limit time.Duration) {
 			o.stallWaiting = c.waiting
 			return
 		}
-		s.Seconds = max(end.Sub(s.Start).Seconds(), 0)
-		o.spans = append(o.spans, *s)
-		o.stalled = nil
+		o.closeStall(end)
 		return
 	}
 	if c.waiting == 0 {
