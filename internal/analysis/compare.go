@@ -290,7 +290,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s put together figures of different data sets, distributions, profiles or run options (--allow-mixed): they do not compare the same thing", MixedMark))
 	}
 	if len(outageFiles) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s hold %d run(s) during which the server went away (%.1fs in all; each run completed: every thread reconnected within %.0f %% of its measured phase): their figures include the outage — run them again for figures of the server up: %s",
+		c.Notes = append(c.Notes, fmt.Sprintf("rows marked %s hold %d run(s) during which the server went away or stopped answering (%.1fs in all; each run completed: the server was back within %.0f %% of its measured phase): their figures include the outage — run them again for figures of the server up: %s",
 			OutageMark, len(outageFiles), outageSeconds, 100*result.OutageLimit, strings.Join(outageFiles, ", ")))
 	}
 	if len(noisyFiles) > 0 {

@@ -408,7 +408,7 @@ func TestCompareMarksOutages(t *testing.T) {
 		t.Errorf("t4 B has %d rounds, want 2: a complete run with an outage is kept, marked", r4.Cells[1].Stats.N)
 	}
 	if !slices.ContainsFunc(c.Notes, func(n string) bool {
-		return strings.Contains(n, "rows marked "+OutageMark+" hold 1 run(s) during which the server went away (1.5s in all")
+		return strings.Contains(n, "rows marked "+OutageMark+" hold 1 run(s) during which the server went away or stopped answering (1.5s in all")
 	}) {
 		t.Errorf("notes %q do not tell of the outage", c.Notes)
 	}

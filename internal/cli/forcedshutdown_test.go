@@ -99,6 +99,9 @@ func runLocked(t *testing.T, cfg driver.Config, args []string, timeSecs int, rel
 // hold) is in the summary — and the result records the grace; without the
 // option (the rule it replaces, still the default) they are abandoned at
 // --time, uncounted: no event that long is counted and the phase is 3 s.
+// Either way no thread had an answer for some 2 s of the phase: the run is
+// failed for the stall (exit 1), which the released events end when they
+// are waited for and which lasts to the end of the phase when they are not.
 func TestForcedShutdownWaitsForEventsInFlight(t *testing.T) {
 	cfg := testdb.MySQL(t)
 	base := join(targetArgs(cfg), []string{"--tables=1", "--table-size=100"})
@@ -113,10 +116,17 @@ func TestForcedShutdownWaitsForEventsInFlight(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run.json")
 			args := join(base, []string{"--threads=2", "--time=3", "--report-interval=1", "--rand-type=uniform"}, tc.opt, []string{"oltp_point_select", "run", "-o", out})
 			r := runLocked(t, cfg, args, 3, func() { time.Sleep(300 * time.Millisecond) })
-			if r.code != ExitOK {
-				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			if r.code != ExitFailed {
+				t.Fatalf("exit %d, want %d (failed for the stall)\n%s%s", r.code, ExitFailed, r.stdout, r.stderr)
 			}
 			res := readResult(t, out)
+			waiting := 2 // abandoned at --time, still waiting for an answer then
+			if tc.opt != nil {
+				waiting = 0 // waited for: their answers end the stall
+			}
+			if len(res.Outages) != 1 || !res.Outages[0].Stall || res.Outages[0].Unrecovered != waiting {
+				t.Errorf("outages %+v, want one stall with %d thread(s) still waiting at the end", res.Outages, waiting)
+			}
 			maxMs := res.Totals.Latency.MaxMs
 			if tc.opt == nil {
 				if res.Shutdown != nil || maxMs >= 1500 || math.Abs(res.Totals.Seconds-3) > 0.05 || strings.Contains(r.stdout, "Forcing shutdown") {

@@ -98,6 +98,7 @@ func TestIntervalLineGolden(t *testing.T) {
 	intervalLine(&b, result.Interval{At: 10, Seconds: 1, Threads: 16, TPS: 1300, QPS: 26000,
 		Counts:    result.Counters{Events: 1300, Reads: 18200, Writes: 5200, Others: 2600, Queries: 26000, Reconnects: 1},
 		LatencyMs: map[string]float64{"50": 8, "95": 20, "99": 38}}, pcts)
+	intervalLine(&b, result.Interval{At: 10.5, Seconds: 0.5, Threads: 16, Stall: true, LatencyMs: map[string]float64{"95": 0}}, pcts)
 	intervalLine(&b, result.Interval{At: 11, Seconds: 1, Threads: 1, TPS: 10, QPS: 10,
 		Counts:    result.Counters{Events: 10, Reads: 10, Queries: 10},
 		LatencyMs: map[string]float64{"99.9": 1.5}}, []float64{99.9})

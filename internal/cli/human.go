@@ -129,8 +129,10 @@ func mainPercentile(pcts []float64) float64 {
 	return pcts[len(pcts)-1]
 }
 
-// intervalLine prints one sysbench-style interval line, and the line of
-// the --rate schedule's queue and concurrency after it in a --rate run.
+// intervalLine prints one sysbench-style interval line, ending with "stall"
+// when the interval lies (partly) in a stall known when it is printed, and
+// the line of the --rate schedule's queue and concurrency after it in a
+// --rate run.
 func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	c := iv.Counts
 	per := func(n int64) float64 {
@@ -144,13 +146,16 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 		p = mainPercentile(pcts)
 		lat = iv.LatencyMs[runner.PercentileKey(p)]
 	}
-	tag := ""
+	tag, stall := "", ""
 	if iv.Warmup {
 		tag = " (warm-up)"
 	}
-	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f\n",
+	if iv.Stall {
+		stall = " stall"
+	}
+	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f%s\n",
 		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
-		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects))
+		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects), stall)
 	if ol := iv.OpenLoop; ol != nil { // a --rate run: sysbench's second line
 		fmt.Fprintf(w, "[ %ss ]%s queue length: %d, concurrency: %d\n", intervalLabel(iv.At), tag, ol.QueueLength, ol.Concurrency)
 	}

@@ -298,7 +298,7 @@ func markOutages(t *table, outages string) {
 		return
 	}
 	t.title += " " + analysis.OutageMark + " outage"
-	t.notes = append(t.notes, fmt.Sprintf("%s outage: the throughputs of %s include runs during which the server went away (complete: every thread reconnected); run them again for figures of the server up.", analysis.OutageMark, outages))
+	t.notes = append(t.notes, fmt.Sprintf("%s outage: the throughputs of %s include runs during which the server went away or stopped answering (complete: it was back within 5 %% of the measured phase); run them again for figures of the server up.", analysis.OutageMark, outages))
 }
 
 // describeRows says what the rows' throughput is, when they agree on it.

@@ -57,8 +57,11 @@ type Chart struct {
 	// Shade marks x ranges (a warm-up) with a grey band.
 	Shade [][2]float64
 	// Outages marks x ranges during which a charted run's server was away
-	// or stalled (result.Outages) with a hatched-looking dark band.
+	// (result.Outages: threads without a connection) with a dark band.
 	Outages [][2]float64
+	// Stalls marks x ranges during which a charted run's server answered
+	// nothing (result.Outages marked stall) with a red band.
+	Stalls [][2]float64
 	// Relative says the bars are percentages of the baseline's figure: they
 	// are labelled in % and a dashed line marks 100.
 	Relative bool
@@ -265,7 +268,8 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 		spans [][2]float64
 		col   color.Color
 		label string
-	}{{c.Shade, color.Gray{Y: 0xEC}, "warm-up"}, {c.Outages, color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0x50}, "server away"}}
+	}{{c.Shade, color.Gray{Y: 0xEC}, "warm-up"}, {c.Outages, color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0x50}, "server away"},
+		{c.Stalls, color.NRGBA{R: 0xC0, G: 0x00, B: 0x00, A: 0x38}, "stall"}}
 	for _, b := range bands {
 		for i, r := range b.spans {
 			band, err := plotter.NewPolygon(plotter.XYs{{X: r[0], Y: 0}, {X: r[1], Y: 0}, {X: r[1], Y: top}, {X: r[0], Y: top}})
@@ -626,6 +630,9 @@ func legendNames(c *Chart) []string {
 	}
 	if len(c.Outages) > 0 {
 		names = append(names, "server away")
+	}
+	if len(c.Stalls) > 0 {
+		names = append(names, "stall")
 	}
 	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
 		names = append(names, "95% CI")

@@ -234,7 +234,7 @@ func tableLegend(c *analysis.Comparison, rows []analysis.Row) []string {
 		map[bool]string{true: "lower is better", false: "higher is better"}[c.Metric.LowerIsBetter]))
 	out = append(out, c.Legend()...)
 	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasOutage() }) {
-		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away (see the notes above).")
+		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away or stopped answering (see the notes above).")
 	}
 	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasNoisy() }) {
 		out = append(out, fmt.Sprintf("%s: a figure of the row includes a run measured while other processes used more than %d %% of a machine's CPUs: it may be low (see the notes above).",

@@ -390,22 +390,26 @@ func cpuChart(id, title, unit string, systems []*analysis.System, cs analysis.CP
 	return c
 }
 
-// outageSpans returns the spans of res's outages (stalls included) on its
-// intervals' time axis (seconds from the start of the warm-up), clipped to
-// the run; measured is where the measured phase (res.Start) begins on that
-// axis: the end of the last warm-up interval.
-func outageSpans(res *result.Result, measured float64) [][2]float64 {
+// outageSpans returns the spans of res's outages on its intervals' time axis
+// (seconds from the start of the warm-up), clipped to the run: those of
+// lost connections (away) and the stalls apart; measured is where the
+// measured phase (res.Start) begins on that axis: the end of the last
+// warm-up interval.
+func outageSpans(res *result.Result, measured float64) (away, stalls [][2]float64) {
 	last := res.Intervals[len(res.Intervals)-1].At
-	var spans [][2]float64
 	for _, o := range res.Outages {
 		a := measured + o.Start.Sub(res.Start).Seconds()
 		b := a + o.Seconds
 		a, b = math.Max(a, 0), math.Min(b, last)
-		if b > a {
-			spans = append(spans, [2]float64{a, b})
+		switch {
+		case b <= a:
+		case o.Stall:
+			stalls = append(stalls, [2]float64{a, b})
+		default:
+			away = append(away, [2]float64{a, b})
 		}
 	}
-	return spans
+	return away, stalls
 }
 
 // timeSeries charts the throughput over time of each system's run at the
@@ -455,7 +459,9 @@ func timeSeries(id string, systems []*analysis.System, rows []analysis.Row, read
 		if warmEnd > 0 && len(c.Shade) == 0 {
 			c.Shade = append(c.Shade, [2]float64{0, warmEnd})
 		}
-		c.Outages = append(c.Outages, outageSpans(res, warmEnd)...)
+		away, stalls := outageSpans(res, warmEnd)
+		c.Outages = append(c.Outages, away...)
+		c.Stalls = append(c.Stalls, stalls...)
 		c.Series = append(c.Series, ser)
 		charted = append(charted, shown{s.Label, round, rounds})
 	}

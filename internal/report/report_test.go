@@ -283,9 +283,9 @@ func TestTimeSeriesFoldsATrailingSliver(t *testing.T) {
 }
 
 // TestTimeSeriesShadesOutages: the spans during which a charted run's server
-// was away (or stalled) are shaded on its throughput chart, at their place on
-// the intervals' time axis (seconds from the start of the warm-up), with a
-// legend entry.
+// was away, and those it stalled, are shaded apart on its throughput chart,
+// at their place on the intervals' time axis (seconds from the start of the
+// warm-up), each with a legend entry.
 func TestTimeSeriesShadesOutages(t *testing.T) {
 	dir := writeSystem(t, "arm64", "Neoverse-N1", 2.6, 1000, "oltp_point_select")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -321,20 +321,22 @@ func TestTimeSeriesShadesOutages(t *testing.T) {
 		t.Fatalf("no series chart: %+v", r.Sections[0].Charts)
 	}
 	last := series.Series[0].X[len(series.Series[0].X)-1]
-	want := [][2]float64{{5, 7}, {10, last}}
-	if !slices.Equal(series.Outages, want) {
+	if want := [][2]float64{{5, 7}}; !slices.Equal(series.Outages, want) {
 		t.Errorf("outage bands %v, want %v", series.Outages, want)
+	}
+	if want := [][2]float64{{10, last}}; !slices.Equal(series.Stalls, want) {
+		t.Errorf("stall bands %v, want %v", series.Stalls, want)
 	}
 	svg, err := series.SVG()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(svg, []byte("server away")) {
-		t.Errorf("the chart's SVG has no legend entry for the outage bands")
+	if !bytes.Contains(svg, []byte("server away")) || !bytes.Contains(svg, []byte(">stall<")) {
+		t.Errorf("the chart's SVG lacks a legend entry for the outage or the stall bands")
 	}
-	// A chart without outages has no such legend entry.
-	series.Outages = nil
-	if svg, _ := series.SVG(); bytes.Contains(svg, []byte("server away")) {
+	// A chart without outages has no such legend entries.
+	series.Outages, series.Stalls = nil, nil
+	if svg, _ := series.SVG(); bytes.Contains(svg, []byte("server away")) || bytes.Contains(svg, []byte(">stall<")) {
 		t.Errorf("a chart without outages has a legend entry for them")
 	}
 }

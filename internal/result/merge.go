@@ -79,7 +79,8 @@ func PerClientOptions() []string {
 //     judged on the summed rate and the merged phase (RateWarning);
 //   - outages are merged (MergeOutages) and judged anew on the merged phase
 //     (JudgeOutages): its warning replaces the clients' own, and an outage
-//     that fails the whole fails the merged result.
+//     that fails the whole fails the merged result; the merged intervals
+//     that overlap a merged stall are marked (MarkStalls).
 func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no results given")
@@ -167,6 +168,8 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 		outages[i] = p.Result.Outages
 	}
 	out.Outages = MergeOutages(outages...)
+	// The merged intervals end at the common start (--start-at) plus at_s.
+	MarkStalls(out.Intervals, parts[0].Result.Client.StartAt, out.Outages)
 	mergeWarnings(out, parts)
 	mergeServerMachines(out, parts)
 	if failure, _ := JudgeOutages(out.Threads, out.Start, out.End, out.Outages); failure != "" && out.Status == StatusComplete {

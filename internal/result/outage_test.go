@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +30,33 @@ func TestJudgeOutages(t *testing.T) {
 			failure: "1 of 8 threads had no connection when the measured phase ended", warning: "1 thread(s) still had none", downSeconds: 0.5},
 		{name: "in the warm-up only", outages: []Outage{{Start: at(-20), Seconds: 10, Threads: 8}},
 			warning: "the first 20.0s before the measured phase, in the warm-up; 8 of 8 threads lost their connection", downSeconds: 0},
-		{name: "a short stall", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 8, Stall: true}},
-			warning: "the server stopped answering: 1 stall(s)", downSeconds: 3},
-		{name: "a stall to the end", outages: []Outage{{Start: at(90), Seconds: 10, Threads: 8, Unrecovered: 8, Stall: true}},
+		{name: "a short stall", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 8, Stall: true, LimitSeconds: 1}},
+			warning: "the server stopped answering: 1 stall (some thread waited for an answer and none came for longer than the stall limit, 1.0s): " +
+				"10.0s into the measured phase, for 3.0s; it answered nothing for 3.0s of the 100.0s measured phase (3.0 %) — within 5 % of the measured phase, the run counts as complete",
+			downSeconds: 3},
+		{name: "stalls named, a few", outages: []Outage{
+			{Start: at(10), Seconds: 1.2, Threads: 8, Stall: true, LimitSeconds: 1}, {Start: at(20), Seconds: 1.1, Threads: 8, Stall: true, LimitSeconds: 1.5},
+			{Start: at(30), Seconds: 1.3, Threads: 8, Stall: true, LimitSeconds: 1}, {Start: at(40), Seconds: 1.05, Threads: 8, Stall: true, LimitSeconds: 1},
+			{Start: at(50), Seconds: 1.1, Threads: 8, Stall: true, LimitSeconds: 1}},
+			failure: "the server answered nothing for 5.8s",
+			warning: "5 stalls (some thread waited for an answer and none came for longer than the stall limit, 1.0s to 1.5s): 10.0s into the measured phase, for 1.2s; " +
+				"20.0s into the measured phase, for 1.1s; 30.0s into the measured phase, for 1.3s; and 2 more; it answered nothing for 5.8s",
+			downSeconds: 5.75},
+		{name: "an old result's stall, no limit recorded", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 8, Stall: true}},
+			warning: "none came for longer than the stall limit): 10.0s", downSeconds: 3},
+		{name: "a stall to the end, over 5 %", outages: []Outage{{Start: at(90), Seconds: 10, Threads: 8, Unrecovered: 8, Stall: true}},
 			failure: "8 of 8 threads were still waiting for an answer when the measured phase ended", warning: "8 thread(s) still waited", downSeconds: 10},
+		{name: "a short stall to the end", outages: []Outage{{Start: at(98), Seconds: 2, Threads: 8, Unrecovered: 3, Stall: true, LimitSeconds: 1}},
+			warning: "98.0s into the measured phase, for 2.0s; it answered nothing for 2.0s of the 100.0s measured phase (2.0 %), and 3 thread(s) still waited for an answer when it ended — within 5 %", downSeconds: 2},
 		{name: "a long stall the server came back from", outages: []Outage{{Start: at(10), Seconds: 6, Threads: 8, Stall: true}},
-			failure: "unreachable or answered nothing for 6.0s", downSeconds: 6},
-		{name: "a stall and a lost connection", outages: []Outage{{Start: at(10), Seconds: 1, Threads: 2}, {Start: at(20), Seconds: 2, Threads: 8, Stall: true}},
-			warning: "2 outage(s), 1 of them stall(s)", downSeconds: 3},
+			failure: "the server answered nothing for 6.0s", downSeconds: 6},
+		{name: "a stall and a lost connection", outages: []Outage{{Start: at(10), Seconds: 1, Threads: 2}, {Start: at(20), Seconds: 2, Threads: 8, Stall: true, LimitSeconds: 1}},
+			warning:     "1 outage(s), the first 10.0s into the measured phase; 2 of 8 threads lost their connection; 1 stall (some thread waited for an answer and none came for longer than the stall limit, 1.0s): 20.0s into the measured phase, for 2.0s",
+			downSeconds: 3},
+		{name: "a stall and a lost connection, over 5 %", outages: []Outage{{Start: at(10), Seconds: 3, Threads: 2}, {Start: at(20), Seconds: 3, Threads: 8, Stall: true, LimitSeconds: 1}},
+			failure: "the server was unreachable or answered nothing for 6.0s", downSeconds: 6},
+		{name: "a stall in the warm-up", outages: []Outage{{Start: at(-5), Seconds: 2, Threads: 8, Stall: true, LimitSeconds: 1}},
+			warning: "1 stall (some thread waited for an answer and none came for longer than the stall limit, 1.0s): 5.0s before the measured phase, in the warm-up, for 2.0s", downSeconds: 0},
 		{name: "from the warm-up into the phase", outages: []Outage{{Start: at(-20), Seconds: 30, Threads: 8}},
 			failure: "unreachable for 10.0s", downSeconds: 10},
 	}
@@ -56,6 +76,34 @@ func TestJudgeOutages(t *testing.T) {
 				t.Errorf("OutageSeconds = %v, want %v", got, tc.downSeconds)
 			}
 		})
+	}
+}
+
+// TestMarkStalls: an interval is marked when it overlaps a stall, however
+// little, and only a stall (not an outage of connections) marks it; marks
+// are set anew.
+func TestMarkStalls(t *testing.T) {
+	runStart := mergeBase
+	at := func(s float64) time.Time { return runStart.Add(time.Duration(s * float64(time.Second))) }
+	outages := []Outage{
+		{Start: at(2.5), Seconds: 1.6, Stall: true}, // 2.5..4.1
+		{Start: at(6), Seconds: 2, Threads: 1},      // lost connections: not a stall
+		{Start: at(8.9), Seconds: 0.05, Stall: true},
+	}
+	var ivs []Interval
+	for i := 1; i <= 10; i++ {
+		ivs = append(ivs, Interval{At: float64(i), Seconds: 1, Stall: i == 7})
+	}
+	ivs = append(ivs, Interval{At: 10.5, Seconds: 0.5}) // a last, partial one
+	MarkStalls(ivs, runStart, outages)
+	var got []float64
+	for _, iv := range ivs {
+		if iv.Stall {
+			got = append(got, iv.At)
+		}
+	}
+	if want := []float64{3, 4, 5, 9}; !slices.Equal(got, want) {
+		t.Errorf("marked intervals ending at %v, want %v", got, want)
 	}
 }
 

@@ -372,6 +372,9 @@ type Interval struct {
 	// 1.5), what sysbench prints as "queue length: 0, concurrency: 1"; nil
 	// in closed-loop runs.
 	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+	// Stall marks an interval that overlaps a stall among the run's Outages
+	// (schema 1.6; MarkStalls): the interval line ends with "stall".
+	Stall bool `json:"stall,omitempty"`
 }
 
 // OpenLoop is the state of an open-loop (--rate) run at one moment.

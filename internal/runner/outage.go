@@ -18,9 +18,10 @@ type outages struct {
 	cur   *result.Outage
 	hit   map[int]bool // threads that lost their connection during cur
 	spans []result.Outage
-	// stalled is the stall under way (watchStalls), threads the run's threads.
-	stalled *result.Outage
-	threads int
+	// stalled is the stall under way (checkStall), stallWaiting how many
+	// threads waited for an answer when it was last looked at.
+	stalled      *result.Outage
+	stallWaiting int
 }
 
 // lost records that thread found its connection lost at t.
@@ -69,12 +70,12 @@ func (o *outages) finish(end time.Time) []result.Outage {
 		out = append(out, c)
 	}
 	if o.stalled != nil {
-		// Every thread still waited for an answer when the phase ended.
+		// Threads still waited for an answer when the phase ended.
 		c := *o.stalled
 		if end.After(c.Start) {
 			c.Seconds = end.Sub(c.Start).Seconds()
 		}
-		c.Unrecovered = c.Threads
+		c.Unrecovered = o.stallWaiting
 		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })

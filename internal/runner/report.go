@@ -31,6 +31,9 @@ type reporter struct {
 	// checkpoints the ones reported.
 	cps         []time.Duration
 	checkpoints []result.Checkpoint
+	// seen holds the service time of every event so far, warm-up included:
+	// its p99 sets the stall limit (StallLimit).
+	seen metrics.Latency
 }
 
 func newReporter(r *run, t0 time.Time) *reporter {
@@ -46,6 +49,7 @@ func newReporter(r *run, t0 time.Time) *reporter {
 		measFrom:  t0,
 		perThread: make([]metrics.ThreadTotals, r.cfg.Threads),
 		cps:       r.cfg.Checkpoints,
+		seen:      metrics.Latency{Hist: metrics.NewHistogram()},
 	}
 	if r.cfg.Warmup > 0 {
 		rep.warm = r.col.NewWindow()
@@ -154,8 +158,12 @@ func (rep *reporter) drain(now time.Time, final bool) {
 	rep.r.col.Drain(rep.interval, per) // adds to what the sweeps brought in
 	defer rep.interval.Reset()
 	secs := now.Sub(rep.last).Seconds()
+	if !final {
+		rep.r.checkStall(time.Now()) // the interval's line says whether it lies in one
+	}
 	if rep.interval.Events > 0 || rep.interval.Reconnects > 0 || rep.interval.ErrorCount() > 0 || secs >= rep.tick.Seconds()/2 {
 		iv := rep.toInterval(rep.interval, now, secs, inWarmup)
+		iv.Stall = rep.r.outages.stalledIn(rep.last, now)
 		if rep.scheds != nil {
 			// Counted now, not at the tick: a thread may have begun an event
 			// due since.
@@ -178,6 +186,10 @@ func (rep *reporter) drain(now time.Time, final bool) {
 				rep.r.deps.OnIntervalKinds(iv, rep.interval.Kinds)
 			}
 		}
+	}
+	if s := rep.interval.ServiceLatency(); s.Count > 0 {
+		rep.seen.Merge(s)
+		rep.r.p99.Store(int64(rep.seen.Quantile(0.99)))
 	}
 	if inWarmup {
 		rep.warm.Merge(rep.interval)

@@ -52,9 +52,8 @@ type Config struct {
 	// server that died must fail the run, not leave it counting nothing
 	// until --time ends. A thread still without a connection when the
 	// measured phase ends fails the run too (result.JudgeOutages). It is
-	// also the stall limit (watchStalls): every thread waiting inside a call
-	// with no event starting or ending for longer records a stall, judged
-	// like an outage.
+	// also the stall limit until the first event completes (StallLimit),
+	// and without --time a stall longer than it fails the run.
 	ReconnectTimeout time.Duration
 	// IntervalHistograms keeps each interval's latency histogram in its
 	// result.Interval (Histogram), so that the intervals of coordinated clients
@@ -232,6 +231,11 @@ type run struct {
 	// t0 is the start of the run (warm-up included) and of every thread's
 	// --rate schedule.
 	t0 time.Time
+	// p99 is the 99th percentile of the events' service time so far (ns),
+	// published by the reporter at each interval for the stall limit.
+	p99 atomic.Int64
+	// stallSig tells the threads of a stall under way (worker.answer).
+	stallSig stallSignal
 }
 
 func (r *run) fail(err error) {
@@ -317,11 +321,10 @@ func (r *run) execute(parent context.Context) *Outcome {
 		r.stopped = r.stopTime(workers) // read by the reporter after done closes
 		close(done)
 	}()
-	r.outages.threads = len(workers)
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		r.watchStalls(callCtx, workers, stallLimit(r.cfg, workers))
+		r.watchStalls(callCtx)
 	}()
 
 	rep := newReporter(r, t0)
@@ -332,7 +335,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
+	r.endStall(out.End)
 	out.Outages = r.outages.finish(out.End)
+	result.MarkStalls(out.Intervals, t0, out.Outages)
 	unfinished := 0
 	if r.cfg.Drain.Wait && !r.end.IsZero() {
 		out.Grace = max(out.End.Sub(r.end), 0)
@@ -526,12 +531,17 @@ type worker struct {
 	counts workload.Counts // the queries of the event in progress, reused likewise
 	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
 	waiter workload.Waiter
-	// maxWait bounds such a sleep (workload.MaxWaiter), for the stall limit.
-	maxWait time.Duration
-	// busySince is when the call the thread waits in began (Unix ns), 0 when
-	// it waits for none (between events, on its --rate schedule, or while
-	// reconnecting): the stall detector reads it.
-	busySince atomic.Int64
+	// callMark is when the thread's current wait for the server began (Unix
+	// ns): the start of its event, or, for a worker that marks it itself
+	// (marks: workload.CallMarker), the end of its sleep. The thread waits
+	// for the server while callMark is not earlier than answered, when it
+	// last had an answer (the end of an event, an error the server
+	// returned; in a closed loop the next event starts at that instant);
+	// callMark is 0 while it reconnects and once it stopped. The stall
+	// detector (readCalls) and the --rate queue (openLoop) read them: two
+	// stores per event on the thread's own words, no lock.
+	callMark, answered atomic.Int64
+	marks              bool
 	// begun counts the events of the --rate schedule this thread has started.
 	begun atomic.Int64
 	// cut is set when the run ended (the hard deadline, an interrupt, a
@@ -553,8 +563,9 @@ func (w *worker) open(ctx context.Context, deps Deps) error {
 	}
 	w.conn, w.wl = conn, wl
 	w.waiter, _ = wl.(workload.Waiter)
-	if mw, ok := wl.(workload.MaxWaiter); ok {
-		w.maxWait = mw.MaxWait()
+	w.marks = false
+	if cm, ok := wl.(workload.CallMarker); ok {
+		w.marks = cm.MarkCalls(&w.callMark)
 	}
 	return nil
 }
@@ -575,7 +586,7 @@ func (w *worker) close() {
 // run fails. The time without a connection is recorded as an outage; a thread
 // that returns false has none.
 func (w *worker) reconnect(ctx context.Context, r *run) bool {
-	w.busySince.Store(0)
+	w.callMark.Store(0)
 	w.close()
 	lost := time.Now()
 	r.outages.lost(w.id, lost)
@@ -630,6 +641,7 @@ func (r *run) stopTime(workers []*worker) time.Time {
 
 // loop runs events until the run ends. ctx carries the hard deadline.
 func (w *worker) loop(ctx context.Context, r *run) {
+	defer w.callMark.Store(0) // waiting for nothing any more
 	lastYield := time.Now()
 	now := lastYield
 	var (
@@ -678,7 +690,6 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			start = time.Time{} // after the wait: read afresh
 		}
 		ok := w.event(ctx, r, intended, start)
-		w.busySince.Store(0)
 		if !ok {
 			w.cut = w.cut || ctx.Err() != nil
 			return
@@ -710,10 +721,13 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 		if start.IsZero() {
 			start = time.Now()
 		}
-		w.busySince.Store(start.UnixNano())
+		if !w.marks {
+			w.callMark.Store(start.UnixNano())
+		}
 		err := w.wl.Event(ctx, c)
 		if err == nil {
 			fin := time.Now()
+			w.answer(r, fin.UnixNano())
 			if !r.hard.IsZero() && fin.After(r.hard) {
 				// Ended past the hard deadline (a call that did not notice it):
 				// not counted, as the measured phase ends there; counted, it
@@ -736,6 +750,9 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 		}
 		w.rec.Queries(c.Reads, c.Writes, c.Others)
 		info := r.deps.Driver.Describe(err)
+		if !info.ConnectionLost {
+			w.answer(r, time.Now().UnixNano()) // the server answered, with an error
+		}
 		switch {
 		case info.ConnectionLost:
 			if !w.reconnect(ctx, r) {

@@ -50,12 +50,13 @@ func (s *schedule) dueBy(t time.Time) int64 {
 
 // openLoop counts, at now, the events of the --rate schedule that are due and
 // not started (the queue: arrivals passed minus events begun, per thread) and
-// the events in flight (threads inside an event). scheds are the reporter's
+// the events in flight (threads waiting for the server: inside an event,
+// out of its keying or think time). scheds are the reporter's
 // copies of the threads' schedules.
 func openLoop(now time.Time, workers []*worker, scheds []*schedule) *result.OpenLoop {
 	ol := &result.OpenLoop{}
 	for i, w := range workers {
-		if w.busySince.Load() != 0 {
+		if w.inCall() {
 			ol.Concurrency++
 		}
 		if late := scheds[i].dueBy(now) - w.begun.Load(); late > 0 {

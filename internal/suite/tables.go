@@ -72,12 +72,13 @@ func cellLine(r suitedir.CellRecord) string {
 }
 
 // OutageMark marks a table cell whose figure comes from a run during which
-// the server went away (a complete one: the outage was short and every
-// thread reconnected); a failed cell shows "failed" instead.
+// the server went away or stopped answering (a complete one: the outage or
+// stall was short and the server was back); a failed cell shows "failed"
+// instead.
 const OutageMark = "‡"
 
 // outageLegend explains OutageMark under the tables that use it.
-const outageLegend = OutageMark + " the server went away during this cell (complete: every thread reconnected within 5 % of the measured phase); the figure includes the outage — see the cell's result for when and how long\n"
+const outageLegend = OutageMark + " the server went away or stopped answering during this cell (complete: it was back within 5 % of the measured phase); the figure includes the outage — see the cell's result for when and how long\n"
 
 // block is one seed-style table: a profile, data set, server CPU set (a
 // server_cpus sweep) and distribution.

@@ -73,7 +73,7 @@ func TestTablesMarkOutages(t *testing.T) {
 	var b strings.Builder
 	WriteTables(&b, &suitedir.Manifest{Cells: []suitedir.CellRecord{cell(1, 100, 0), cell(2, 90, 1), cell(3, 110, 0)}})
 	out := b.String()
-	for _, want := range []string{"100\n", "90.0" + OutageMark, "mean of 3 rounds", "100" + OutageMark, OutageMark + " the server went away during this cell"} {
+	for _, want := range []string{"100\n", "90.0" + OutageMark, "mean of 3 rounds", "100" + OutageMark, OutageMark + " the server went away or stopped answering during this cell"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tables lack %q:\n%s", want, out)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -100,11 +101,17 @@ type DryRunner interface {
 	DryRuns() bool
 }
 
-// MaxWaiter is implemented by workers whose Event may sleep on purpose
-// (Waiter): MaxWait bounds one such sleep, so that the runner's stall
-// detector does not take it for a server that stopped answering.
-type MaxWaiter interface {
-	MaxWait() time.Duration
+// CallMarker is implemented by workers whose Event may sleep on purpose
+// (Waiter), so that the runner's stall detector never takes a sleep for a
+// server that stopped answering. MarkCalls is called once on each worker
+// (again after a reconnect) with the thread's call mark: when the thread's
+// current wait for the server began, in Unix nanoseconds. When it returns
+// true the worker stores the time into mark when its sleep ends and its
+// first statement is about to be sent, and the runner does not store the
+// start of each event there; when it returns false (no sleep: TPC-C
+// without --wait) the runner does.
+type CallMarker interface {
+	MarkCalls(mark *atomic.Int64) bool
 }
 
 // Kinded is implemented by workloads whose events are of several kinds; the

@@ -3,7 +3,7 @@ package txn
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
@@ -40,6 +40,9 @@ type Worker struct {
 	now        func() time.Time // the clock of o_entry_d, h_date, ol_delivery_d
 	nextThink  time.Duration    // think time owed from the previous transaction
 	waited     time.Duration    // keying and think time of the last Event
+	// mark is the runner's call mark (MarkCalls), set when a sleep ends;
+	// nil without Config.Wait or a runner that asks for it.
+	mark *atomic.Int64
 }
 
 // NewWorker prepares the worker's statements on conn. home is the worker's home warehouse (1-based).
@@ -95,6 +98,9 @@ func (w *Worker) Event(ctx context.Context, c *workload.Counts) error {
 			return err
 		}
 		w.waited = wait
+		if w.mark != nil {
+			w.mark.Store(time.Now().UnixNano()) // waiting for the server from now on
+		}
 	}
 	var err error
 	switch kind {
@@ -120,14 +126,16 @@ func (w *Worker) Event(ctx context.Context, c *workload.Counts) error {
 // times without them.
 func (w *Worker) Waited() time.Duration { return w.waited }
 
-// MaxWait bounds the keying and think time one Event sleeps (zero without
-// Config.Wait): the longest keying time plus the longest think time (10 × the
-// largest mean, where thinkTime cuts the distribution).
-func (w *Worker) MaxWait() time.Duration {
+// MarkCalls takes the runner's call mark (workload.CallMarker): with
+// Config.Wait, Event stores the end of its keying and think time there, when
+// the transaction's statements begin, and MarkCalls returns true; without
+// it the worker never sleeps and leaves the mark to the runner.
+func (w *Worker) MarkCalls(mark *atomic.Int64) bool {
 	if !w.cfg.Wait {
-		return 0
+		return false
 	}
-	return slices.Max(keyingTimes[:]) + 10*slices.Max(meanThinkTimes[:])
+	w.mark = mark
+	return true
 }
 
 // Rollback ends the open transaction, if any, after an error.
