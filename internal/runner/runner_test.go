@@ -99,9 +99,11 @@ func privateMariaDB(t *testing.T, maxConnections int) *localserver.Server {
 
 // TestTimeIsRespectedAtManyThreads runs 512 threads whose events soon block for
 // a minute: the run must end at --time, not when the events end, and count only
-// what completed before. Every thread waiting with no answer for longer than
-// the stall limit is a stall that no thread came back from: the run fails for
-// it, with the stall recorded.
+// what completed before. Whether the wait for the long events is a stall
+// depends on this machine's speed (the limit is max(1 s, 20 × the p99 of the
+// short events, which 512 threads on a few CPUs may push past the 2-s
+// phase)): the run either completes or fails for one stall that no thread
+// came back from, recorded as such.
 func TestTimeIsRespectedAtManyThreads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a private MariaDB")
@@ -135,8 +137,9 @@ func TestTimeIsRespectedAtManyThreads(t *testing.T) {
 		OnMeasure: func() { measureFrom.Store(time.Now().UnixNano()) }})
 	returned := time.Now()
 	t.Logf("%d threads: connected in %v, %d events, returned %v after the measured phase began", threads, out.Connect, out.Totals.Counts.Events, returned.Sub(time.Unix(0, measureFrom.Load())))
-	if out.Status != result.StatusFailed || out.Err == nil || len(out.Outages) != 1 || !out.Outages[0].Stall || out.Outages[0].Unrecovered != threads {
-		t.Fatalf("status %s, err %v, outages %+v; want failed for one stall no thread came back from", out.Status, out.Err, out.Outages)
+	stalled := out.Status == result.StatusFailed && out.Err != nil && len(out.Outages) == 1 && out.Outages[0].Stall && out.Outages[0].Unrecovered == threads
+	if !stalled && (out.Status != result.StatusComplete || out.Err != nil || len(out.Outages) > 0) {
+		t.Fatalf("status %s, err %v, outages %+v; want complete, or failed for one stall no thread came back from", out.Status, out.Err, out.Outages)
 	}
 	// The events in flight at the deadline would last a minute more: a run
 	// that waited for them would take over 60 s.
