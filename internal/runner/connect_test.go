@@ -60,7 +60,9 @@ func TestOpeningConnectionsStopsOnInterrupt(t *testing.T) {
 	var out syncbuf.Buffer
 	disp := &progress.Display{W: &out, Terminal: true, Every: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	// A second of opening: the progress line (every 10 ms) is drawn even on a
+	// loaded machine (at 300 ms a busy CI once drew none).
+	time.AfterFunc(time.Second, cancel)
 	cfg := Config{Threads: 64, Duration: time.Minute, Percentiles: []float64{95}, ConnectRate: 2} // 32 s to open them all
 	start := time.Now()
 	o := Run(ctx, cfg, Deps{Driver: drv, Workload: &queryWorkload{longQuery: "SELECT 1"}, Rand: newRand(t), Progress: disp})
