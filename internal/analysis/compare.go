@@ -413,8 +413,7 @@ func (c *Comparison) cell(vals, baseVals []float64, i, vcpus int) Cell {
 		cell.Ratio = WelchLog(vals, baseVals, c.Alpha)
 		cell.Significance = MannWhitney(vals, baseVals, c.Alpha)
 	} else {
-		cell.Ratio = Ratio{N: len(vals), BaseN: len(vals), Estimate: nan, Lo: nan, Hi: nan, Confidence: 1 - c.Alpha,
-			T: nan, DF: nan, P: nan, Alpha: c.Alpha, Detectable: nan}
+		cell.Ratio = untestedRatio(len(vals), len(vals), c.Alpha)
 		cell.Significance = Significance{P: nan, Alpha: c.Alpha}
 	}
 	if st.N == 0 {

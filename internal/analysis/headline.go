@@ -294,7 +294,7 @@ func (c *Comparison) spanPhrase(s Span, sys, base string) string {
 	case SpanTooFew:
 		counts := "fewer than two rounds on a side"
 		if s.N >= 0 {
-			counts = strings.TrimPrefix(strings.TrimSuffix(tooFewToTell(sys, base, s.N, s.BaseN), ")"), "too few rounds to tell (")
+			counts = roundCounts(sys, base, s.N, s.BaseN)
 		}
 		return fmt.Sprintf("too few rounds to tell at %s (%s): %s, not tested", at, counts, c.untested(sys, base, s.Lo, s.Hi))
 	}

@@ -70,9 +70,7 @@ func WelchLog(rounds, base []float64, alpha float64) Ratio {
 	if alpha <= 0 {
 		alpha = DefaultAlpha
 	}
-	nan := math.NaN()
-	r := Ratio{N: len(rounds), BaseN: len(base), Estimate: nan, Lo: nan, Hi: nan, Confidence: 1 - alpha,
-		T: nan, DF: nan, P: nan, Alpha: alpha, Detectable: nan}
+	r := untestedRatio(len(rounds), len(base), alpha)
 	if len(rounds) < 2 || len(base) < 2 {
 		r.Reason = NotTestedTooFew
 		return r
@@ -104,6 +102,14 @@ func WelchLog(rounds, base []float64, alpha float64) Ratio {
 	r.Claimed = r.Lo > 1 || r.Hi < 1
 	r.Detectable = math.Expm1(q * se)
 	return r
+}
+
+// untestedRatio is a Ratio of n rounds against baseN with no figures yet
+// (every one NaN), at level alpha.
+func untestedRatio(n, baseN int, alpha float64) Ratio {
+	nan := math.NaN()
+	return Ratio{N: n, BaseN: baseN, Estimate: nan, Lo: nan, Hi: nan, Confidence: 1 - alpha,
+		T: nan, DF: nan, P: nan, Alpha: alpha, Detectable: nan}
 }
 
 // logMoments returns the mean and sample variance (divisor n−1) of the
@@ -168,14 +174,13 @@ func MannWhitneyMinP(n, m int) float64 {
 	return math.Min(1, 2/c)
 }
 
-// tooFewToTell is the wording of a comparison that cannot be told for lack
-// of rounds: "too few rounds to tell (1 round of ARM, 3 of x86)", "(2 per
-// side)".
-func tooFewToTell(sys, base string, n, baseN int) string {
+// roundCounts names the rounds of a comparison that cannot be told for
+// lack of them: "2 per side", "1 round of ARM, 3 of x86".
+func roundCounts(sys, base string, n, baseN int) string {
 	if n == baseN {
-		return fmt.Sprintf("too few rounds to tell (%d per side)", n)
+		return fmt.Sprintf("%d per side", n)
 	}
-	return fmt.Sprintf("too few rounds to tell (%s of %s, %d of %s)", rounds(n), sys, baseN, base)
+	return fmt.Sprintf("%s of %s, %d of %s", rounds(n), sys, baseN, base)
 }
 
 // rounds is "1 round", "3 rounds".
