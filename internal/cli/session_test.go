@@ -40,6 +40,21 @@ func TestSessionVarAfterReconnect(t *testing.T) {
 		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=1000", "--threads=2", "--time=10", "--output=" + out,
 			"--isolation-level=repeatable-read", "--session-var", "application_name=" + app}, targetArgs(cfg))...)
 	}()
+	// Only the workers' backends are terminated: those whose last statement
+	// is the workload's. A backend of the checks before the run (the data
+	// inspection) carries the application_name too, and terminating it is a
+	// failure before the run, not a reconnect within it.
+	workers := func() []string {
+		rows, err := admin.QueryStrings(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = ? AND application_name = ? AND query LIKE 'SELECT c FROM sbtest%'", cfg.Database, app)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pids []string
+		for _, r := range rows {
+			pids = append(pids, r[0])
+		}
+		return pids
+	}
 	backends := func() []string {
 		rows, err := admin.QueryStrings(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = ? AND application_name = ?", cfg.Database, app)
 		if err != nil {
@@ -54,7 +69,7 @@ func TestSessionVarAfterReconnect(t *testing.T) {
 	var killed []string
 	for deadline := time.Now().Add(5 * time.Second); len(killed) == 0 && time.Now().Before(deadline); {
 		time.Sleep(200 * time.Millisecond)
-		for _, pid := range backends() {
+		for _, pid := range workers() {
 			if _, err := admin.QueryStrings(context.Background(), "SELECT pg_terminate_backend(?)", pid); err == nil {
 				killed = append(killed, pid)
 			}
