@@ -1,0 +1,100 @@
+package usl
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Reading says in plain language what limits the model, with the intervals
+// it rests on; unit names N ("threads", "CPUs") and x the throughput's unit
+// ("tps"):
+//
+//   - coherency-limited (κ told): where it peaks and that it falls past the
+//     peak, marked an extrapolation when the peak lies beyond the sweep;
+//   - contention-limited (σ told, κ not): the ceiling λ/σ it approaches and
+//     from where it is within 5 % of it;
+//   - neither told: close to linear over the range measured, with the most
+//     σ and κ the rounds allow.
+func (m *Model) Reading(unit, x string) string {
+	pct := fmt.Sprintf("%.0f %%", m.Confidence*100)
+	switch {
+	case m.Peak != nil:
+		s := fmt.Sprintf("coherency-limited (κ = %s, %s interval %s–%s): throughput peaks at N* ≈ %s %s (%s–%s) at %s %s (%s–%s) and falls past it",
+			Coef(m.Kappa.Value), pct, Coef(m.Kappa.Lo), Coef(m.Kappa.Hi), Count(m.Peak.Value), unit, Count(m.Peak.Lo), Count(m.Peak.Hi),
+			Figure(m.PeakX.Value), x, Figure(m.PeakX.Lo), Figure(m.PeakX.Hi))
+		if m.PeakBeyond {
+			s += fmt.Sprintf(" — beyond the largest count measured (%s): an extrapolation", Count(m.MaxN))
+		}
+		return s
+	case m.Ceiling != nil:
+		s := fmt.Sprintf("contention-limited (σ = %s, %s interval %s–%s): throughput approaches λ/σ ≈ %s %s (%s–%s); past ~%s %s more %s gain less than 5 %% of it",
+			Coef(m.Sigma.Value), pct, Coef(m.Sigma.Lo), Coef(m.Sigma.Hi), Figure(m.Ceiling.Value), x, Figure(m.Ceiling.Lo), Figure(m.Ceiling.Hi),
+			Count(m.Near), unit, unit)
+		if m.Near > m.MaxN {
+			s += fmt.Sprintf(" (beyond the largest count measured, %s: an extrapolation)", Count(m.MaxN))
+		}
+		return s
+	default:
+		return fmt.Sprintf("close to linear over %s–%s %s: neither contention (σ ≤ %s) nor coherency (κ ≤ %s) can be told from zero",
+			Count(m.MinN), Count(m.MaxN), unit, Coef(m.Sigma.Hi), Coef(m.Kappa.Hi))
+	}
+}
+
+// Coef prints a coefficient (σ, κ) with two significant digits: 0.081,
+// 0.0020, 0.
+func Coef(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return "-"
+	}
+	d := max(2-int(math.Floor(math.Log10(math.Abs(v))))-1, 0)
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// Count prints a count of units: whole from 10 on and when whole, else
+// with one decimal; "∞" for +Inf.
+func Count(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsNaN(v):
+		return "-"
+	case v >= 10 || v == math.Trunc(v):
+		return group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// Figure prints a throughput with three significant digits and thousands
+// separated: 12,300; 845; 8.45.
+func Figure(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return "-"
+	}
+	if math.Abs(v) >= 100 {
+		p := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
+		return group(strconv.FormatFloat(math.Round(v/p)*p, 'f', 0, 64))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// group separates thousands with commas in a string of digits.
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
