@@ -74,6 +74,10 @@ type Comparison struct {
 	// ByCPUs is throughput by server CPUs, one section per key group in
 	// which a system ran several CPU sets (throughput metrics only).
 	ByCPUs []CPUSection
+	// Scaling holds the scalability models of every sweep: thread counts
+	// per section, server CPU sets per by-CPUs section (throughput metrics
+	// only).
+	Scaling []ScaleSection
 	// Notes say what a reader should know (mixed rows, missing cells).
 	Notes []string
 }
@@ -301,6 +305,7 @@ func Compare(systems []*System, opts CompareOptions) (*Comparison, error) {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d cell(s) have no %s for some system: they show as -", incomplete, c.Metric.Name))
 	}
 	c.ByCPUs = c.byCPUs()
+	c.Scaling = c.scaling()
 	c.noteCPUs()
 	c.noteSignificance()
 	return c, nil

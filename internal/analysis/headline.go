@@ -204,13 +204,15 @@ func maxNum(a, b float64) float64 {
 // at 64–256 threads (95 % confidence: at least 21 % slower at each; p ≤
 // 0.004); could not tell at 1–32 threads (ARM −8 % to +2 % against x86; 95 %
 // intervals −19 % to +12 %: these rounds could show only a difference beyond
-// about ±14 %)." A comparison of one system has no headline.
+// about ±14 %)." Then one sentence per sweep with a scalability model
+// (ScalingHeadline). A comparison of one system without a model has no
+// headline.
 func Headline(c *Comparison) []string {
 	var out []string
 	for _, v := range Verdicts(c) {
 		out = append(out, v.Sentence(c))
 	}
-	return out
+	return append(out, c.ScalingHeadline()...)
 }
 
 // HeadlineCaption introduces the headline in every rendering.

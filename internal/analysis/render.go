@@ -24,6 +24,9 @@ type section struct {
 	title     string
 	tables    []table
 	footnotes []string
+	// rows is the index of the section's rows in Comparison.Sections; −1 for
+	// a section derived from several (by server CPUs, scalability).
+	rows int
 }
 
 // document is a comparison laid out for text and Markdown.
@@ -54,14 +57,22 @@ func layout(c *Comparison) document {
 	d.notes = c.Notes
 	sections := c.Sections()
 	for i, rows := range sections {
-		d.body = append(d.body, c.layoutSection(rows))
-		// A key group's by-CPUs table follows its last CPU set's section.
+		main := c.layoutSection(rows)
+		main.rows = i
+		d.body = append(d.body, main)
 		g := rows[0].Key
+		if ss := c.scaleSectionOf(g, SweepThreads); ss != nil {
+			d.body = append(d.body, c.layoutScaling(*ss))
+		}
+		// A key group's by-CPUs table follows its last CPU set's section.
 		if i+1 < len(sections) && sameBesideCPUs(sections[i+1][0].Key, g) {
 			continue
 		}
 		if cs := c.cpuSectionOf(g); cs != nil {
 			d.body = append(d.body, c.layoutCPUSection(*cs))
+			if ss := c.scaleSectionOf(g, SweepCPUs); ss != nil {
+				d.body = append(d.body, c.layoutScaling(*ss))
+			}
 		}
 	}
 	d.legend = c.Legend()
@@ -389,7 +400,7 @@ func (c *Comparison) roundsTable(rows []Row) table {
 // system), the series side by side.
 func (c *Comparison) layoutCPUSection(cs CPUSection) section {
 	t, caveats := c.cpuTable(cs)
-	sec := section{title: CPUSectionTitle(cs), tables: []table{t}}
+	sec := section{title: CPUSectionTitle(cs), tables: []table{t}, rows: -1}
 	sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s at the best thread count of each CPU set (threads: the peak over the thread counts run, as seed 002 charts one figure per set: a larger set needs more clients to be loaded; the peak of noisy rounds leans high). %g%% CI: confidence interval of that cell's mean (log scale), n its rounds. speed-up: against the series' smallest set; eff/CPU: speed-up ÷ (CPUs ÷ smallest CPUs), 100 %% = linear; %s: the figure's interval, or the interval of the set it is relative to, is wider than the figure — the speed-up and efficiency tell nothing.",
 		c.Metric.Unit, c.confidence()*100, VagueMark))
 	for _, cv := range caveats {
@@ -689,10 +700,10 @@ func WriteMarkdownWith(w io.Writer, c *Comparison, after func(section int) strin
 			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
 		}
 	}
-	for i, sec := range d.body {
+	for _, sec := range d.body {
 		fmt.Fprintf(&b, "\n## %s\n", mdEscape(sec.title))
-		if after != nil {
-			if extra := after(i); extra != "" {
+		if after != nil && sec.rows >= 0 {
+			if extra := after(sec.rows); extra != "" {
 				b.WriteString("\n" + extra)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/fairbench/fairbench/internal/analysis/usl"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -108,8 +109,9 @@ func csvNum(v float64) string {
 // JSONSchema is the version of WriteJSON's document layout (1.1: differences,
 // under_test; 1.2: rows' server_cpus and by_cpus; 2.0: a cell's ratio with
 // its interval is the claim, significance is the Mann-Whitney second
-// opinion without its "~" mark, intervals are on the log scale).
-const JSONSchema = "2.0"
+// opinion without its "~" mark, intervals are on the log scale; 2.1:
+// scaling, the scalability models).
+const JSONSchema = "2.1"
 
 // JSONDocument is what WriteJSON writes: the comparison with every number.
 // Figures that do not apply (NaN in Go) are null.
@@ -130,11 +132,48 @@ type JSONDocument struct {
 	// ByCPUs is throughput by server CPUs (Comparison.ByCPUs, 1.2); absent
 	// when no system ran several CPU sets.
 	ByCPUs []JSONCPUSection `json:"by_cpus,omitempty"`
-	Notes  []string         `json:"notes,omitempty"`
+	// Scaling holds the scalability models of the sweeps (Comparison.Scaling,
+	// 2.1); absent when nothing was swept.
+	Scaling []JSONScaleSection `json:"scaling,omitempty"`
+	Notes   []string           `json:"notes,omitempty"`
 	// Headline is the comparison's verdict in sentences (Headline) and
 	// HeadlineRule the rule it follows; absent with one system.
 	Headline     []string `json:"headline,omitempty"`
 	HeadlineRule string   `json:"headline_rule,omitempty"`
+}
+
+// JSONScaleSection is one sweep's scalability models (ScaleSection).
+type JSONScaleSection struct {
+	Group     Key            `json:"group"`
+	Over      string         `json:"over"`
+	Model     string         `json:"model"`
+	Fits      []JSONScaleFit `json:"fits"`
+	Contrasts []string       `json:"contrasts,omitempty"`
+}
+
+// JSONScaleFit is one system's model of a sweep (ScaleFit): the parameters
+// with their intervals, or the reason there is none.
+type JSONScaleFit struct {
+	System  string `json:"system"`
+	Series  string `json:"series,omitempty"`
+	Points  int    `json:"points"`
+	Rounds  int    `json:"rounds"`
+	NoModel string `json:"no_model,omitempty"`
+	// The model (absent with NoModel): see usl.Model.
+	Sigma      *usl.Param    `json:"sigma,omitempty"`
+	Kappa      *usl.Param    `json:"kappa,omitempty"`
+	Lambda     *usl.Param    `json:"lambda,omitempty"`
+	Peak       *usl.Estimate `json:"peak,omitempty"`
+	PeakX      *usl.Estimate `json:"peak_x,omitempty"`
+	PeakBeyond bool          `json:"peak_beyond_sweep,omitempty"`
+	Ceiling    *usl.Estimate `json:"ceiling,omitempty"`
+	Near       *float64      `json:"near_ceiling_from,omitempty"`
+	R2         *float64      `json:"r2,omitempty"`
+	RSE        *float64      `json:"rse_log,omitempty"`
+	DF         int           `json:"df,omitempty"`
+	Confidence float64       `json:"confidence,omitempty"`
+	Measured   []usl.Point   `json:"measured,omitempty"`
+	Reading    string        `json:"reading,omitempty"`
 }
 
 // JSONCPUSection is one by-CPUs section (CPUSection).
@@ -320,6 +359,23 @@ func (c *Comparison) JSON() JSONDocument {
 			jr.Systems = append(jr.Systems, jc)
 		}
 		d.Rows = append(d.Rows, jr)
+	}
+	for _, ss := range c.Scaling {
+		js := JSONScaleSection{Group: ss.Group, Over: ss.Over, Model: ModelFormula, Contrasts: ss.Contrasts}
+		for _, f := range ss.Fits {
+			jf := JSONScaleFit{System: f.System, Series: f.Series, Points: f.Points, Rounds: f.Rounds, NoModel: f.NoModel}
+			if m := f.Model; m != nil {
+				jf.Sigma, jf.Kappa, jf.Lambda = &m.Sigma, &m.Kappa, &m.Lambda
+				jf.Peak, jf.PeakX, jf.PeakBeyond, jf.Ceiling = m.Peak, m.PeakX, m.PeakBeyond, m.Ceiling
+				if m.Ceiling != nil {
+					jf.Near = jnum(m.Near)
+				}
+				jf.R2, jf.RSE, jf.DF, jf.Confidence = jnum(m.R2), jnum(m.RSE), m.DF, m.Confidence
+				jf.Measured, jf.Reading = m.Points, m.Reading(ss.Unit(), c.Metric.Unit)
+			}
+			js.Fits = append(js.Fits, jf)
+		}
+		d.Scaling = append(d.Scaling, js)
 	}
 	for _, cs := range c.ByCPUs {
 		js := JSONCPUSection{Group: cs.Group}

@@ -56,33 +56,38 @@ type Options struct {
 type Param struct {
 	// Value is the estimate; SE its standard error (for λ on the log scale,
 	// the standard error of ln λ).
-	Value, SE float64
+	Value float64 `json:"value"`
+	SE    float64 `json:"se"`
 	// Lo and Hi bound the interval, cut at the parameter's range (σ, κ ≥ 0;
 	// λ > 0); Cut says the Wald interval reached below zero and was cut.
-	Lo, Hi float64
-	Cut    bool
+	Lo  float64 `json:"lo"`
+	Hi  float64 `json:"hi"`
+	Cut bool    `json:"cut,omitempty"`
 	// Told is true when the interval excludes zero: the term is there. A
 	// term that is not told may still be zero; its Hi is what the rounds
 	// allow at most.
-	Told bool
+	Told bool `json:"told"`
 }
 
 // Estimate is a positive quantity derived from the parameters, with its
 // delta-method interval on the log scale; LogSE is the standard error of its
 // logarithm.
 type Estimate struct {
-	Value, Lo, Hi float64
-	LogSE         float64
+	Value float64 `json:"value"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	LogSE float64 `json:"log_se"`
 }
 
 // Point is one distinct N of the sweep against the model.
 type Point struct {
-	N float64
+	N float64 `json:"n"`
 	// Rounds is the number of rounds at N; Mean their arithmetic mean.
-	Rounds int
-	Mean   float64
+	Rounds int     `json:"rounds"`
+	Mean   float64 `json:"mean"`
 	// Fitted is the model's X(N); Residual is Mean ÷ Fitted − 1.
-	Fitted, Residual float64
+	Fitted   float64 `json:"fitted"`
+	Residual float64 `json:"residual"`
 }
 
 // Model is a fitted Universal Scalability Law.
@@ -367,7 +372,25 @@ func (f objective) minimize() (sigma, kappa float64) {
 	// Polish from the best of the three, in case an edge's optimum leads
 	// back inside.
 	search([]float64{nonZero(best.s), nonZero(best.k)}, both, func(g []float64, _, _, ds, dk float64) { g[0], g[1] = ds, dk })
-	return best.s * best.s, sq(best.k * kappaScale)
+	sigma, kappa = best.s*best.s, sq(best.k*kappaScale)
+	// A term whose share of the denominator stays below 1e-9 over the
+	// sweep is the search's rounding of zero.
+	if sigma*f.maxN() < 1e-9 {
+		sigma = 0
+	}
+	if kappa*sq(f.maxN()) < 1e-9 {
+		kappa = 0
+	}
+	return sigma, kappa
+}
+
+// maxN is the largest N observed.
+func (f objective) maxN() float64 {
+	m := 1.0
+	for _, o := range f.obs {
+		m = max(m, o.N)
+	}
+	return m
 }
 
 // covariance is the parameters' covariance s²(JᵀJ)⁻¹ with J the Jacobian

@@ -29,9 +29,9 @@ func (m *Model) Reading(unit, x string) string {
 		}
 		return s
 	case m.Ceiling != nil:
-		s := fmt.Sprintf("contention-limited (σ = %s, %s interval %s–%s): throughput approaches λ/σ ≈ %s %s (%s–%s); past ~%s %s more %s gain less than 5 %% of it",
+		s := fmt.Sprintf("contention-limited (σ = %s, %s interval %s–%s): throughput approaches λ/σ ≈ %s %s (%s–%s) and comes within 5 %% of it at about %s %s",
 			Coef(m.Sigma.Value), pct, Coef(m.Sigma.Lo), Coef(m.Sigma.Hi), Figure(m.Ceiling.Value), x, Figure(m.Ceiling.Lo), Figure(m.Ceiling.Hi),
-			Count(m.Near), unit, unit)
+			Count(m.Near), unit)
 		if m.Near > m.MaxN {
 			s += fmt.Sprintf(" (beyond the largest count measured, %s: an extrapolation)", Count(m.MaxN))
 		}
@@ -43,13 +43,16 @@ func (m *Model) Reading(unit, x string) string {
 }
 
 // Coef prints a coefficient (σ, κ) with two significant digits: 0.081,
-// 0.0020, 0.
+// 0.0020, 3.4e-06 below 0.0001, 0.
 func Coef(v float64) string {
 	if v == 0 {
 		return "0"
 	}
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return "-"
+	}
+	if math.Abs(v) < 1e-4 {
+		return strconv.FormatFloat(v, 'e', 1, 64)
 	}
 	d := max(2-int(math.Floor(math.Log10(math.Abs(v))))-1, 0)
 	return strconv.FormatFloat(v, 'f', d, 64)
