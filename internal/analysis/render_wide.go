@@ -57,18 +57,29 @@ func WriteWideCSV(w io.Writer, c *Comparison) error {
 // WriteWideMarkdown renders c as the seeds' tables alone, for a blog post:
 // per workload a heading and the main table (one row per thread count, one
 // column per system, the frequency-scaled figures and % beside them), its
-// footnotes and the legend — without the systems' descriptions, the
-// differences, per-compute and rounds tables of WriteMarkdown.
+// footnotes and the legend, and each sweep's scalability model (its
+// parameters, readings and contrasts) — without the systems' descriptions,
+// the differences, per-compute and rounds tables of WriteMarkdown.
 func WriteWideMarkdown(w io.Writer, c *Comparison) error {
 	d := layout(c)
 	var b strings.Builder
-	for i, rows := range c.Sections() {
-		sec := d.body[i]
-		if i > 0 {
+	sections := c.Sections()
+	first := true
+	for _, sec := range d.body {
+		if sec.rows < 0 && (len(sec.tables) == 0 || !strings.Contains(sec.title, "scalability")) {
+			continue // by server CPUs, and sweeps without a model: the full rendering has them
+		}
+		if !first {
 			b.WriteString("\n")
 		}
+		first = false
 		fmt.Fprintf(&b, "### %s\n\n", mdEscape(sec.title))
-		writePipeTable(&b, c.mainTable(rows))
+		switch {
+		case sec.rows >= 0:
+			writePipeTable(&b, c.mainTable(sections[sec.rows]))
+		default:
+			writePipeTable(&b, sec.tables[0]) // a sweep's fitted parameters
+		}
 		for _, f := range sec.footnotes {
 			b.WriteString("\n" + mdEscape(f) + "\n")
 		}
