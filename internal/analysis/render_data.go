@@ -199,6 +199,8 @@ type JSONScaleFit struct {
 	Near       *float64      `json:"near_ceiling_from,omitempty"`
 	R2         *float64      `json:"r2,omitempty"`
 	RSE        *float64      `json:"rse_log,omitempty"`
+	LackOfFitP *float64      `json:"lack_of_fit_p,omitempty"`
+	Misfit     bool          `json:"misfit,omitempty"`
 	DF         int           `json:"df,omitempty"`
 	Confidence float64       `json:"confidence,omitempty"`
 	Measured   []usl.Point   `json:"measured,omitempty"`
@@ -400,6 +402,7 @@ func (c *Comparison) JSON() JSONDocument {
 					jf.Near = jnum(m.Near)
 				}
 				jf.R2, jf.RSE, jf.DF, jf.Confidence = jnum(m.R2), jnum(m.RSE), m.DF, m.Confidence
+				jf.LackOfFitP, jf.Misfit = jnum(m.LackOfFitP), m.Misfit
 				jf.Measured, jf.Reading = m.Points, m.Reading(ss.Unit(), c.Metric.Unit)
 			}
 			js.Fits = append(js.Fits, jf)

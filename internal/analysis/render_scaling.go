@@ -164,7 +164,11 @@ func (c *Comparison) ScalingHeadline() []string {
 			if f.Series != "" {
 				who += " (" + f.Series + ")"
 			}
-			parts = append(parts, who+" "+briefReading(f.Model, ss.Unit()))
+			brief := who + " " + briefReading(f.Model, ss.Unit())
+			if f.Model.Misfit {
+				brief += fmt.Sprintf(" (a rough fit: points up to %.0f %% off the curve)", f.Model.MaxResidual*100)
+			}
+			parts = append(parts, brief)
 		}
 		if len(parts) == 0 {
 			continue

@@ -18,6 +18,14 @@ import (
 //   - neither told: close to linear over the range measured, with the most
 //     σ and κ the rounds allow.
 func (m *Model) Reading(unit, x string) string {
+	s := m.reading(unit, x)
+	if m.Misfit {
+		s += fmt.Sprintf(" — a rough summary: the points depart from the curve by up to %.0f %%, beyond their rounds' scatter (lack-of-fit p = %.3f)", m.MaxResidual*100, m.LackOfFitP)
+	}
+	return s
+}
+
+func (m *Model) reading(unit, x string) string {
 	pct := fmt.Sprintf("%.0f %%", m.Confidence*100)
 	switch {
 	case m.Peak != nil:
