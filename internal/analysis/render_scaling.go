@@ -194,5 +194,8 @@ func briefReading(m *usl.Model, unit string) string {
 	case m.Ceiling != nil:
 		return fmt.Sprintf("is contention-limited (σ = %s), within 5 %% of its ceiling from about %s %s", usl.Coef(m.Sigma.Value), usl.Count(m.Near), unit)
 	}
+	if eff := m.X(m.MaxN) / m.Linear(m.MaxN); eff < usl.LinearShare {
+		return fmt.Sprintf("grows to %.0f %% of linear at %s %s (contention and coherency cannot be told apart)", eff*100, usl.Count(m.MaxN), unit)
+	}
 	return fmt.Sprintf("grows close to linearly over %s–%s %s", usl.Count(m.MinN), usl.Count(m.MaxN), unit)
 }
