@@ -140,12 +140,13 @@ var page = sync.OnceValue(func() *template.Template {
 			}
 			return "-"
 		},
-		"ci":           ci,
-		"limitSummary": LimitSummary,
-		"colHead":      colHead,
-		"mainCell":     mainCell,
-		"legend":       tableLegend,
-		"wbr":          wbr,
+		"ci":               ci,
+		"stopsGrowingRule": stopsGrowingRule,
+		"limitSummary":     LimitSummary,
+		"colHead":          colHead,
+		"mainCell":         mainCell,
+		"legend":           tableLegend,
+		"wbr":              wbr,
 	}).Parse(pageTemplate))
 })
 
@@ -403,8 +404,9 @@ table.cost td.num, table.cost th.num { text-align: right; }
 <h2>Scalability</h2>
 <table id="scaling">
 <tr><th>system</th><th>workload</th><th>peak ({{.Comparison.Metric.Unit}})</th><th>at threads</th><th>stops growing at (threads)</th><th>efficiency at peak</th></tr>
-{{range .Scaling}}<tr><td>{{.System}}</td><td>{{.Group.String}}</td><td>{{num .PeakValue}}</td><td>{{.PeakThreads}}</td><td>{{if .Saturated}}{{.KneeThreads}}{{else}}still growing{{end}}</td><td>{{peakEfficiency .}}</td></tr>
+{{range .Scaling}}<tr><td>{{.System}}</td><td>{{.Group.String}}</td><td>{{num .PeakValue}}</td><td>{{.PeakThreads}}</td><td>{{.StopsGrowing}}</td><td>{{peakEfficiency .}}</td></tr>
 {{end}}</table>
+<p class="note">Efficiency relative to the smallest thread count; {{stopsGrowingRule .Scaling}}.</p>
 {{end}}
 {{with .Cost}}
 <h2 id="cost">{{.Heading}}</h2>
