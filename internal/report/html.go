@@ -392,7 +392,7 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{end}}{{end}}
 {{range .CPUSections}}
 <h2>{{wbr .Title}}</h2>
-<div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}</figure></div>
+<div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}{{if .Chart.Caption}}<figcaption class="note">{{.Chart.Caption}}</figcaption>{{end}}</figure></div>
 <table class="cpus">
 <tr><th>server CPUs</th><th>system</th><th>series</th><th>{{$.Comparison.Metric.Unit}}</th><th>at threads</th><th>speed-up</th><th>efficiency per CPU</th></tr>
 {{range .Curves}}{{$cv := .}}{{range .Points}}<tr><td>{{.CPUs}}</td><td>{{$cv.System}}</td><td>{{$cv.Mode}}</td><td>{{num .Value}}{{if .Outages}} {{$.OutageMark}}{{end}} <span class="note">{{ci (stats .Stats)}}</span></td><td>{{.Threads}}</td><td>{{printf "%.2f×" .SpeedUp}}{{if .Vague}} {{$.VagueMark}}{{end}}</td><td{{if .Caveat}} title="{{.Caveat}}"{{end}}>{{cpuEfficiency .}}</td></tr>
