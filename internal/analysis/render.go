@@ -24,10 +24,24 @@ type section struct {
 	title     string
 	tables    []table
 	footnotes []string
-	// rows is the index of the section's rows in Comparison.Sections; −1 for
-	// a section derived from several (by server CPUs, scalability).
-	rows int
+	// ref says which part of the comparison the section renders.
+	ref SectionRef
 }
+
+// SectionRef names the part of a comparison a rendered section shows: the
+// Index-th of Comparison.Sections (Kind SectionRows), of Comparison.ByCPUs
+// (SectionCPUs) or of Comparison.Scaling (SectionScaling).
+type SectionRef struct {
+	Kind  string
+	Index int
+}
+
+// The kinds of SectionRef.
+const (
+	SectionRows    = "rows"
+	SectionCPUs    = "cpus"
+	SectionScaling = "scaling"
+)
 
 // document is a comparison laid out for text and Markdown.
 type document struct {
@@ -58,7 +72,7 @@ func layout(c *Comparison) document {
 	sections := c.Sections()
 	for i, rows := range sections {
 		main := c.layoutSection(rows)
-		main.rows = i
+		main.ref = SectionRef{SectionRows, i}
 		d.body = append(d.body, main)
 		g := rows[0].Key
 		if ss := c.scaleSectionOf(g, SweepThreads); ss != nil {
@@ -400,7 +414,7 @@ func (c *Comparison) roundsTable(rows []Row) table {
 // system), the series side by side.
 func (c *Comparison) layoutCPUSection(cs CPUSection) section {
 	t, caveats := c.cpuTable(cs)
-	sec := section{title: CPUSectionTitle(cs), tables: []table{t}, rows: -1}
+	sec := section{title: CPUSectionTitle(cs), tables: []table{t}, ref: SectionRef{SectionCPUs, slices.IndexFunc(c.ByCPUs, func(o CPUSection) bool { return o.Group == cs.Group })}}
 	sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s at the best thread count of each CPU set (threads: the peak over the thread counts run, as seed 002 charts one figure per set: a larger set needs more clients to be loaded; the peak of noisy rounds leans high). %g%% CI: confidence interval of that cell's mean (log scale), n its rounds. speed-up: against the series' smallest set; eff/CPU: speed-up ÷ (CPUs ÷ smallest CPUs), 100 %% = linear; %s: the figure's interval, or the interval of the set it is relative to, is wider than the figure — the speed-up and efficiency tell nothing.",
 		c.Metric.Unit, c.confidence()*100, VagueMark))
 	for _, cv := range caveats {
@@ -675,10 +689,10 @@ func writeAligned(b *strings.Builder, t table) {
 func WriteMarkdown(w io.Writer, c *Comparison) error { return WriteMarkdownWith(w, c, nil) }
 
 // WriteMarkdownWith renders c as WriteMarkdown does, with what after returns
-// for each section (its index in Comparison.Sections) written under the
+// for each section (which part of c it shows: SectionRef) written under the
 // section's heading, before its tables: a report's charts. A nil after adds
 // nothing.
-func WriteMarkdownWith(w io.Writer, c *Comparison, after func(section int) string) error {
+func WriteMarkdownWith(w io.Writer, c *Comparison, after func(SectionRef) string) error {
 	d := layout(c)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Comparison of %s\n\n", mdEscape(d.title))
@@ -702,8 +716,8 @@ func WriteMarkdownWith(w io.Writer, c *Comparison, after func(section int) strin
 	}
 	for _, sec := range d.body {
 		fmt.Fprintf(&b, "\n## %s\n", mdEscape(sec.title))
-		if after != nil && sec.rows >= 0 {
-			if extra := after(sec.rows); extra != "" {
+		if after != nil {
+			if extra := after(sec.ref); extra != "" {
 				b.WriteString("\n" + extra)
 			}
 		}

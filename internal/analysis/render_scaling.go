@@ -56,7 +56,7 @@ const ModelFormula = "Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κ
 func (c *Comparison) layoutScaling(ss ScaleSection) section {
 	conf := fmt.Sprintf("%g%%", c.confidence()*100)
 	unit := ss.Unit()
-	sec := section{title: ScaleSectionTitle(ss), rows: -1}
+	sec := section{title: ScaleSectionTitle(ss), ref: SectionRef{SectionScaling, slices.IndexFunc(c.Scaling, func(o ScaleSection) bool { return o.Group == ss.Group && o.Over == ss.Over })}}
 	params := table{caption: fmt.Sprintf("%s; %s intervals from the fit's covariance:", ModelFormula, conf),
 		header: []string{"system", unit, "rounds", "σ contention", "κ coherency", "λ (" + c.Metric.Unit + " of one)", "N* peak", "X(N*) " + c.Metric.Unit, "R²"},
 		left:   map[int]bool{0: true}}

@@ -66,7 +66,7 @@ func WriteWideMarkdown(w io.Writer, c *Comparison) error {
 	sections := c.Sections()
 	first := true
 	for _, sec := range d.body {
-		if sec.rows < 0 && (len(sec.tables) == 0 || !strings.Contains(sec.title, "scalability")) {
+		if sec.ref.Kind == SectionCPUs || (sec.ref.Kind == SectionScaling && len(sec.tables) == 0) {
 			continue // by server CPUs, and sweeps without a model: the full rendering has them
 		}
 		if !first {
@@ -75,8 +75,8 @@ func WriteWideMarkdown(w io.Writer, c *Comparison) error {
 		first = false
 		fmt.Fprintf(&b, "### %s\n\n", mdEscape(sec.title))
 		switch {
-		case sec.rows >= 0:
-			writePipeTable(&b, c.mainTable(sections[sec.rows]))
+		case sec.ref.Kind == SectionRows:
+			writePipeTable(&b, c.mainTable(sections[sec.ref.Index]))
 		default:
 			writePipeTable(&b, sec.tables[0]) // a sweep's fitted parameters
 		}

@@ -59,8 +59,18 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 			return err
 		}
 	}
-	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(i int) string {
-		return img(r.Sections[i].Charts) + limitsMarkdown(r.Sections[i].Limits)
+	if err := analysis.WriteMarkdownWith(w, r.Comparison, func(ref analysis.SectionRef) string {
+		switch ref.Kind {
+		case analysis.SectionRows:
+			return img(r.Sections[ref.Index].Charts) + limitsMarkdown(r.Sections[ref.Index].Limits)
+		case analysis.SectionCPUs:
+			for _, cs := range r.CPUSections {
+				if cs.CPUSection.Group == r.Comparison.ByCPUs[ref.Index].Group {
+					return img([]*Chart{cs.Chart})
+				}
+			}
+		}
+		return ""
 	}); err != nil {
 		return err
 	}
@@ -69,15 +79,6 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 	}
 	if err := WriteCPUScaling(w, r.Comparison.ByCPUs, true); err != nil {
 		return err
-	}
-	var cpuCharts []*Chart
-	for _, cs := range r.CPUSections {
-		cpuCharts = append(cpuCharts, cs.Chart)
-	}
-	if x := img(cpuCharts); x != "" {
-		if _, err := io.WriteString(w, "\n"+x); err != nil {
-			return err
-		}
 	}
 	if c := r.Cost; c != nil {
 		var s strings.Builder
