@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Reading says in plain language what limits the model, with the intervals
@@ -85,7 +86,7 @@ func Count(v float64) string {
 	case math.IsNaN(v):
 		return "-"
 	case v >= 10 || v == math.Trunc(v):
-		return group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+		return workload.GroupDigits(int64(math.Round(v)))
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
@@ -98,24 +99,7 @@ func Figure(v float64) string {
 	}
 	if math.Abs(v) >= 100 {
 		p := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
-		return group(strconv.FormatFloat(math.Round(v/p)*p, 'f', 0, 64))
+		return workload.GroupDigits(int64(math.Round(v/p) * p))
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
-// group separates thousands with commas in a string of digits.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
