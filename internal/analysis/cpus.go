@@ -424,6 +424,49 @@ func CPUSectionTitle(s CPUSection) string {
 	return sectionTitle(s.Group) + " by server CPUs"
 }
 
+// CPUSetName names the server CPU set of key k for a chart's label: "1
+// CPU", "4 CPUs", with its series when its by-CPUs section has several kinds
+// ("4 CPUs, one per core", "4 CPUs, with SMT siblings"; the SMT part left
+// out when the systems' machines disagree on it, some without siblings); ""
+// for a key of no CPU set.
+func (c *Comparison) CPUSetName(k Key) string {
+	if k.CPUs == "" {
+		return ""
+	}
+	n, _ := parseCPUSet(k.CPUs)
+	name := "? CPUs"
+	switch {
+	case n == 1:
+		name = "1 CPU"
+	case n > 1:
+		name = strconv.Itoa(n) + " CPUs"
+	}
+	cs := c.cpuSectionOf(k)
+	if cs == nil {
+		return name
+	}
+	var modes []string
+	var smt, placement string
+	for _, cv := range cs.Curves {
+		if slices.ContainsFunc(cv.Points, func(p CPUPoint) bool { return p.Set == k.CPUs }) && !slices.Contains(modes, cv.Mode) {
+			modes = append(modes, cv.Mode)
+			smt, placement = cv.SMT, cv.Placement
+		}
+	}
+	mode := ""
+	switch {
+	case len(modes) == 1:
+		mode = modes[0]
+	case len(modes) > 1:
+		_, spread := seriesKinds(cs.Curves)
+		mode = modeName(false, spread, smt, placement)
+	}
+	if mode != "" {
+		name += ", " + mode
+	}
+	return name
+}
+
 // hasCPUSets reports whether a row of c is of a server CPU set.
 func (c *Comparison) hasCPUSets() bool {
 	return slices.ContainsFunc(c.Rows, func(r Row) bool { return r.Key.CPUs != "" })

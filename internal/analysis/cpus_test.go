@@ -268,6 +268,41 @@ func TestCPUSetLabels(t *testing.T) {
 	}
 }
 
+// TestCPUSetName: a CPU set is named by its count, with its series when the
+// section has several kinds — the SMT part left out where x86 (siblings) and
+// arm (none) share the set — and a key of no set has no name.
+func TestCPUSetName(t *testing.T) {
+	two := sweepComparison(t)
+	one, err := Compare([]*System{loadSweep(t, x86Sweep, "x86")}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		c    *Comparison
+		set  string
+		want string
+	}{
+		{"one CPU, x86 alone", one, "cpus=1", "1 CPU, with SMT siblings"},
+		{"one per core, x86 alone", one, "cpus=4:one-per-core", "4 CPUs, one per core"},
+		{"a set both systems ran", two, "cpus=2", "2 CPUs"},
+		{"a set only x86 ran", two, "cpus=2:one-per-core", "2 CPUs, one per core"},
+		{"no set", two, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			k := Key{Workload: "oltp_point_select", CPUs: tt.set, Threads: 2}
+			for _, r := range tt.c.Rows {
+				if r.Key.CPUs == tt.set {
+					k = r.Key
+				}
+			}
+			if got := tt.c.CPUSetName(k); got != tt.want {
+				t.Errorf("CPUSetName(%s) = %q, want %q", k, got, tt.want)
+			}
+		})
+	}
+}
+
 // TestSweepFixturesAreResults: the fixtures are result files as fairbench
 // reads them, each a cell of a server_cpus sweep with its set recorded in
 // the three places a result says it.

@@ -50,13 +50,20 @@ var csvCPUHeader = []string{"server_cpus", "cpus", "cpu_best", "cpu_speedup", "c
 // "cpus=4:one-per-core"; empty when the server could use every CPU) and cpus
 // its count; on the record of a set's best thread count (Comparison.ByCPUs)
 // cpu_best is true and cpu_speedup and cpu_efficiency are its CPUPoint's
-// figures.
+// figures. When a thread sweep has a scalability model, the csvModelHeader
+// columns follow.
 func WriteCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	sets := c.hasCPUSets()
 	header := csvHeader
 	if sets {
 		header = append(slices.Clip(header), csvCPUHeader...)
+	}
+	models := slices.ContainsFunc(c.Scaling, func(s ScaleSection) bool {
+		return s.Over == SweepThreads && slices.ContainsFunc(s.Fits, func(f ScaleFit) bool { return f.Model != nil })
+	})
+	if models {
+		header = append(slices.Clip(header), csvModelHeader...)
 	}
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write CSV: %w", err)
@@ -87,6 +94,9 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 					rec[len(rec)-3], rec[len(rec)-2], rec[len(rec)-1] = "true", csvNum(p.SpeedUp), csvNum(p.Efficiency)
 				}
 			}
+			if models {
+				rec = append(rec, modelColumns(c.scaleFitOf(r.Key, c.Systems[i].Label), r.Key.Threads, cl.Value)...)
+			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("write CSV: %w", err)
 			}
@@ -97,6 +107,25 @@ func WriteCSV(w io.Writer, c *Comparison) error {
 		return fmt.Errorf("write CSV: %w", err)
 	}
 	return nil
+}
+
+// csvModelHeader are the columns a CSV gains when a thread sweep has a
+// scalability model: the system's model of the row's section at the row's
+// thread count (usl_fitted, usl_residual = value ÷ fitted − 1) and its
+// parameters, repeated on each of its rows; empty without a model.
+var csvModelHeader = []string{"usl_fitted", "usl_residual", "usl_sigma", "usl_kappa", "usl_lambda", "usl_peak"}
+
+// modelColumns are csvModelHeader's cells for a row of m's sweep.
+func modelColumns(m *usl.Model, threads int, value float64) []string {
+	if m == nil {
+		return make([]string, len(csvModelHeader))
+	}
+	fitted := m.X(float64(threads))
+	peak := ""
+	if m.Peak != nil {
+		peak = csvNum(m.Peak.Value)
+	}
+	return []string{csvNum(fitted), csvNum(value/fitted - 1), csvNum(m.Sigma.Value), csvNum(m.Kappa.Value), csvNum(m.Lambda.Value), peak}
 }
 
 func csvNum(v float64) string {
@@ -170,6 +199,8 @@ type JSONScaleFit struct {
 	Near       *float64      `json:"near_ceiling_from,omitempty"`
 	R2         *float64      `json:"r2,omitempty"`
 	RSE        *float64      `json:"rse_log,omitempty"`
+	LackOfFitP *float64      `json:"lack_of_fit_p,omitempty"`
+	Misfit     bool          `json:"misfit,omitempty"`
 	DF         int           `json:"df,omitempty"`
 	Confidence float64       `json:"confidence,omitempty"`
 	Measured   []usl.Point   `json:"measured,omitempty"`
@@ -371,6 +402,7 @@ func (c *Comparison) JSON() JSONDocument {
 					jf.Near = jnum(m.Near)
 				}
 				jf.R2, jf.RSE, jf.DF, jf.Confidence = jnum(m.R2), jnum(m.RSE), m.DF, m.Confidence
+				jf.LackOfFitP, jf.Misfit = jnum(m.LackOfFitP), m.Misfit
 				jf.Measured, jf.Reading = m.Points, m.Reading(ss.Unit(), c.Metric.Unit)
 			}
 			js.Fits = append(js.Fits, jf)

@@ -164,7 +164,11 @@ func (c *Comparison) ScalingHeadline() []string {
 			if f.Series != "" {
 				who += " (" + f.Series + ")"
 			}
-			parts = append(parts, who+" "+briefReading(f.Model, ss.Unit()))
+			brief := who + " " + briefReading(f.Model, ss.Unit())
+			if f.Model.Misfit {
+				brief += fmt.Sprintf(" (a rough fit: points up to %.0f %% off the curve)", f.Model.MaxResidual*100)
+			}
+			parts = append(parts, brief)
 		}
 		if len(parts) == 0 {
 			continue
@@ -189,6 +193,9 @@ func briefReading(m *usl.Model, unit string) string {
 		return s
 	case m.Ceiling != nil:
 		return fmt.Sprintf("is contention-limited (σ = %s), within 5 %% of its ceiling from about %s %s", usl.Coef(m.Sigma.Value), usl.Count(m.Near), unit)
+	}
+	if eff := m.X(m.MaxN) / m.Linear(m.MaxN); eff < usl.LinearShare {
+		return fmt.Sprintf("grows to %.0f %% of linear at %s %s (contention and coherency cannot be told apart)", eff*100, usl.Count(m.MaxN), unit)
 	}
 	return fmt.Sprintf("grows close to linearly over %s–%s %s", usl.Count(m.MinN), usl.Count(m.MaxN), unit)
 }

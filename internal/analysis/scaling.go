@@ -3,9 +3,10 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
-// DefaultMinGain is the growth below which a thread step counts as adding
+// DefaultMinGain is the growth below which more threads count as adding
 // nothing: 5%.
 const DefaultMinGain = 0.05
 
@@ -17,8 +18,9 @@ type ScalingOptions struct {
 	Metric Metric
 	// Center is the statistic that stands for a cell ("" = mean).
 	Center Center
-	// MinGain is the growth from one thread count to the next below which
-	// throughput has stopped growing (0 = DefaultMinGain).
+	// MinGain is the growth over a thread count's figure that some larger
+	// thread count must reach for throughput to still be growing there
+	// (0 = DefaultMinGain; see Curve).
 	MinGain float64
 }
 
@@ -28,11 +30,15 @@ type ScalingOptions struct {
 // Definitions: the base is the smallest thread count measured (1 when
 // present); SpeedUp = value / base value; Efficiency = SpeedUp / (threads /
 // base threads), 1 meaning perfectly linear. Gain is the growth from the
-// previous thread count, value / previous value − 1. The knee (KneeThreads)
-// is the first thread count whose next step gains less than MinGain: from
-// there on throughput stops growing. When every step gains at least MinGain,
-// Saturated is false and KneeThreads is 0 (still growing at the largest
-// thread count measured).
+// previous thread count, value / previous value − 1. Throughput stops growing
+// (KneeThreads, the knee) at the smallest thread count T from which no larger
+// thread count's figure is MinGain or more above T's: small steps that add up
+// to more than MinGain further on do not stop it (gains of 2 %, 2 %, then 6 %
+// keep it growing). The peak (PeakThreads) is the highest figure: it is
+// never before the knee, and when it is after it, it is less than MinGain
+// above the knee's figure. When the largest thread count is the only one
+// that qualifies, Saturated is false and KneeThreads is 0 (still growing at
+// the largest thread count measured).
 type Curve struct {
 	System string // the system's label
 	Group  Key    // Threads is 0
@@ -43,8 +49,8 @@ type Curve struct {
 	// value.
 	PeakThreads int
 	PeakValue   float64
-	// KneeThreads is where throughput stops growing; Saturated says whether
-	// it was reached.
+	// KneeThreads is where throughput stops growing (at or before
+	// PeakThreads); Saturated says whether it was reached.
 	KneeThreads int
 	Saturated   bool
 	// MinGain is the threshold used for the knee.
@@ -130,10 +136,48 @@ func (c *Curve) fill() {
 			c.PeakThreads, c.PeakValue = p.Threads, p.Value
 		}
 	}
-	for i := 0; i+1 < len(c.Points); i++ {
-		if g := c.Points[i+1].Gain; !math.IsNaN(g) && g < c.MinGain {
-			c.KneeThreads, c.Saturated = c.Points[i].Threads, true
-			break
+	// The knee: the first point no later point beats by MinGain. Scanning
+	// from the end, best is the highest figure after point i.
+	knee, best := len(c.Points)-1, math.Inf(-1)
+	for i := len(c.Points) - 1; i >= 0; i-- {
+		if i < len(c.Points)-1 && best < c.Points[i].Value*(1+c.MinGain) {
+			knee = i
+		}
+		best = math.Max(best, c.Points[i].Value)
+	}
+	if knee < len(c.Points)-1 {
+		c.KneeThreads, c.Saturated = c.Points[knee].Threads, true
+	}
+}
+
+// StopsGrowing says where throughput stops growing, with the peak when it is
+// further on: "8 (peak at 16, +3 %)", "8" (the peak), "still growing", or
+// "one thread count" (which tells nothing).
+func (c Curve) StopsGrowing() string {
+	if len(c.Points) < 2 {
+		return "one thread count"
+	}
+	if !c.Saturated {
+		return "still growing"
+	}
+	s := strconv.Itoa(c.KneeThreads)
+	if c.PeakThreads != c.KneeThreads {
+		s += fmt.Sprintf(" (peak at %d, %s)", c.PeakThreads, c.PeakOverKnee())
+	}
+	return s
+}
+
+// PeakOverKnee is how far the peak's figure is above the knee's: "+3 %"
+// ("under +5 %" rather than a rounding up to MinGain, which it is below).
+func (c Curve) PeakOverKnee() string {
+	for _, p := range c.Points {
+		if p.Threads == c.KneeThreads && p.Value != 0 {
+			g := (c.PeakValue/p.Value - 1) * 100
+			if math.Round(g) >= c.MinGain*100 {
+				return fmt.Sprintf("under %+.0f %%", c.MinGain*100)
+			}
+			return fmt.Sprintf("%+.0f %%", g)
 		}
 	}
+	return "-"
 }

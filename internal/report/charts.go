@@ -39,6 +39,9 @@ type Series struct {
 	Lo, Hi []float64
 }
 
+// idealLegend is the legend's entry for a chart's Ideal lines.
+const idealLegend = "ideal linear"
+
 // Chart is one figure of a report: lines over x (throughput vs threads,
 // latency vs threads, a time series) or bars.
 type Chart struct {
@@ -50,6 +53,12 @@ type Chart struct {
 	// Series are the lines; Bars (one bar per category) or Groups (a group
 	// of bars per category) are used instead when set.
 	Series []Series
+	// Ideal are reference lines beside the series (ideal linear scaling):
+	// thin, dotted, in their series' colour, straight between their points
+	// on the axis' scale, without markers; the legend has one entry for
+	// them all. They lift the y axis at most as far as an interval does
+	// (wideCI), and are cut at its top beyond that.
+	Ideal  []Series
 	Bars   []Bar
 	Groups []BarGroup
 	// ThreadAxis puts x on a log₂ scale with the thread counts as ticks.
@@ -303,6 +312,14 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 		}
 		return math.Log2(x)
 	}
+	for _, s := range c.Ideal {
+		line, err := plotter.NewLine(c.idealXYs(s))
+		if err != nil {
+			return nil, leg, fmt.Errorf("chart %s, %s: %w", c.ID, s.Label, err)
+		}
+		line.Color, line.Width, line.Dashes = SystemColor(s.Color), vg.Points(1.2), idealDashes
+		p.Add(line)
+	}
 	for _, s := range c.Series {
 		col := SystemColor(s.Color)
 		xys := make(plotter.XYs, 0, len(s.X))
@@ -363,7 +380,46 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
 		leg.Add("95% CI", ciThumb{})
 	}
+	if len(c.Ideal) > 0 {
+		leg.Add(idealLegend, idealThumb{})
+	}
 	return p, leg, nil
+}
+
+// idealDashes is the dotted pattern of an Ideal line.
+var idealDashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+
+// idealXYs are the points of an Ideal line on the chart's x scale: on a
+// thread axis (log₂) a line straight in the data's units is drawn through
+// points between its own, so that it stays the line it is.
+func (c *Chart) idealXYs(s Series) plotter.XYs {
+	var xys plotter.XYs
+	for j := range s.X {
+		if !c.ThreadAxis {
+			xys = append(xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			continue
+		}
+		xys = append(xys, plotter.XY{X: math.Log2(s.X[j]), Y: s.Y[j]})
+		if j+1 == len(s.X) {
+			break
+		}
+		const steps = 16
+		for k := 1; k < steps; k++ {
+			u := math.Log2(s.X[j]) + (math.Log2(s.X[j+1])-math.Log2(s.X[j]))*float64(k)/steps
+			x := math.Exp2(u)
+			xys = append(xys, plotter.XY{X: u, Y: s.Y[j] + (s.Y[j+1]-s.Y[j])*(x-s.X[j])/(s.X[j+1]-s.X[j])})
+		}
+	}
+	return xys
+}
+
+// idealThumb is the legend's sample of the Ideal lines: a grey dotted line.
+type idealThumb struct{}
+
+func (idealThumb) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	mid := (r.Min.Y + r.Max.Y) / 2
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0x55}, Width: vg.Points(1.2), Dashes: idealDashes}, r.Min.X, mid, r.Max.X, mid)
 }
 
 // wideCI is how far above the highest figure an interval may lift a chart's
@@ -372,7 +428,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 const wideCI = 2.0
 
 // yRange is the largest y a line chart shows: its highest figure, or the
-// highest top of an interval up to wideCI times that.
+// highest top of an interval or Ideal line up to wideCI times that.
 func (c *Chart) yRange() float64 {
 	maxY, maxHi := 0.0, 0.0
 	for _, s := range c.Series {
@@ -381,6 +437,11 @@ func (c *Chart) yRange() float64 {
 			if j < len(s.Hi) && !math.IsNaN(s.Hi[j]) {
 				maxHi = math.Max(maxHi, s.Hi[j])
 			}
+		}
+	}
+	for _, s := range c.Ideal {
+		for _, y := range s.Y {
+			maxHi = math.Max(maxHi, y)
 		}
 	}
 	return math.Max(maxY, math.Min(maxHi, wideCI*maxY))
@@ -449,17 +510,25 @@ func (ciThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0x66}, Width: vg.Points(1)}, (r.Min.X+r.Max.X)/2, mid-vg.Points(5), (r.Min.X+r.Max.X)/2, mid+vg.Points(5))
 }
 
+// groups are the bar groups of a bar chart: Groups, or a group of each of
+// Bars; none for a line chart.
+func (c *Chart) groups() []BarGroup {
+	if len(c.Groups) > 0 {
+		return c.Groups
+	}
+	var groups []BarGroup
+	for _, b := range c.Bars {
+		groups = append(groups, BarGroup{Label: b.Label, Bars: []Bar{b}})
+	}
+	return groups
+}
+
 // addBars draws c's bars: a group per category, a bar per system in the
 // system's colour, each with its value above it (and its confidence interval
 // as an error bar when it has one), the axis starting at 0 with room around
 // the bars.
 func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
-	groups := c.Groups
-	if len(groups) == 0 {
-		for _, b := range c.Bars {
-			groups = append(groups, BarGroup{Label: b.Label, Bars: []Bar{b}})
-		}
-	}
+	groups := c.groups()
 	maxY, maxHi, most := 0.0, 0.0, 1
 	for _, g := range groups {
 		most = max(most, len(g.Bars))
@@ -485,7 +554,7 @@ func (c *Chart) addBars(p *plot.Plot, leg *plot.Legend) error {
 	var ticks plot.ConstantTicks
 	legended := map[int]bool{}
 	for gi, g := range groups {
-		ticks = append(ticks, plot.Tick{Value: float64(gi), Label: g.Label})
+		ticks = append(ticks, plot.Tick{Value: float64(gi), Label: strings.ReplaceAll(g.Label, groupLabelSep, "\n")})
 		for bi, b := range g.Bars {
 			x := float64(gi) + (float64(bi)-float64(len(g.Bars)-1)/2)*width
 			col := SystemColor(b.Color)
@@ -575,6 +644,7 @@ func (c *Chart) render(format string, narrow bool) ([]byte, error) {
 	switch {
 	case len(names) == 0:
 		fitTitle(p, dc.Size().X)
+		fitAxes(p, dc, len(c.groups()))
 		p.Draw(dc)
 	case narrow:
 		// The legend's rows under the plot, the x axis' label above them.
@@ -583,12 +653,14 @@ func (c *Chart) render(format string, narrow bool) ([]byte, error) {
 		plotArea := draw.Crop(dc, 0, 0, legH+vg.Points(8), 0)
 		legArea := draw.Crop(dc, 0, 0, 0, -(dc.Size().Y - legH))
 		fitTitle(p, plotArea.Size().X)
+		fitAxes(p, plotArea, len(c.groups()))
 		p.Draw(plotArea)
 		leg.Draw(legArea)
 	default:
 		lw := legendWidth(leg, names)
 		plotArea := draw.Crop(dc, 0, -(lw + vg.Points(10)), 0, 0)
 		fitTitle(p, plotArea.Size().X)
+		fitAxes(p, plotArea, len(c.groups()))
 		legArea := draw.Crop(dc, plotArea.Max.X-dc.Min.X+vg.Points(10), 0, 0, -(p.Title.TextStyle.Rectangle("M").Size().Y + p.Title.Padding + vg.Points(6)))
 		p.Draw(plotArea)
 		leg.Draw(legArea)
@@ -600,25 +672,73 @@ func (c *Chart) render(format string, narrow bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// fitTitle makes the title fit width: a smaller size first (down to 9 pt),
-// then two lines broken after its first ": ", ", " or before " (".
+// fitTitle makes the title fit width (fitText, down to 9 pt).
 func fitTitle(p *plot.Plot, width vg.Length) {
-	st := &p.Title.TextStyle
-	for st.Rectangle(p.Title.Text).Size().X > width && st.Font.Size > vg.Points(9) {
+	fitText(&p.Title.TextStyle, &p.Title.Text, width, vg.Points(9))
+}
+
+// fitText makes a text fit a length: a smaller size first (down to least),
+// then two lines broken after its first ": ", ", " or before " (", or, when
+// those do not fit either, as many lines as it takes broken at spaces.
+func fitText(st *text.Style, txt *string, length, least vg.Length) {
+	fits := func(s string) bool { return st.Rectangle(s).Size().X <= length }
+	for !fits(*txt) && st.Font.Size > least {
 		st.Font.Size -= vg.Points(0.5)
 	}
-	if st.Rectangle(p.Title.Text).Size().X <= width {
+	if fits(*txt) {
 		return
 	}
 	for _, sep := range []string{": ", ", ", " ("} {
-		if i := strings.Index(p.Title.Text, sep); i > 0 {
-			first, rest := p.Title.Text[:i+len(strings.TrimSpace(sep))], p.Title.Text[i+len(sep):]
+		if i := strings.Index(*txt, sep); i > 0 {
+			first, rest := (*txt)[:i+len(strings.TrimSpace(sep))], (*txt)[i+len(sep):]
 			if sep == " (" {
-				first, rest = p.Title.Text[:i], p.Title.Text[i+1:]
+				first, rest = (*txt)[:i], (*txt)[i+1:]
 			}
-			p.Title.Text = first + "\n" + rest
-			return
+			if fits(first + "\n" + rest) {
+				*txt = first + "\n" + rest
+				return
+			}
+			break
 		}
+	}
+	var lines []string
+	for _, w := range strings.Fields(*txt) {
+		if n := len(lines); n > 0 && fits(lines[n-1]+" "+w) {
+			lines[n-1] += " " + w
+		} else {
+			lines = append(lines, w)
+		}
+	}
+	*txt = strings.Join(lines, "\n")
+}
+
+// fitAxes makes the y axis' label fit the height of the plot's data area
+// (fitText, down to 9 pt: its text, drawn upright, is measured unrotated),
+// and slants the x axis' tick labels of a bar chart (on one line each) when
+// the widest of them is wider than the room between two groups, so that
+// neither is cut nor overlaps its neighbour; c is the plot's area.
+func fitAxes(p *plot.Plot, c draw.Canvas, groups int) {
+	if p.Y.Label.Text != "" {
+		fitText(&p.Y.Label.TextStyle, &p.Y.Label.Text, p.DataCanvas(c).Size().Y, vg.Points(9))
+	}
+	if groups == 0 {
+		return
+	}
+	ticks := p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)
+	widest := vg.Length(0)
+	for _, t := range ticks {
+		widest = max(widest, p.X.Tick.Label.Width(t.Label))
+	}
+	room := p.DataCanvas(c).Size().X / vg.Length(p.X.Max-p.X.Min)
+	if widest > room*0.95 {
+		// Slanted, a label's lines are one again: its neighbours are
+		// further off along it.
+		for i := range ticks {
+			ticks[i].Label = strings.ReplaceAll(ticks[i].Label, "\n", groupLabelSep)
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
 	}
 }
 
@@ -650,6 +770,9 @@ func legendNames(c *Chart) []string {
 	}
 	if len(c.Series) > 0 && len(c.Series[0].Lo) > 0 {
 		names = append(names, "95% CI")
+	}
+	if len(c.Ideal) > 0 {
+		names = append(names, idealLegend)
 	}
 	return names
 }

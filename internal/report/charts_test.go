@@ -9,6 +9,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // The PNGs are drawn at twice the SVG's pixels (the SVG's size at the web's
@@ -182,6 +186,63 @@ func TestPctHasNoNegativeZero(t *testing.T) {
 	for v, want := range map[float64]string{-0.3: "0%", 0.4: "0%", -6.2: "-6%", 12.6: "+13%", math.NaN(): "-"} {
 		if got := pct(v); got != want {
 			t.Errorf("pct(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestAxisLabelsFit: a y-axis label longer than the plot is high is made to
+// fit it (smaller, then on several lines, never below 9 pt), and bar-group
+// labels wider than the room between groups are slanted onto one line each,
+// while short ones stay upright on their two lines — at the desktop's size
+// and the phone's.
+func TestAxisLabelsFit(t *testing.T) {
+	long := "amd64 AMD EPYC 7B13 64-Core Processor ×2 MariaDB 10.11"
+	for _, tt := range []struct {
+		name    string
+		groups  int
+		label   string
+		slanted bool
+	}{
+		{"two short groups", 2, "oltp_read_only · 2 CPUs", false},
+		{"many long groups", 8, "oltp_point_select · 4 CPUs, with SMT siblings", true},
+	} {
+		for _, size := range []struct {
+			name string
+			w, h vg.Length
+		}{{"desktop", chartWidth, chartHeight}, {"phone", narrowWidth, narrowHeight}} {
+			t.Run(tt.name+" "+size.name, func(t *testing.T) {
+				c := &Chart{ID: "t", Title: "tps by test case", YLabel: "% of " + long + "'s tps", Relative: true}
+				for i := range tt.groups {
+					c.Groups = append(c.Groups, BarGroup{Label: tt.label, Bars: []Bar{{Label: "a", Value: 100 + float64(i)}, {Label: "b", Value: 90, Color: 1}}})
+				}
+				p, _, err := c.plot()
+				if err != nil {
+					t.Fatal(err)
+				}
+				dc := draw.New(vgimg.New(size.w, size.h))
+				fitAxes(p, dc, len(c.Groups))
+				st := p.Y.Label.TextStyle
+				if got, room := st.Rectangle(p.Y.Label.Text).Size().X, p.DataCanvas(dc).Size().Y; got > room {
+					t.Errorf("y label %q is %v long, the plot %v high", p.Y.Label.Text, got, room)
+				}
+				if st.Font.Size < vg.Points(9) || !strings.Contains(p.Y.Label.Text, "\n") {
+					t.Errorf("y label %q at %v: want it on several lines at 9 pt or more", p.Y.Label.Text, st.Font.Size)
+				}
+				if strings.Join(strings.Fields(p.Y.Label.Text), " ") != "% of "+long+"'s tps" {
+					t.Errorf("y label %q lost words", p.Y.Label.Text)
+				}
+				ticks := p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)
+				if slanted := p.X.Tick.Label.Rotation != 0; slanted != tt.slanted {
+					t.Errorf("tick labels slanted %v, want %v", slanted, tt.slanted)
+				}
+				want := strings.ReplaceAll(tt.label, groupLabelSep, "\n")
+				if tt.slanted {
+					want = tt.label
+				}
+				if len(ticks) != tt.groups || ticks[0].Label != want {
+					t.Errorf("ticks %+v, want %d labelled %q", ticks, tt.groups, want)
+				}
+			})
 		}
 	}
 }

@@ -140,13 +140,14 @@ var page = sync.OnceValue(func() *template.Template {
 			}
 			return "-"
 		},
-		"ci":            ci,
-		"limitSummary":  LimitSummary,
-		"colHead":       colHead,
-		"mainCell":      mainCell,
-		"legend":        tableLegend,
-		"wbr":           wbr,
-		"intervalApart": intervalApart,
+		"ci":               ci,
+		"stopsGrowingRule": stopsGrowingRule,
+		"limitSummary":     LimitSummary,
+		"colHead":          colHead,
+		"mainCell":         mainCell,
+		"legend":           tableLegend,
+		"wbr":              wbr,
+		"intervalApart":    intervalApart,
 	}).Parse(pageTemplate + scaleTemplate))
 })
 
@@ -393,7 +394,7 @@ p.reading, p.contrast { max-width: 60rem; } table.usl th { vertical-align: botto
 {{end}}{{with $sec.Scale}}{{template "scale" ($.Scaled .)}}{{end}}{{end}}
 {{range .CPUSections}}
 <h2>{{wbr .Title}}</h2>
-<div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}</figure></div>
+<div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}{{if .Chart.Caption}}<figcaption class="note">{{.Chart.Caption}}</figcaption>{{end}}</figure></div>
 <table class="cpus">
 <tr><th>server CPUs</th><th>system</th><th>series</th><th>{{$.Comparison.Metric.Unit}}</th><th>at threads</th><th>speed-up</th><th>efficiency per CPU</th></tr>
 {{range .Curves}}{{$cv := .}}{{range .Points}}<tr><td>{{.CPUs}}</td><td>{{$cv.System}}</td><td>{{$cv.Mode}}</td><td>{{num .Value}}{{if .Outages}} {{$.OutageMark}}{{end}} <span class="note">{{ci (stats .Stats)}}</span></td><td>{{.Threads}}</td><td>{{printf "%.2f×" .SpeedUp}}{{if .Vague}} {{$.VagueMark}}{{end}}</td><td{{if .Caveat}} title="{{.Caveat}}"{{end}}>{{cpuEfficiency .}}</td></tr>
@@ -405,8 +406,9 @@ p.reading, p.contrast { max-width: 60rem; } table.usl th { vertical-align: botto
 <h2>Scalability</h2>
 <table id="scaling">
 <tr><th>system</th><th>workload</th><th>peak ({{.Comparison.Metric.Unit}})</th><th>at threads</th><th>stops growing at (threads)</th><th>efficiency at peak</th></tr>
-{{range .Scaling}}<tr><td>{{.System}}</td><td>{{.Group.String}}</td><td>{{num .PeakValue}}</td><td>{{.PeakThreads}}</td><td>{{if .Saturated}}{{.KneeThreads}}{{else}}still growing{{end}}</td><td>{{peakEfficiency .}}</td></tr>
+{{range .Scaling}}<tr><td>{{.System}}</td><td>{{.Group.String}}</td><td>{{num .PeakValue}}</td><td>{{.PeakThreads}}</td><td>{{.StopsGrowing}}</td><td>{{peakEfficiency .}}</td></tr>
 {{end}}</table>
+<p class="note">Efficiency relative to the smallest thread count; {{stopsGrowingRule .Scaling}}.</p>
 {{end}}
 {{with .Cost}}
 <h2 id="cost">{{.Heading}}</h2>

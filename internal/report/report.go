@@ -241,7 +241,7 @@ func systemSeries(systems []*analysis.System, rows []analysis.Row, suffix string
 			}
 			ser.X = append(ser.X, float64(row.Key.Threads))
 			ser.Y = append(ser.Y, cl.Value)
-			lo, hi := ciOf(cl)
+			lo, hi := ciOf(cl.Stats)
 			ser.Lo, ser.Hi = append(ser.Lo, lo), append(ser.Hi, hi)
 			withCI = withCI || !math.IsNaN(lo)
 		}
@@ -255,12 +255,12 @@ func systemSeries(systems []*analysis.System, rows []analysis.Row, suffix string
 	return out
 }
 
-// ciOf is a cell's confidence interval, NaN without two rounds.
-func ciOf(cl analysis.Cell) (lo, hi float64) {
-	if cl.Stats.N < 2 || math.IsNaN(cl.Stats.CILo) {
+// ciOf is the confidence interval of a figure's rounds, NaN without two.
+func ciOf(st analysis.Stats) (lo, hi float64) {
+	if st.N < 2 || math.IsNaN(st.CILo) {
 		return math.NaN(), math.NaN()
 	}
-	return cl.Stats.CILo, cl.Stats.CIHi
+	return st.CILo, st.CIHi
 }
 
 // latencyChart draws the latency percentiles of a section against threads:
@@ -299,14 +299,17 @@ func (r *Report) latencyChart(id string, g analysis.Key) *Chart {
 // one thread count (threads, or the largest every section has for every
 // system), each figure as a percentage of the baseline's in its section
 // (baseline = 100) with its confidence interval on the same scale; nil with
-// fewer than two sections or no such thread count. Relative, because test
-// cases differ by orders of magnitude (a read-write transaction against a
-// point select): on one absolute axis the small ones are slivers, and the
-// seeds state every comparison as "% ARM-vs-x86" anyway; each section's
-// own chart has the absolute figures.
+// fewer than two sections or systems, or no such thread count. Relative,
+// because test cases differ by orders of magnitude (a read-write transaction
+// against a point select): on one absolute axis the small ones are slivers,
+// and the seeds state every comparison as "% ARM-vs-x86" anyway; each
+// section's own chart has the absolute figures. A section of a server CPU
+// set is labelled with it ("oltp_read_only · 2 CPUs") and compares the
+// systems on that set; a group with the baseline's bar alone (100 % of
+// itself) is left out.
 func overview(cmp *analysis.Comparison, threads int) *Chart {
 	sections := cmp.Sections()
-	if len(sections) < 2 {
+	if len(sections) < 2 || len(cmp.Systems) < 2 {
 		return nil
 	}
 	if threads == 0 {
@@ -329,9 +332,8 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 	}
 	base := cmp.BaselineSystem().Label
 	c := &Chart{ID: "overview", Title: fmt.Sprintf("%s by test case at %d threads, %% of %s", cmp.Metric.Unit, threads, base),
-		YLabel: fmt.Sprintf("%% of %s's %s (%s = 100)", base, cmp.Metric.Unit, base), Relative: true,
-		Caption: fmt.Sprintf("Each test case's %s at %d threads as a percentage of %s's (%s = 100; %s). Error bars: each system's %g %% confidence interval on the same scale (log scale, never below zero; none for a figure of one round). The figures themselves are in each test case's section.",
-			cmp.Metric.Unit, threads, base, base, map[bool]string{true: "lower is better", false: "higher is better"}[cmp.Metric.LowerIsBetter], cmp.Confidence*100)}
+		YLabel: fmt.Sprintf("%% of %s's %s", base, cmp.Metric.Unit), Relative: true}
+	sets := false
 	for _, rows := range sections {
 		i := slices.IndexFunc(rows, func(r analysis.Row) bool { return r.Key.Threads == threads })
 		if i < 0 {
@@ -342,17 +344,36 @@ func overview(cmp *analysis.Comparison, threads int) *Chart {
 			continue
 		}
 		g := BarGroup{Label: rows[i].Key.Workload}
+		if set := cmp.CPUSetName(rows[i].Key); set != "" {
+			g.Label += groupLabelSep + set
+		}
 		for j, cl := range rows[i].Cells {
 			if math.IsNaN(cl.Value) {
 				continue
 			}
-			lo, hi := ciOf(cl)
+			lo, hi := ciOf(cl.Stats)
 			g.Bars = append(g.Bars, Bar{Label: cmp.Systems[j].Label, Value: cl.Value / ref * 100, Color: j, Lo: lo / ref * 100, Hi: hi / ref * 100})
 		}
+		if len(g.Bars) < 2 {
+			continue
+		}
+		sets = sets || rows[i].Key.CPUs != ""
 		c.Groups = append(c.Groups, g)
+	}
+	if len(c.Groups) == 0 {
+		return nil
+	}
+	c.Caption = fmt.Sprintf("Each test case's %s at %d threads as a percentage of %s's (%s = 100; %s). Error bars: each system's %g %% confidence interval on the same scale (log scale, never below zero; none for a figure of one round). The figures themselves are in each test case's section.",
+		cmp.Metric.Unit, threads, base, base, map[bool]string{true: "lower is better", false: "higher is better"}[cmp.Metric.LowerIsBetter], cmp.Confidence*100)
+	if sets {
+		c.Caption += " A test case labelled with a server CPU set compares the systems on that set; how each scales with CPUs is in its section by server CPUs."
 	}
 	return c
 }
+
+// groupLabelSep separates a bar group's workload from what qualifies it
+// ("oltp_read_only · 2 CPUs"); the chart breaks the line there.
+const groupLabelSep = " · "
 
 // checkBarThreads refuses a thread count for the overview chart (0: the
 // default) that no system ran in the comparison, naming the counts that
@@ -380,7 +401,9 @@ func checkBarThreads(cmp *analysis.Comparison, threads int) error {
 
 // cpuChart is the core-scaling chart (seed 002): throughput at each CPU
 // set's best thread count by server CPUs, one line per system and series
-// (a system keeps its colour; one thread per core is dashed).
+// (a system keeps its colour; one thread per core is dashed) with each
+// point's confidence interval, and each series' ideal linear scaling from
+// its smallest set (its figure × CPUs ÷ its CPUs), dotted.
 func cpuChart(id, title, unit string, systems []*analysis.System, cs analysis.CPUSection) *Chart {
 	c := &Chart{ID: id, Title: title, XLabel: "server CPUs", YLabel: unit + " at the best thread count", ThreadAxis: true}
 	for _, cv := range cs.Curves {
@@ -388,11 +411,30 @@ func cpuChart(id, title, unit string, systems []*analysis.System, cs analysis.CP
 		if cv.Mode != "" {
 			ser.Label += " " + cv.Mode
 		}
+		ideal := Series{Label: ser.Label + " ideal linear", Color: ser.Color}
+		withCI := false
 		for _, p := range cv.Points {
 			ser.X = append(ser.X, float64(p.CPUs))
 			ser.Y = append(ser.Y, p.Value)
+			lo, hi := ciOf(p.Stats)
+			ser.Lo, ser.Hi = append(ser.Lo, lo), append(ser.Hi, hi)
+			withCI = withCI || !math.IsNaN(lo)
+			ideal.X = append(ideal.X, float64(p.CPUs))
+			ideal.Y = append(ideal.Y, cv.Points[0].Value*float64(p.CPUs)/float64(cv.BaseCPUs))
+		}
+		if !withCI {
+			ser.Lo, ser.Hi = nil, nil
 		}
 		c.Series = append(c.Series, ser)
+		if len(ideal.X) > 1 && !slices.ContainsFunc(c.Ideal, func(s Series) bool {
+			return s.Color == ideal.Color && slices.Equal(s.X, ideal.X) && slices.Equal(s.Y, ideal.Y)
+		}) {
+			c.Ideal = append(c.Ideal, ideal)
+		}
+	}
+	c.Caption = c.intervalCaption()
+	if len(c.Ideal) > 0 {
+		c.Caption = strings.TrimSpace(c.Caption + " Dotted lines: ideal linear scaling of each series from its smallest set (its figure × CPUs ÷ its CPUs).")
 	}
 	return c
 }

@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -342,27 +344,43 @@ func TestTimeSeriesShadesOutages(t *testing.T) {
 }
 
 // sweepReport is a report of two systems' server_cpus sweeps (the fixtures
-// of package analysis, made from a real run's result).
+// of package analysis, made from a real run's result), its overview at 4
+// threads.
 func sweepReport(t *testing.T) *Report {
 	t.Helper()
+	return sweepReportOf(t, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}, BarThreads: 4}, "x86", "arm")
+}
+
+// sweepReportOf is the report of the sweep fixtures of the systems named
+// (x86, arm) with opts.
+func sweepReportOf(t *testing.T, opts Options, labels ...string) *Report {
+	t.Helper()
 	var systems []*analysis.System
-	for _, l := range []string{"x86", "arm"} {
-		s, err := analysis.Load(filepath.Join("..", "analysis", "testdata", "cpusweep", l), l)
+	for _, l := range labels {
+		s, err := analysis.Load(sweepDir(l), l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		systems = append(systems, s)
 	}
-	r, err := Build(systems, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}})
+	r, err := Build(systems, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
+// sweepDir is the directory of a system's sweep fixture.
+func sweepDir(label string) string {
+	return filepath.Join("..", "analysis", "testdata", "cpusweep", label)
+}
+
 // TestCoreScalingChart: the core-scaling chart has one line per system and
-// SMT mode (one per core dashed) over the CPU counts, and the HTML holds it
-// with the table and the caveat of arm's 107 % per CPU.
+// SMT mode (one per core dashed) over the CPU counts, each point with its
+// confidence interval, and a dotted ideal linear line per series from its
+// smallest set (x86's two series share theirs: both start at 5000 tps on 1
+// CPU); the HTML holds it with its caption, the table and the caveat of
+// arm's 107 % per CPU.
 func TestCoreScalingChart(t *testing.T) {
 	r := sweepReport(t)
 	if len(r.CPUSections) != 1 {
@@ -381,6 +399,34 @@ func TestCoreScalingChart(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("series\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	for i, cv := range r.CPUSections[0].Curves {
+		s := c.Series[i]
+		for j, p := range cv.Points {
+			if len(s.Lo) != len(s.X) || s.Lo[j] != p.Stats.CILo || s.Hi[j] != p.Stats.CIHi || !(s.Lo[j] < s.Y[j] && s.Y[j] < s.Hi[j]) {
+				t.Errorf("%s at %d CPUs: interval %v–%v, want the point's %v–%v around %v", s.Label, p.CPUs, s.Lo, s.Hi, p.Stats.CILo, p.Stats.CIHi, s.Y[j])
+				break
+			}
+		}
+	}
+	got = nil
+	for _, s := range c.Ideal {
+		got = append(got, fmt.Sprintf("color=%d x=%v y=%v", s.Color, s.X, s.Y))
+	}
+	want = []string{"color=0 x=[1 2 4] y=[5000 10000 20000]", "color=1 x=[1 2 4] y=[4000 8000 16000]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ideal lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, want := range []string{"Bands and error bars: 95 % confidence intervals", "Dotted lines: ideal linear scaling"} {
+		if !strings.Contains(c.Caption, want) {
+			t.Errorf("caption %q lacks %q", c.Caption, want)
+		}
+	}
+	if strings.Contains(c.Caption, "one round") {
+		t.Errorf("caption %q speaks of one round: every point has several", c.Caption)
+	}
+	if !slices.Contains(legendNames(c), idealLegend) {
+		t.Errorf("legend %v lacks %q", legendNames(c), idealLegend)
+	}
 	if !slices.Contains(r.Charts(), c) {
 		t.Error("the chart is not among the report's charts")
 	}
@@ -392,6 +438,7 @@ func TestCoreScalingChart(t *testing.T) {
 	for _, want := range []string{
 		`<h2>oltp_point_select (uniform, default, 1x1000, transport=socket) by server CPUs</h2>`,
 		`id="` + c.ID + `"><div class="wide"><svg`,
+		`<figcaption class="note">` + template.HTMLEscapeString(c.Caption) + `</figcaption>`,
 		`<td>2</td><td>arm</td><td>no SMT siblings</td><td>8560`,
 		`107% ` + analysis.SuperlinearMark,
 		analysis.SuperlinearMark + ` arm no SMT siblings at 2 CPUs: ` + analysis.CaveatNoise,
@@ -399,6 +446,92 @@ func TestCoreScalingChart(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md, "charts"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "](charts/" + c.ID + ".png)"; !strings.Contains(md.String(), want) {
+		t.Errorf("the Markdown report lacks the core-scaling chart %q", want)
+	}
+}
+
+// TestCoreScalingChartOfOneRound: a sweep of one round per set has no
+// interval to draw, and the caption says that its points rest on one round.
+func TestCoreScalingChartOfOneRound(t *testing.T) {
+	dir := t.TempDir()
+	files, err := filepath.Glob(filepath.Join(sweepDir("x86"), "*-r1.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no first rounds in the fixture: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x86, err := analysis.Load(dir, "x86")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{x86}, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.CPUSections) != 1 {
+		t.Fatalf("%d core-scaling sections, want 1", len(r.CPUSections))
+	}
+	c := r.CPUSections[0].Chart
+	for _, s := range c.Series {
+		if s.Lo != nil || s.Hi != nil {
+			t.Errorf("%s: intervals %v–%v of single rounds", s.Label, s.Lo, s.Hi)
+		}
+	}
+	if len(c.Ideal) == 0 {
+		t.Error("no ideal linear line")
+	}
+	if !strings.Contains(c.Caption, "A point without an error bar has no interval: it rests on one round.") || strings.Contains(c.Caption, "Bands and error bars") {
+		t.Errorf("caption %q; want it to say the points rest on one round, and nothing of intervals", c.Caption)
+	}
+}
+
+// TestOverviewOfCoreSweeps: the overview labels a test case on a server CPU
+// set with the set, and compares the systems on that set (arm's 4-thread
+// figure against x86's at 1, 2 and 4 CPUs); a set only the baseline ran
+// (x86's one per core) has no group — its bar would be 100 % of itself —
+// and a report of one system has no overview at all.
+func TestOverviewOfCoreSweeps(t *testing.T) {
+	o := sweepReport(t).Overview
+	if o == nil {
+		t.Fatal("no overview")
+	}
+	want := map[string]float64{
+		"oltp_point_select · 1 CPU":  4000.0 / 5000,
+		"oltp_point_select · 2 CPUs": 8560.0 / 6500,
+		"oltp_point_select · 4 CPUs": 15200.0 / 13000,
+	}
+	var labels []string
+	for _, g := range o.Groups {
+		labels = append(labels, g.Label)
+		if len(g.Bars) != 2 || g.Bars[0].Label != "x86" || g.Bars[0].Value != 100 || g.Bars[1].Label != "arm" {
+			t.Errorf("group %s: bars %+v; want x86 at 100 and arm", g.Label, g.Bars)
+			continue
+		}
+		if r, ok := want[g.Label]; !ok || math.Abs(g.Bars[1].Value-100*r) > 0.01 {
+			t.Errorf("group %s: arm at %.2f %% of x86, want %.2f", g.Label, g.Bars[1].Value, 100*r)
+		}
+	}
+	if len(labels) != len(want) {
+		t.Errorf("groups %q, want the %d sets both systems ran", labels, len(want))
+	}
+	if !strings.Contains(o.Caption, "labelled with a server CPU set compares the systems on that set") {
+		t.Errorf("caption %q does not say how a CPU set's bars compare", o.Caption)
+	}
+	if one := sweepReportOf(t, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}, BarThreads: 4}, "x86"); one.Overview != nil {
+		t.Errorf("a report of one system has an overview: %+v", one.Overview.Groups)
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 
 // WriteScaling prints how each system scales with threads: per curve the
 // speed-up and efficiency at every thread count, the peak and where
-// throughput stops growing. markdown selects a pipe table.
+// throughput stops growing (analysis.Curve: at or before the peak).
+// markdown selects a pipe table.
 func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 	if len(curves) == 0 {
 		return nil
@@ -33,16 +34,18 @@ func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 			}
 			mark := ""
 			switch {
+			case p.Threads == c.PeakThreads && c.Saturated && p.Threads == c.KneeThreads:
+				mark = " (peak, stops growing)"
 			case p.Threads == c.PeakThreads:
 				mark = " (peak)"
 			case c.Saturated && p.Threads == c.KneeThreads:
-				mark = " (stops growing)"
+				mark = fmt.Sprintf(" (stops growing; peak at %d, %s)", c.PeakThreads, c.PeakOverKnee())
 			}
 			rows = append(rows, []string{c.System, c.Group.String(), fmt.Sprintf("%d%s", p.Threads, mark), num(p.Value),
 				speedUp, eff, gain})
 		}
 	}
-	fmt.Fprintf(w, "\nScalability (speed-up and efficiency relative to the smallest thread count; throughput stops growing where the next step gains less than %.0f%%)\n\n", curves[0].MinGain*100)
+	fmt.Fprintf(w, "\nScalability (speed-up and efficiency relative to the smallest thread count; %s)\n\n", stopsGrowingRule(curves))
 	if err := writeTable(w, header, rows, markdown); err != nil {
 		return err
 	}
@@ -50,6 +53,12 @@ func WriteScaling(w io.Writer, curves []analysis.Curve, markdown bool) error {
 		fmt.Fprintf(w, "\n%s: a figure it rests on has a 95 %% interval wider than itself: the speed-up, efficiency or gain tells nothing (run more rounds).\n", analysis.VagueMark)
 	}
 	return nil
+}
+
+// stopsGrowingRule says where throughput stops growing and how that relates
+// to the peak (analysis.Curve), for under or over a scalability table.
+func stopsGrowingRule(curves []analysis.Curve) string {
+	return fmt.Sprintf("throughput stops growing at the smallest thread count that no larger one beats by %.0f%% or more; the peak, the highest figure, is never before it", curves[0].MinGain*100)
 }
 
 // WriteCPUScaling prints how each system scales with the server's CPUs (the

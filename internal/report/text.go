@@ -35,7 +35,8 @@ func (r *Report) WriteText(w io.Writer) error {
 // WriteMarkdown writes the report as Markdown that renders on GitHub: the
 // headline, the comparison's tables, and — when images is not "" — each
 // section's charts as images images/ID.png (a path relative to the Markdown
-// file, where WritePNGs wrote them), then scalability and cost.
+// file, where WritePNGs wrote them), then scalability (with the core-scaling
+// charts) and cost.
 func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 	if err := analysis.WriteHeadlineMarkdown(w, r.Headline); err != nil {
 		return err
@@ -68,6 +69,15 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 	}
 	if err := WriteCPUScaling(w, r.Comparison.ByCPUs, true); err != nil {
 		return err
+	}
+	var cpuCharts []*Chart
+	for _, cs := range r.CPUSections {
+		cpuCharts = append(cpuCharts, cs.Chart)
+	}
+	if x := img(cpuCharts); x != "" {
+		if _, err := io.WriteString(w, "\n"+x); err != nil {
+			return err
+		}
 	}
 	if c := r.Cost; c != nil {
 		var s strings.Builder

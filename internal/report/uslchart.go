@@ -66,6 +66,10 @@ type USLCurve struct {
 	Model         *usl.Model
 }
 
+// uslIdealLegend is the legend's entry for a model's ideal line: the
+// line charts' (idealLegend), named by the model's λ.
+const uslIdealLegend = idealLegend + " λN"
+
 // extrapolationLimit is how far past the largest count measured a chart
 // draws a model towards a peak beyond the sweep (a multiple of that count):
 // further, the measured counts would be squeezed into a corner.
@@ -241,7 +245,7 @@ func uslChart(cmp *analysis.Comparison, systems []*analysis.System, ss analysis.
 		dashes := dashesIf(dashed)
 		ser := Series{Label: fitLabel(f), Color: col, Dashes: dashes}
 		for j, n := range ns {
-			lo, hi := ciOf(analysis.Cell{Stats: stats[j]})
+			lo, hi := ciOf(stats[j])
 			ser.X, ser.Y = append(ser.X, n), append(ser.Y, stats[j].Mean)
 			ser.Lo, ser.Hi = append(ser.Lo, lo), append(ser.Hi, hi)
 		}
@@ -340,7 +344,7 @@ func (c *Chart) uslLegendNames() []string {
 		if c.uslReach() > c.uslMaxX() {
 			names = append(names, "model, extrapolated")
 		}
-		names = append(names, "ideal linear λN")
+		names = append(names, uslIdealLegend)
 		if slices.ContainsFunc(c.USL.Curves, func(u USLCurve) bool { return u.Model.Peak != nil && u.Model.Peak.Value <= c.uslReach() }) {
 			names = append(names, "peak N*")
 		}
@@ -421,7 +425,6 @@ func (c *Chart) addUSL(p *plot.Plot, leg *plot.Legend) error {
 		}
 		return nil
 	}
-	idealDashes := []vg.Length{vg.Points(1), vg.Points(2.5)}
 	beyondDashes := []vg.Length{vg.Points(3), vg.Points(3)}
 	fitted := map[string]*plotter.Line{}
 	peaks := 0
@@ -433,7 +436,7 @@ func (c *Chart) addUSL(p *plot.Plot, leg *plot.Legend) error {
 			for _, n := range c.uslSamples(m.MinN, end, uslSteps) {
 				xys = append(xys, plotter.XY{X: xOf(n), Y: m.Linear(n)})
 			}
-			l, err := lineOf(xys, withAlpha(col, 0xC0), vg.Points(1), idealDashes)
+			l, err := lineOf(xys, withAlpha(col, 0xC0), vg.Points(1.2), idealDashes)
 			if err != nil {
 				return err
 			}
@@ -534,8 +537,8 @@ func (c *Chart) addUSL(p *plot.Plot, leg *plot.Legend) error {
 		switch name {
 		case "model, extrapolated":
 			th = lineThumb{grey, vg.Points(1.5), beyondDashes}
-		case "ideal linear λN":
-			th = lineThumb{grey, vg.Points(1), idealDashes}
+		case uslIdealLegend:
+			th = idealThumb{}
 		case "peak N*":
 			th = peakThumb{}
 		default:

@@ -280,7 +280,7 @@ func TestScalabilityOfAShortCoreSweep(t *testing.T) {
 			t.Errorf("series %d: %q dashed %v, want %q dashed %v (as on the by-CPUs chart)", i, s.Label, s.Dashes > 0, want, cv.SMT != "")
 		}
 		for j, p := range cv.Points {
-			lo, hi := ciOf(analysis.Cell{Stats: p.Stats})
+			lo, hi := ciOf(p.Stats)
 			if s.X[j] != float64(p.CPUs) || s.Y[j] != p.Stats.Mean || !sameFloat(s.Lo[j], lo) || !sameFloat(s.Hi[j], hi) {
 				t.Errorf("%s point %d: (%g, %g [%g, %g]), want (%d, %g [%g, %g])", s.Label, j, s.X[j], s.Y[j], s.Lo[j], s.Hi[j], p.CPUs, p.Stats.Mean, lo, hi)
 			}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/analysis/usl"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/result"
@@ -93,7 +94,47 @@ func DryRun(w io.Writer, p *Plan) error {
 		fmt.Fprintf(w, "query warm-ups: %s\n", e.Warmups)
 	}
 	fmt.Fprintf(w, "estimated duration: %s, plus loading and checksum warm-ups\n", e.Total())
+	if notes := shortSweeps(cells); len(notes) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(notes, "\n"))
+	}
 	return nil
+}
+
+// shortSweeps are the dry run's notes on the sweeps of cells too short for a
+// scalability model: one per workload and kind of sweep (thread counts,
+// server CPU counts) of at least 2 but fewer than usl.MinPoints distinct
+// values, in the order the workloads first run.
+func shortSweeps(cells []suitedir.Cell) []string {
+	type sweep struct{ threads, cpus []int }
+	var order []string
+	sweeps := map[string]*sweep{}
+	for _, c := range cells {
+		s := sweeps[c.Workload]
+		if s == nil {
+			s = &sweep{}
+			sweeps[c.Workload] = s
+			order = append(order, c.Workload)
+		}
+		if !slices.Contains(s.threads, c.Threads) {
+			s.threads = append(s.threads, c.Threads)
+		}
+		if c.ServerCPUs > 0 && !slices.Contains(s.cpus, c.ServerCPUs) {
+			s.cpus = append(s.cpus, c.ServerCPUs)
+		}
+	}
+	var notes []string
+	for _, wl := range order {
+		for _, k := range []struct {
+			what string
+			n    int
+		}{{"thread counts", len(sweeps[wl].threads)}, {"server CPU counts", len(sweeps[wl].cpus)}} {
+			if k.n >= 2 && k.n < usl.MinPoints {
+				notes = append(notes, fmt.Sprintf("note: %s sweeps %d %s; a scalability model needs at least %d — compare and report will tabulate it without a fitted model",
+					wl, k.n, k.what, usl.MinPoints))
+			}
+		}
+	}
+	return notes
 }
 
 // generateServer returns the configuration a profile would give the plan's

@@ -2,12 +2,14 @@ package suite
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/analysis/usl"
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/cpuset/cpusettest"
 	"github.com/fairbench/fairbench/internal/result"
@@ -263,11 +265,11 @@ func TestExamplePlansChooseServerCPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(groups(p.Expand())); n != 5 {
-		t.Errorf("seed002 on the Intel machine: %d server restarts, want 5", n)
+	if n := len(groups(p.Expand())); n != 8 {
+		t.Errorf("seed002 on the Intel machine: %d server restarts, want 8", n)
 	}
 	_, err = read("seed002-core-scaling.yaml", fixtureEnv(vmSys, ""))
-	if err == nil || !strings.Contains(err.Error(), "matrix.server_cpus[2]: 4 CPUs asked for, but this machine has 2 (2 CPUs, 2 cores, 1 socket, 1 NUMA node)") {
+	if err == nil || !strings.Contains(err.Error(), "matrix.server_cpus[2]: 3 CPUs asked for, but this machine has 2 (2 CPUs, 2 cores, 1 socket, 1 NUMA node)") {
 		t.Errorf("seed002 on the 2-CPU VM: %v", err)
 	}
 }
@@ -299,5 +301,49 @@ func TestResumeRefusesOtherSets(t *testing.T) {
 	}
 	if err := CheckDir(p, Options{Dir: dir, Resume: true}); err == nil || !strings.Contains(err.Error(), "its server ran on CPUs 0,32, which matrix.server_cpus does not choose here (it chooses 0 / 0-1") {
 		t.Errorf("other machine: %v", err)
+	}
+}
+
+// TestDryRunNotesShortSweeps: the dry run notes each workload whose thread
+// counts or server CPU counts are too few for a scalability model
+// (usl.MinPoints) but a sweep all the same (two or more); SMT modes of one
+// count are one value.
+func TestDryRunNotesShortSweeps(t *testing.T) {
+	note := func(wl string, n int, what string) string {
+		return fmt.Sprintf("note: %s sweeps %d %s; a scalability model needs at least %d — compare and report will tabulate it without a fitted model", wl, n, what, usl.MinPoints)
+	}
+	data := "data: {tables: 1, table_size: 1000}\n"
+	for _, tt := range []struct {
+		name, plan string
+		want       []string
+	}{
+		{"short thread sweeps", data + "matrix:\n  workloads: [oltp_point_select, oltp_read_only]\n  threads: [1, 4, 16]\nrun: {time: 1}\n",
+			[]string{note("oltp_point_select", 3, "thread counts"), note("oltp_read_only", 3, "thread counts")}},
+		{"a thread sweep long enough", data + "matrix:\n  workloads: [oltp_read_only]\n  threads: [1, 2, 4, 8, 16, 32]\nrun: {time: 1}\n", nil},
+		{"one thread count is no sweep", data + "matrix:\n  workloads: [oltp_read_only]\n  threads: [8]\nrun: {time: 1}\n", nil},
+		{"a short core sweep, SMT both", "server: {flavor: mariadb}\n" + data + "matrix:\n  workloads: [oltp_read_only]\n  threads: [1, 2, 4, 8, 16, 32, 64]\n  server_cpus: [2, 4]\n  smt: both\nrun: {time: 1}\n",
+			[]string{note("oltp_read_only", 2, "server CPU counts")}},
+		{"a core sweep long enough, threads short", "server: {flavor: mariadb}\n" + data + "matrix:\n  workloads: [oltp_read_only]\n  threads: [8, 64]\n  server_cpus: [1, 2, 3, 4, 6, 8]\nrun: {time: 1}\n",
+			[]string{note("oltp_read_only", 2, "thread counts")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := validOn(tt.plan, fixtureEnv(intelSys, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := DryRun(&out, p); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(l, "note: ") {
+					got = append(got, l)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("notes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }

@@ -112,6 +112,15 @@ type Model struct {
 	// Scale.
 	Observations, DF int
 	RSE              float64
+	// LackOfFitP is the p-value of the lack-of-fit F test (the points'
+	// departure from the curve against the rounds' own scatter, on Scale);
+	// NaN when the rounds have no scatter. MaxResidual is the largest
+	// |mean ÷ model − 1| of the points. Misfit is true when the test is below
+	// MisfitAlpha and a point departs by MisfitResidual or more: the curve
+	// summarises the points only roughly.
+	LackOfFitP  float64
+	MaxResidual float64
+	Misfit      bool
 	// Points are the sweep's distinct N, ascending.
 	Points []Point
 	// MinN and MaxN are the sweep's range: the model describes it and is an
@@ -148,7 +157,9 @@ const nearShare = 0.95
 // MinPoints distinct N, a point with one round, a round of zero, throughput
 // that does not grow (highest at the smallest N, or σ not told from 1), a
 // peak before the smallest N, a fit whose λ interval is wider than λ or whose
-// covariance is singular.
+// covariance is singular, points that depart from the curve beyond their
+// rounds' scatter while the model explains less than MinMisfitR2 of the
+// variance (a lesser misfit is flagged: Model.Misfit).
 func Fit(obs []Observation, opts Options) (*Model, error) {
 	conf := opts.Confidence
 	if conf == 0 {
@@ -185,15 +196,21 @@ func Fit(obs []Observation, opts Options) (*Model, error) {
 	} else {
 		m.Lambda = bounded(lambda, se, t)
 	}
+	m.LackOfFitP = f.lackOfFit(rss, len(pts))
+	for i := range pts {
+		pts[i].Fitted = m.X(pts[i].N)
+		pts[i].Residual = pts[i].Mean/pts[i].Fitted - 1
+		m.MaxResidual = max(m.MaxResidual, math.Abs(pts[i].Residual))
+	}
+	m.Misfit = m.LackOfFitP < MisfitAlpha && m.MaxResidual >= MisfitResidual
+	if m.LackOfFitP < MisfitAlpha && m.R2 < MinMisfitR2 {
+		return nil, &NoModel{Reason: fmt.Sprintf("the points do not follow the model (R² = %.2f; their departure from the curve is beyond the rounds' scatter, lack-of-fit F test p = %.3f): a busy machine or a change of regime within the sweep; see the measured figures", m.R2, m.LackOfFitP)}
+	}
 	if m.Lambda.Hi-m.Lambda.Lo > m.Lambda.Value || m.Lambda.Cut {
 		return nil, &NoModel{Reason: fmt.Sprintf("the fit is too loose: λ's %.0f %% interval (%s to %s) is wider than λ itself", conf*100, fmtX(m.Lambda.Lo), fmtX(m.Lambda.Hi))}
 	}
 	if m.Sigma.Value+t*m.Sigma.SE >= 1 && !m.Kappa.Told {
 		return nil, &NoModel{Reason: "throughput does not grow across the sweep: contention σ cannot be told from 1 (no scaling at all)"}
-	}
-	for i := range pts {
-		pts[i].Fitted = m.X(pts[i].N)
-		pts[i].Residual = pts[i].Mean/pts[i].Fitted - 1
 	}
 	m.Points = pts
 	// The gradients below are of ln of the derived quantity with respect to
@@ -431,6 +448,48 @@ func (f objective) covariance(sigma, kappa, lambda float64) (*mat.SymDense, floa
 		}
 	}
 	return &inv, rss, true
+}
+
+// The lack-of-fit rule: a fit whose points depart from the curve beyond the
+// rounds' scatter (F test p < MisfitAlpha) by MisfitResidual or more at some
+// point is flagged; one whose departure is beyond the scatter while it
+// explains less than MinMisfitR2 of the variance is no model.
+const (
+	MisfitAlpha    = 0.05
+	MisfitResidual = 0.05
+	MinMisfitR2    = 0.8
+)
+
+// lackOfFit is the p-value of the lack-of-fit F test: the residual sum of
+// squares split into pure error (rounds about their point's mean, n − k
+// degrees of freedom) and lack of fit (the rest, k − 3); NaN without pure
+// error.
+func (f objective) lackOfFit(rss float64, points int) float64 {
+	by := map[float64][]float64{}
+	for _, o := range f.obs {
+		y := o.X
+		if f.scale == Log {
+			y = math.Log(y)
+		}
+		by[o.N] = append(by[o.N], y)
+	}
+	pe := 0.0
+	for _, ys := range by {
+		mean := 0.0
+		for _, y := range ys {
+			mean += y
+		}
+		mean /= float64(len(ys))
+		for _, y := range ys {
+			pe += (y - mean) * (y - mean)
+		}
+	}
+	dfPE, dfLOF := float64(len(f.obs)-points), float64(points-3)
+	if pe <= 0 || dfPE <= 0 || dfLOF <= 0 {
+		return math.NaN()
+	}
+	fstat := (max(rss-pe, 0) / dfLOF) / (pe / dfPE)
+	return distuv.F{D1: dfLOF, D2: dfPE}.Survival(fstat)
 }
 
 // r2 is 1 − rss ÷ the total sum of squares on the fit's scale.

@@ -222,11 +222,16 @@ func TestNoModel(t *testing.T) {
 	}
 	zero := sweep(r, 0.05, 0.001, 1000, 0.05, threads, 3)
 	zero[7].X = 0
+	zigzag := sweep(r, 0, 0, 1, 0.01, []float64{1, 2, 3, 4, 5, 6}, 3)
+	for i := range zigzag {
+		zigzag[i].X *= 1000 / zigzag[i].N * []float64{1, 3, 1.2, 3.2, 1.4, 3.4}[int(zigzag[i].N)-1]
+	}
 	for _, c := range []struct {
 		name string
 		obs  []Observation
 		want string
 	}{
+		{"does not follow the curve", zigzag, "the points do not follow the model (R² = "},
 		{"three points", sweep(r, 0.05, 0.001, 1000, 0.05, []float64{1, 2, 4}, 3), "3 distinct counts; a model needs at least 6"},
 		{"one round each", sweep(r, 0.05, 0.001, 1000, 0.05, threads, 1), "one round at 1, 2, 4, 8, 16, 32, 64"},
 		{"flat", flat, "does not grow"},
@@ -259,5 +264,31 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := Fit(nil, Options{Confidence: 1.5}); err == nil {
 		t.Error("confidence 1.5 accepted")
+	}
+}
+
+// TestMisfitFlagged: precise rounds along a curve with one systematic bump
+// keep their model (R² high) but read as a rough summary.
+func TestMisfitFlagged(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	obs := sweep(r, 0.05, 0.001, 1000, 0.005, []float64{1, 2, 4, 8, 16, 32, 64}, 3)
+	for i := range obs {
+		if obs[i].N == 8 {
+			obs[i].X *= 1.08
+		}
+	}
+	m, err := Fit(obs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Misfit || !(m.LackOfFitP < MisfitAlpha) || m.R2 < MinMisfitR2 {
+		t.Fatalf("misfit %v, lack-of-fit p %g, R² %g: want a flagged fit", m.Misfit, m.LackOfFitP, m.R2)
+	}
+	if got := m.Reading("threads", "tps"); !strings.Contains(got, "a rough summary: the points depart from the curve by up to ") {
+		t.Errorf("reading %q does not say it is rough", got)
+	}
+	clean, err := Fit(sweep(r, 0.05, 0.001, 1000, 0.005, []float64{1, 2, 4, 8, 16, 32, 64}, 3), Options{})
+	if err != nil || clean.Misfit {
+		t.Errorf("a sweep of the model itself: err %v, misfit %v (p %g)", err, clean != nil && clean.Misfit, clean.LackOfFitP)
 	}
 }

@@ -15,9 +15,19 @@ import (
 //     peak, marked an extrapolation when the peak lies beyond the sweep;
 //   - contention-limited (σ told, κ not): the ceiling λ/σ it approaches and
 //     from where it is within 5 % of it;
-//   - neither told: close to linear over the range measured, with the most
-//     σ and κ the rounds allow.
+//   - neither told: close to linear over the range measured when the model
+//     stays within 10 % of λN there (LinearShare), else how far below linear
+//     it ends and that the rounds cannot tell which term holds it back; with
+//     the most σ and κ the rounds allow.
 func (m *Model) Reading(unit, x string) string {
+	s := m.reading(unit, x)
+	if m.Misfit {
+		s += fmt.Sprintf(" — a rough summary: the points depart from the curve by up to %.0f %%, beyond their rounds' scatter (lack-of-fit p = %.3f)", m.MaxResidual*100, m.LackOfFitP)
+	}
+	return s
+}
+
+func (m *Model) reading(unit, x string) string {
 	pct := fmt.Sprintf("%.0f %%", m.Confidence*100)
 	switch {
 	case m.Peak != nil:
@@ -37,10 +47,18 @@ func (m *Model) Reading(unit, x string) string {
 		}
 		return s
 	default:
+		if eff := m.X(m.MaxN) / m.Linear(m.MaxN); eff < LinearShare {
+			return fmt.Sprintf("grows to %.0f %% of linear at %s %s, but the rounds cannot tell whether contention (σ ≤ %s) or coherency (κ ≤ %s) holds it back: either could be zero on its own",
+				eff*100, Count(m.MaxN), unit, Coef(m.Sigma.Hi), Coef(m.Kappa.Hi))
+		}
 		return fmt.Sprintf("close to linear over %s–%s %s: neither contention (σ ≤ %s) nor coherency (κ ≤ %s) can be told from zero",
 			Count(m.MinN), Count(m.MaxN), unit, Coef(m.Sigma.Hi), Coef(m.Kappa.Hi))
 	}
 }
+
+// LinearShare is the share of λN at the largest count above which a model
+// with neither term told reads as close to linear.
+const LinearShare = 0.9
 
 // Coef prints a coefficient (σ, κ) with two significant digits: 0.081,
 // 0.0020, 3.4e-06 below 0.0001, 0.
