@@ -389,7 +389,7 @@ func (c *Chart) addUSL(p *plot.Plot, leg *plot.Legend) error {
 		}
 		if m.Peak != nil && m.PeakBeyond {
 			end := math.Min(m.Peak.Value, reach)
-			steps := max(2, int(uslSteps*(xOf(end)-xOf(m.MaxN))/math.Max(xOf(m.MaxN)-xOf(m.MinN), 1e-9)))
+			steps := max(uslSteps/4, int(uslSteps*(xOf(end)-xOf(m.MaxN))/math.Max(xOf(m.MaxN)-xOf(m.MinN), 1e-9)))
 			for _, n := range c.uslSamples(m.MaxN, end, steps) {
 				d.beyond = append(d.beyond, plotter.XY{X: xOf(n), Y: m.X(n)})
 				top = math.Max(top, m.X(n))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -300,3 +301,70 @@ func TestScalabilityOfAShortCoreSweep(t *testing.T) {
 
 // sameFloat is a == b, NaN equal to NaN.
 func sameFloat(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+
+// scalingFixture is the report of a sweep of package analysis'
+// testdata/scaling ("threads": a real sweep of 8 thread counts; "cores": a
+// core sweep of 8 CPU sets generated from a known model whose peak lies
+// beyond it).
+func scalingFixture(t *testing.T, set string) *Report {
+	t.Helper()
+	s, err := analysis.Load(filepath.Join("..", "analysis", "testdata", "scaling", set), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build([]*analysis.System{s}, Options{Compare: analysis.CompareOptions{Metric: analysis.MetricTPS}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestScalabilityOfACoreSweep: the generated core sweep (8 CPU sets, its
+// model's peak N* ≈ 22 beyond the 16 CPUs measured) gets a scalability
+// section after its by-CPUs section, whose chart is over server CPUs with
+// the model solid over the sweep and dashed on to its peak, labelled, and
+// whose table and reading give the peak as an extrapolation.
+func TestScalabilityOfACoreSweep(t *testing.T) {
+	r := scalingFixture(t, "cores")
+	if len(r.CPUSections) != 1 || r.CPUSections[0].Scale == nil {
+		t.Fatalf("%d by-CPUs sections; want one with a scalability section", len(r.CPUSections))
+	}
+	cs := r.CPUSections[0]
+	v := cs.Scale
+	if v.Chart == nil || len(v.Chart.USL.Curves) != 1 || len(v.Params) != 1 {
+		t.Fatalf("chart %v, parameter rows %d; want a chart with the model and its row", v.Chart != nil, len(v.Params))
+	}
+	m := v.Chart.USL.Curves[0].Model
+	if m.Peak == nil || !m.PeakBeyond {
+		t.Fatalf("the fixture's model has no peak beyond the sweep: %+v", m)
+	}
+	if v.Chart.XLabel != analysis.SweepCPUs || v.Chart.uslReach() != m.Peak.Value {
+		t.Errorf("x axis %q reaching %g; want server CPUs up to N* = %g", v.Chart.XLabel, v.Chart.uslReach(), m.Peak.Value)
+	}
+	svg, err := v.Chart.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	solid, dashed, _ := longPaths(svg, 20)
+	if solid != 1 || dashed != 2 || !bytes.Contains(svg, []byte("N* ≈ "+usl.Count(m.Peak.Value))) {
+		t.Errorf("%d solid and %d dashed curves, peak labelled %v; want the model, its ideal line and its extrapolation, and N* labelled",
+			solid, dashed, bytes.Contains(svg, []byte("N* ≈ "+usl.Count(m.Peak.Value))))
+	}
+	if peak := v.Params[0][6]; !strings.HasSuffix(peak, " "+analysis.BeyondMark) {
+		t.Errorf("the N* cell %q is not marked beyond the sweep (%s)", peak, analysis.BeyondMark)
+	}
+	var html bytes.Buffer
+	if err := r.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	page := html.String()
+	at, by := strings.Index(page, `<h2 id="`+v.ID+`">`), strings.Index(page, "<h2>"+string(wbr(cs.Title))+"</h2>")
+	if at < 0 || by < 0 || at < by {
+		t.Errorf("the scalability section's heading is at %d, the by-CPUs section's at %d: want it after", at, by)
+	}
+	for _, want := range []string{template.HTMLEscapeString(m.Reading(v.Unit(), "tps")), "an extrapolation", `id="` + v.Chart.ID + `"`, analysis.BeyondMark + ": the peak lies beyond"} {
+		if !strings.Contains(scaleSections(page), want) {
+			t.Errorf("the scalability section lacks %q", want)
+		}
+	}
+}
