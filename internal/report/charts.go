@@ -76,6 +76,10 @@ type Chart struct {
 	Relative bool
 	// Caption says how to read the chart, under it; "" for none.
 	Caption string
+	// USL, when set, makes the chart a scalability chart (uslchart.go): the
+	// series are points with their intervals and the fitted models are
+	// drawn over them.
+	USL *USLLayer
 }
 
 // Bar is one bar of a bar chart.
@@ -272,6 +276,9 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 		grid.Vertical.Width = 0
 		return p, leg, c.addBars(p, &leg)
 	}
+	if c.USL != nil {
+		return p, leg, c.addUSL(p, &leg)
+	}
 	top := niceTop(c.yRange())
 	bands := []struct {
 		spans [][2]float64
@@ -458,8 +465,12 @@ func (c *Chart) intervalCaption() string {
 		}
 	}
 	var parts []string
+	what := "Bands and error bars"
+	if c.USL != nil {
+		what = "Error bars" // a scalability chart's points have no band
+	}
 	if some {
-		parts = append(parts, fmt.Sprintf("Bands and error bars: %g %% confidence intervals of the mean, on the log scale (never below zero).", analysis.Confidence*100))
+		parts = append(parts, fmt.Sprintf("%s: %g %% confidence intervals of the mean, on the log scale (never below zero).", what, analysis.Confidence*100))
 	}
 	if cut {
 		parts = append(parts, fmt.Sprintf("An error bar cut at the top of the axis reaches beyond %g× the highest figure: that figure tells next to nothing.", wideCI))
@@ -734,6 +745,9 @@ func fitAxes(p *plot.Plot, c draw.Canvas, groups int) {
 // legendNames are the entries of c's legend (each system or line, the
 // shaded bands, the confidence band); none for a chart without a legend.
 func legendNames(c *Chart) []string {
+	if c.USL != nil {
+		return c.uslLegendNames()
+	}
 	var names []string
 	for _, s := range c.Series {
 		names = append(names, s.Label)

@@ -147,7 +147,8 @@ var page = sync.OnceValue(func() *template.Template {
 		"mainCell":         mainCell,
 		"legend":           tableLegend,
 		"wbr":              wbr,
-	}).Parse(pageTemplate))
+		"intervalApart":    intervalApart,
+	}).Parse(pageTemplate + scaleTemplate))
 })
 
 // wbr escapes a row label or headline for HTML with a line-break opportunity after
@@ -344,6 +345,7 @@ pre { background: var(--code); padding: 1rem; overflow-x: auto; }
 table.cost caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 td.num, th.num { text-align: right; } table.cost td, table.cost th { text-align: left; }
 table.cost td.num, table.cost th.num { text-align: right; }
+p.reading, p.contrast { max-width: 60rem; } table.usl th { vertical-align: bottom; } table.usl .ci { white-space: nowrap; } details.residuals { margin: .5rem 0 1rem; } details.residuals summary { cursor: pointer; }
 /* Paper: the whole width, black on white, tables as tables (no scroll box
    to cut them), and no chart, table or legend split across two pages. */
 @media print {
@@ -389,7 +391,7 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{range .}}<tr><td>{{.Threads}}</td><td>{{.System}}</td><td>{{range $j, $l := .RoundLines}}{{if $j}}<br>{{end}}{{$l}}{{end}}</td></tr>
 {{end}}</table></details>
 {{end}}{{if $sec.Mixed}}<p class="note mixed">{{$.MixedMark}} mixed: {{$sec.Mixed}} (put together by --allow-mixed: not the same measurement).</p>
-{{end}}{{end}}
+{{end}}{{with $sec.Scale}}{{template "scale" ($.Scaled .)}}{{end}}{{end}}
 {{range .CPUSections}}
 <h2>{{wbr .Title}}</h2>
 <div class="charts"><figure class="chart" id="{{.Chart.ID}}">{{index $.SVG .Chart.ID}}{{if .Chart.Caption}}<figcaption class="note">{{.Chart.Caption}}</figcaption>{{end}}</figure></div>
@@ -399,7 +401,7 @@ table.cost td.num, table.cost th.num { text-align: right; }
 {{end}}{{end}}</table>
 <p class="note">Each CPU set at its best thread count (a larger set needs more clients to be loaded; the peak of noisy rounds leans high); speed-up against the series' smallest set; efficiency per CPU = speed-up ÷ (CPUs ÷ smallest CPUs), 100% = linear.</p>
 {{range .Curves}}{{$cv := .}}{{range .Points}}{{if .Caveat}}<p class="note">{{$.SuperlinearMark}} {{$cv.System}}{{if $cv.Mode}} {{$cv.Mode}}{{end}} at {{.CPUs}} CPUs: {{.Caveat}}</p>
-{{end}}{{end}}{{end}}{{end}}
+{{end}}{{end}}{{end}}{{with .Scale}}{{template "scale" ($.Scaled .)}}{{end}}{{end}}
 {{if .Scaling}}
 <h2>Scalability</h2>
 <table id="scaling">

@@ -76,7 +76,8 @@ var externalRef = regexp.MustCompile(`(?i)((src|href|action|xlink:href|poster|da
 
 // TestHTMLReportAtDesktopAndPhoneWidths renders the reports of the fixtures
 // (two systems × four rounds with made-up cost; a TPC-C comparison priced
-// with seed 003's sheet; two systems' core sweeps) in headless Chromium at
+// with seed 003's sheet; two systems' core sweeps; the scalability fixtures'
+// thread and core sweeps, with their models' charts) in headless Chromium at
 // 1400 and 390 CSS pixels, driven through the DevTools protocol: the page
 // must not overflow horizontally, must load nothing but itself, log no
 // error, every chart's box in the screenshot must hold pixels in the colour
@@ -103,7 +104,7 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 	for _, fx := range []struct {
 		name string
 		r    *Report
-	}{{"seed", seedReport(t)}, {"tpcc", tpccReport(t)}, {"cpusweep", sweepReport(t)}} {
+	}{{"seed", seedReport(t)}, {"tpcc", tpccReport(t)}, {"cpusweep", sweepReport(t)}, {"threads", scalingFixture(t, "threads")}, {"cores", scalingFixture(t, "cores")}} {
 		var html bytes.Buffer
 		if err := fx.r.WriteHTML(&html); err != nil {
 			t.Fatal(err)

@@ -99,6 +99,9 @@ type Section struct {
 	// Limits are what limited each cell's runs (their verdicts and notes);
 	// nil when no run recorded a verdict.
 	Limits []Limit
+	// Scale is the section's scalability model by threads; nil when the
+	// comparison has none (analysis.Comparison.Scaling).
+	Scale *ScaleView
 }
 
 // CPUSection is throughput by server CPUs of one workload with its chart.
@@ -106,6 +109,9 @@ type CPUSection struct {
 	Title string
 	analysis.CPUSection
 	Chart *Chart
+	// Scale is the section's scalability model by server CPUs; nil when
+	// the comparison has none.
+	Scale *ScaleView
 }
 
 // Build compares the systems and draws the charts.
@@ -171,6 +177,7 @@ func Build(systems []*analysis.System, opts Options) (*Report, error) {
 		r.CPUSections = append(r.CPUSections, CPUSection{Title: title, CPUSection: cs,
 			Chart: cpuChart(fmt.Sprintf("cpus%d-%s", i+1, cmp.Metric.Name), cmp.Metric.Unit+" by server CPUs", cmp.Metric.Unit, systems, cs)})
 	}
+	r.scaleViews()
 	r.Overview = overview(cmp, opts.BarThreads)
 	if c := opts.Cost; c != nil {
 		for _, b := range []struct {
@@ -534,9 +541,15 @@ func (r *Report) Charts() []*Chart {
 	}
 	for _, s := range r.Sections {
 		out = append(out, s.Charts...)
+		if s.Scale != nil && s.Scale.Chart != nil {
+			out = append(out, s.Scale.Chart)
+		}
 	}
 	for _, s := range r.CPUSections {
 		out = append(out, s.Chart)
+		if s.Scale != nil && s.Scale.Chart != nil {
+			out = append(out, s.Scale.Chart)
+		}
 	}
 	return append(out, r.CostCharts...)
 }
