@@ -149,7 +149,7 @@ func (c *Comparison) contrast(sec *ScaleSection) {
 			if f.Series != "" {
 				who += " (" + f.Series + ")"
 			}
-			sec.Contrasts = append(sec.Contrasts, fmt.Sprintf("%s: %s", who, usl.Contrast(f.Model, bf.Model, f.System, base, sec.Unit())))
+			sec.Contrasts = append(sec.Contrasts, fmt.Sprintf("%s: %s.", who, usl.Contrast(f.Model, bf.Model, f.System, base, sec.Unit())))
 		}
 	}
 }

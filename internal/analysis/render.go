@@ -75,7 +75,7 @@ func layout(c *Comparison) document {
 		main.ref = SectionRef{SectionRows, i}
 		d.body = append(d.body, main)
 		g := rows[0].Key
-		if ss := c.scaleSectionOf(g, SweepThreads); ss != nil {
+		if ss := c.ScaleSectionOf(g, SweepThreads); ss != nil {
 			d.body = append(d.body, c.layoutScaling(*ss))
 		}
 		// A key group's by-CPUs table follows its last CPU set's section.
@@ -84,7 +84,7 @@ func layout(c *Comparison) document {
 		}
 		if cs := c.cpuSectionOf(g); cs != nil {
 			d.body = append(d.body, c.layoutCPUSection(*cs))
-			if ss := c.scaleSectionOf(g, SweepCPUs); ss != nil {
+			if ss := c.ScaleSectionOf(g, SweepCPUs); ss != nil {
 				d.body = append(d.body, c.layoutScaling(*ss))
 			}
 		}

@@ -8,9 +8,9 @@ import (
 	"github.com/fairbench/fairbench/internal/analysis/usl"
 )
 
-// scaleSectionOf returns the scalability section of key group g over a
-// sweep, nil when there is none.
-func (c *Comparison) scaleSectionOf(g Key, over string) *ScaleSection {
+// ScaleSectionOf returns the scalability section of key group g over a
+// sweep (SweepThreads, SweepCPUs), nil when there is none.
+func (c *Comparison) ScaleSectionOf(g Key, over string) *ScaleSection {
 	g.Threads = 0
 	if over == SweepCPUs {
 		g.CPUs = ""
@@ -50,63 +50,76 @@ func FormatEstimate(e *usl.Estimate, counts bool) string {
 // ModelFormula is the model and method every scalability table states.
 const ModelFormula = "Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted to every round by least squares on the log scale with σ, κ ≥ 0"
 
-// layoutScaling lays out a scalability section: the fitted parameters side
-// by side, the measured means against the models, the readings, the
-// contrasts and the reasons for no model.
-func (c *Comparison) layoutScaling(ss ScaleSection) section {
+// ScaleLayout is a scalability section laid out for every rendering (compare's
+// text and Markdown, the HTML report): the fitted parameters side by side,
+// the readings, the reasons for no model, the marks' notes and each count's
+// mean of rounds against the models. Params and Residuals are empty when no
+// fit has a model. Captions carry no closing punctuation.
+type ScaleLayout struct {
+	ParamCaption string
+	ParamHeader  []string
+	Params       [][]string
+	// Readings are each model's reading ("ARM: coherency-limited …."),
+	// Missing why a fit has none ("x86: no model — …."), Notes what the
+	// table's marks mean.
+	Readings, Missing, Notes []string
+	ResidualCaption          string
+	ResidualHeader           []string
+	Residuals                [][]string
+}
+
+// Label names a fit in tables and legends: the system, and its by-CPUs
+// series when there is one ("x86 one per core").
+func (f ScaleFit) Label() string {
+	return strings.TrimSpace(f.System + " " + f.Series)
+}
+
+// ScaleLayout lays out scalability section ss of c.
+func (c *Comparison) ScaleLayout(ss ScaleSection) ScaleLayout {
 	conf := fmt.Sprintf("%g%%", c.confidence()*100)
-	unit := ss.Unit()
-	sec := section{title: ScaleSectionTitle(ss), ref: SectionRef{SectionScaling, slices.IndexFunc(c.Scaling, func(o ScaleSection) bool { return o.Group == ss.Group && o.Over == ss.Over })}}
-	params := table{caption: fmt.Sprintf("%s; %s intervals from the fit's covariance:", ModelFormula, conf),
-		header: []string{"system", unit, "rounds", "σ contention", "κ coherency", "λ (" + c.Metric.Unit + " of one)", "N* peak", "X(N*) " + c.Metric.Unit, "R²"},
-		left:   map[int]bool{0: true}}
-	var readings, missing []string
-	vague := false
+	unit, x := ss.Unit(), c.Metric.Unit
+	l := ScaleLayout{ParamCaption: fmt.Sprintf("%s; %s intervals from the fit's covariance", ModelFormula, conf),
+		ParamHeader: []string{"system", unit, "rounds", "σ contention", "κ coherency", "λ (" + x + " of one)", "N* peak", "X(N*) " + x, "R²"}}
+	vague, beyond := false, false
 	for _, f := range ss.Fits {
-		who := f.System
-		if f.Series != "" {
-			who += " (" + f.Series + ")"
-		}
-		if f.Model == nil {
-			params.rows = append(params.rows, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), "-", "-", "-", "-", "-", "-"})
-			missing = append(missing, fmt.Sprintf("%s: no model — %s.", who, f.NoModel))
+		who := f.Label()
+		m := f.Model
+		if m == nil {
+			l.Params = append(l.Params, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), "-", "-", "-", "-", "-", "-"})
+			l.Missing = append(l.Missing, fmt.Sprintf("%s: no model — %s.", who, f.NoModel))
 			continue
 		}
-		m := f.Model
 		vague = vague || !m.Sigma.Told || !m.Kappa.Told
+		beyond = beyond || m.PeakBeyond
 		peak := FormatEstimate(m.Peak, true)
 		if m.PeakBeyond {
 			peak += " " + BeyondMark
 		}
-		params.rows = append(params.rows, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), FormatParam(m.Sigma), FormatParam(m.Kappa),
+		l.Params = append(l.Params, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), FormatParam(m.Sigma), FormatParam(m.Kappa),
 			FormatEstimate(&usl.Estimate{Value: m.Lambda.Value, Lo: m.Lambda.Lo, Hi: m.Lambda.Hi}, false), peak, FormatEstimate(m.PeakX, false),
 			fmt.Sprintf("%.3f", m.R2)})
-		readings = append(readings, fmt.Sprintf("%s: %s.", who, m.Reading(unit, c.Metric.Unit)))
+		l.Readings = append(l.Readings, fmt.Sprintf("%s: %s.", who, m.Reading(unit, x)))
 	}
-	if t, ok := residualTable(ss, c.Metric.Unit); ok {
-		sec.tables = append(sec.tables, params, t)
+	if len(l.Readings) == 0 {
+		l.Params = nil // the reasons say it all
+		return l
 	}
-	sec.footnotes = append(sec.footnotes, readings...)
-	sec.footnotes = append(sec.footnotes, ss.Contrasts...)
-	sec.footnotes = append(sec.footnotes, missing...)
 	if vague {
-		sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s: the term's %s interval reaches zero — the rounds cannot tell it is there; its upper bound is the most they allow.", CouldNotTellMark, conf))
+		l.Notes = append(l.Notes, fmt.Sprintf("%s: the term's %s interval reaches zero — the rounds cannot tell it is there; its upper bound is the most they allow.", CouldNotTellMark, conf))
 	}
-	if slices.ContainsFunc(ss.Fits, func(f ScaleFit) bool { return f.Model != nil && f.Model.PeakBeyond }) {
-		sec.footnotes = append(sec.footnotes, fmt.Sprintf("%s: the peak lies beyond the largest count measured: an extrapolation of the model, not a measurement.", BeyondMark))
+	if beyond {
+		l.Notes = append(l.Notes, fmt.Sprintf("%s: the peak lies beyond the largest count measured: an extrapolation of the model, not a measurement.", BeyondMark))
 	}
 	if ss.Over == SweepCPUs {
-		sec.footnotes = append(sec.footnotes, "Each CPU set's figure is its best thread count's, as in the table above: the peak of noisy rounds leans high, so the fit may too.")
+		l.Notes = append(l.Notes, "Each CPU set's figure is its best thread count's, as in the table above: the peak of noisy rounds leans high, so the fit may too.")
 	}
-	return sec
+	l.residuals(ss, x)
+	return l
 }
 
-// BeyondMark marks a peak N* beyond the sweep (an extrapolation).
-const BeyondMark = "»"
-
-// residualTable lists each count's mean of rounds beside each model's
-// X(N) and the residual; false when no system has a model.
-func residualTable(ss ScaleSection, unit string) (table, bool) {
+// residuals fills l's table of each count's mean of rounds beside each
+// model's X(N) and the residual.
+func (l *ScaleLayout) residuals(ss ScaleSection, x string) {
 	var fits []ScaleFit
 	var counts []float64
 	for _, f := range ss.Fits {
@@ -120,18 +133,11 @@ func residualTable(ss ScaleSection, unit string) (table, bool) {
 			}
 		}
 	}
-	if len(fits) == 0 {
-		return table{}, false
-	}
 	slices.Sort(counts)
-	t := table{caption: fmt.Sprintf("Measured against the model (mean of rounds, the model's X(N), residual = mean ÷ model − 1), %s:", unit),
-		header: []string{ss.Unit()}}
+	l.ResidualCaption = fmt.Sprintf("mean of rounds, the model's X(N) and the residual (mean ÷ model − 1), %s", x)
+	l.ResidualHeader = []string{ss.Unit()}
 	for _, f := range fits {
-		who := f.System
-		if f.Series != "" {
-			who += " (" + f.Series + ")"
-		}
-		t.header = append(t.header, who+": measured", "model", "residual")
+		l.ResidualHeader = append(l.ResidualHeader, f.Label()+": measured", "model", "residual")
 	}
 	for _, n := range counts {
 		line := []string{usl.Count(n)}
@@ -144,10 +150,30 @@ func residualTable(ss ScaleSection, unit string) (table, bool) {
 			p := f.Model.Points[i]
 			line = append(line, fmtNum(p.Mean), fmtNum(p.Fitted), fmt.Sprintf("%+.1f%%", p.Residual*100))
 		}
-		t.rows = append(t.rows, line)
+		l.Residuals = append(l.Residuals, line)
 	}
-	return t, true
 }
+
+// layoutScaling lays out a scalability section for text and Markdown
+// (ScaleLayout): the parameters' and residuals' tables, then the readings,
+// contrasts, reasons for no model and notes as footnotes.
+func (c *Comparison) layoutScaling(ss ScaleSection) section {
+	l := c.ScaleLayout(ss)
+	sec := section{title: ScaleSectionTitle(ss), ref: SectionRef{SectionScaling, slices.IndexFunc(c.Scaling, func(o ScaleSection) bool { return o.Group == ss.Group && o.Over == ss.Over })}}
+	if len(l.Params) > 0 {
+		sec.tables = append(sec.tables,
+			table{caption: l.ParamCaption + ":", header: l.ParamHeader, rows: l.Params, left: map[int]bool{0: true}},
+			table{caption: "Measured against the model (" + l.ResidualCaption + "):", header: l.ResidualHeader, rows: l.Residuals})
+	}
+	sec.footnotes = append(sec.footnotes, l.Readings...)
+	sec.footnotes = append(sec.footnotes, ss.Contrasts...)
+	sec.footnotes = append(sec.footnotes, l.Missing...)
+	sec.footnotes = append(sec.footnotes, l.Notes...)
+	return sec
+}
+
+// BeyondMark marks a peak N* beyond the sweep (an extrapolation).
+const BeyondMark = "»"
 
 // ScalingHeadline is one sentence per scalability section with a model:
 // each system's reading in brief, and the contrasts; nil when no sweep has
@@ -160,11 +186,7 @@ func (c *Comparison) ScalingHeadline() []string {
 			if f.Model == nil {
 				continue
 			}
-			who := f.System
-			if f.Series != "" {
-				who += " (" + f.Series + ")"
-			}
-			brief := who + " " + briefReading(f.Model, ss.Unit())
+			brief := f.Label() + " " + briefReading(f.Model, ss.Unit())
 			if f.Model.Misfit {
 				brief += fmt.Sprintf(" (a rough fit: points up to %.0f %% off the curve)", f.Model.MaxResidual*100)
 			}
@@ -175,7 +197,7 @@ func (c *Comparison) ScalingHeadline() []string {
 		}
 		line := fmt.Sprintf("%s by %s: %s", RowLabel(ss.Group), ss.Over, strings.Join(parts, "; "))
 		if len(ss.Contrasts) > 0 {
-			line += " — " + strings.Join(ss.Contrasts, "; ")
+			line += ". " + strings.Join(ss.Contrasts, " ")
 		}
 		out = append(out, line)
 	}

@@ -26,26 +26,10 @@ type ScaleView struct {
 	// heading's anchor.
 	Title, ID string
 	analysis.ScaleSection
-	// Chart draws the models over the measured means; nil (and no
-	// parameters) when no fit has a model.
+	analysis.ScaleLayout
+	// Chart draws the models over the measured means; nil when no fit has
+	// a model.
 	Chart *Chart
-	// ParamCaption states the model and the intervals' method; ParamHeader
-	// and Params are the fitted parameters' table, a row per fit.
-	ParamCaption string
-	ParamHeader  []string
-	Params       [][]string
-	// Readings are each model's reading ("ARM: coherency-limited …").
-	Readings []string
-	// Missing says why a fit has no model ("x86: no model — …").
-	Missing []string
-	// Notes explain the marks in the parameters' table.
-	Notes []string
-	// ResidualCaption, ResidualHeader and Residuals are each count's mean
-	// of rounds beside each model's X(N) and the residual; no rows when no
-	// fit has a model.
-	ResidualCaption string
-	ResidualHeader  []string
-	Residuals       [][]string
 }
 
 // USLLayer makes a chart a scalability chart: its series are drawn as
@@ -80,120 +64,27 @@ const extrapolationLimit = 4.0
 func (r *Report) scaleViews() {
 	cmp := r.Comparison
 	for i := range r.Sections {
-		if ss := scaleSectionOf(cmp, r.Sections[i].Rows[0].Key.Group(), analysis.SweepThreads); ss != nil {
+		if ss := cmp.ScaleSectionOf(r.Sections[i].Rows[0].Key, analysis.SweepThreads); ss != nil {
 			r.Sections[i].Scale = newScaleView(cmp, r.Systems, *ss, fmt.Sprintf("s%d-usl", i+1))
 		}
 	}
 	for i := range r.CPUSections {
-		if ss := scaleSectionOf(cmp, r.CPUSections[i].Group, analysis.SweepCPUs); ss != nil {
+		if ss := cmp.ScaleSectionOf(r.CPUSections[i].Group, analysis.SweepCPUs); ss != nil {
 			r.CPUSections[i].Scale = newScaleView(cmp, r.Systems, *ss, fmt.Sprintf("cpus%d-usl", i+1))
 		}
 	}
 }
 
-// scaleSectionOf returns the comparison's scalability section of key group
-// g over a sweep (analysis.SweepThreads or SweepCPUs), nil when it has none.
-func scaleSectionOf(cmp *analysis.Comparison, g analysis.Key, over string) *analysis.ScaleSection {
-	for i, ss := range cmp.Scaling {
-		if ss.Over == over && ss.Group == g {
-			return &cmp.Scaling[i]
-		}
-	}
-	return nil
-}
-
-// fitLabel names a fit in tables and legends: the system, and the by-CPUs
-// series when there is one ("x86 one per core", as the by-CPUs chart
-// names it).
-func fitLabel(f analysis.ScaleFit) string {
-	return strings.TrimSpace(f.System + " " + f.Series)
-}
-
-// newScaleView lays out a scalability section for the HTML report.
+// newScaleView lays out a scalability section for the HTML report: the
+// comparison's layout of it (analysis.ScaleLayout) and its chart when a fit
+// has a model.
 func newScaleView(cmp *analysis.Comparison, systems []*analysis.System, ss analysis.ScaleSection, id string) *ScaleView {
-	unit, x := ss.Unit(), cmp.Metric.Unit
-	conf := fmt.Sprintf("%g%%", cmp.Confidence*100)
 	v := &ScaleView{Title: analysis.ScaleSectionTitle(ss), ID: "scalability-" + strings.TrimSuffix(id, "-usl"), ScaleSection: ss,
-		ParamCaption: fmt.Sprintf("%s; %s intervals from the fit's covariance.", analysis.ModelFormula, conf),
-		ParamHeader:  []string{"system", unit, "rounds", "σ contention", "κ coherency", "λ (" + x + " of one)", "N* peak", "X(N*) " + x, "R²"}}
-	vague, beyond := false, false
-	for _, f := range ss.Fits {
-		who := fitLabel(f)
-		m := f.Model
-		if m == nil {
-			v.Params = append(v.Params, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), "-", "-", "-", "-", "-", "-"})
-			v.Missing = append(v.Missing, fmt.Sprintf("%s: no model — %s.", who, f.NoModel))
-			continue
-		}
-		vague = vague || !m.Sigma.Told || !m.Kappa.Told
-		beyond = beyond || m.PeakBeyond
-		peak := analysis.FormatEstimate(m.Peak, true)
-		if m.PeakBeyond {
-			peak += " " + analysis.BeyondMark
-		}
-		v.Params = append(v.Params, []string{who, fmt.Sprint(f.Points), fmt.Sprint(f.Rounds), analysis.FormatParam(m.Sigma), analysis.FormatParam(m.Kappa),
-			analysis.FormatEstimate(&usl.Estimate{Value: m.Lambda.Value, Lo: m.Lambda.Lo, Hi: m.Lambda.Hi}, false), peak,
-			analysis.FormatEstimate(m.PeakX, false), fmt.Sprintf("%.3f", m.R2)})
-		v.Readings = append(v.Readings, fmt.Sprintf("%s: %s.", who, m.Reading(unit, x)))
+		ScaleLayout: cmp.ScaleLayout(ss)}
+	if len(v.Readings) > 0 {
+		v.Chart = uslChart(cmp, systems, ss, id)
 	}
-	if vague {
-		v.Notes = append(v.Notes, fmt.Sprintf("%s: the term's %s interval reaches zero — the rounds cannot tell it is there; its upper bound is the most they allow.", analysis.CouldNotTellMark, conf))
-	}
-	if beyond {
-		v.Notes = append(v.Notes, fmt.Sprintf("%s: the peak lies beyond the largest count measured: an extrapolation of the model, not a measurement.", analysis.BeyondMark))
-	}
-	if ss.Over == analysis.SweepCPUs && len(v.Readings) > 0 {
-		v.Notes = append(v.Notes, "Each CPU set's figure is its best thread count's, as in the table above: the peak of noisy rounds leans high, so the fit may too.")
-	}
-	v.residuals(x)
-	if len(v.Readings) == 0 {
-		// No model to draw or tabulate: the reasons say why, as in the
-		// comparison's text (the points are on the section's own chart).
-		v.Params, v.Notes = nil, nil
-		return v
-	}
-	v.Chart = uslChart(cmp, systems, ss, id)
 	return v
-}
-
-// residuals fills v's table of each count's mean of rounds against each
-// model.
-func (v *ScaleView) residuals(x string) {
-	var fits []analysis.ScaleFit
-	var counts []float64
-	for _, f := range v.Fits {
-		if f.Model == nil {
-			continue
-		}
-		fits = append(fits, f)
-		for _, p := range f.Model.Points {
-			if !slices.Contains(counts, p.N) {
-				counts = append(counts, p.N)
-			}
-		}
-	}
-	if len(fits) == 0 {
-		return
-	}
-	slices.Sort(counts)
-	v.ResidualCaption = fmt.Sprintf("Mean of rounds, the model's X(N) and the residual (mean ÷ model − 1), %s.", x)
-	v.ResidualHeader = []string{v.Unit()}
-	for _, f := range fits {
-		v.ResidualHeader = append(v.ResidualHeader, fitLabel(f)+": measured", "model", "residual")
-	}
-	for _, n := range counts {
-		line := []string{usl.Count(n)}
-		for _, f := range fits {
-			i := slices.IndexFunc(f.Model.Points, func(p usl.Point) bool { return p.N == n })
-			if i < 0 {
-				line = append(line, "-", "-", "-")
-				continue
-			}
-			p := f.Model.Points[i]
-			line = append(line, num(p.Mean), num(p.Fitted), fmt.Sprintf("%+.1f%%", p.Residual*100))
-		}
-		v.Residuals = append(v.Residuals, line)
-	}
 }
 
 // sweepStats are the counts and the rounds' statistics of fit f's sweep in
@@ -243,7 +134,7 @@ func uslChart(cmp *analysis.Comparison, systems []*analysis.System, ss analysis.
 		col := slices.IndexFunc(systems, func(s *analysis.System) bool { return s.Label == f.System })
 		ns, stats, dashed := sweepStats(cmp, ss, f)
 		dashes := dashesIf(dashed)
-		ser := Series{Label: fitLabel(f), Color: col, Dashes: dashes}
+		ser := Series{Label: f.Label(), Color: col, Dashes: dashes}
 		for j, n := range ns {
 			lo, hi := ciOf(stats[j])
 			ser.X, ser.Y = append(ser.X, n), append(ser.Y, stats[j].Mean)
@@ -643,7 +534,7 @@ func (d htmlData) Scaled(v *ScaleView) scaleData {
 const scaleTemplate = `{{define "scale"}}{{$v := .View}}
 <h2 id="{{$v.ID}}">{{wbr $v.Title}}</h2>
 {{with $v.Chart}}<div class="charts"><figure class="chart" id="{{.ID}}">{{$.SVG}}{{if .Caption}}<figcaption class="note">{{.Caption}}</figcaption>{{end}}</figure></div>
-{{end}}{{if $v.Params}}<p class="note">{{$v.ParamCaption}}</p>
+{{end}}{{if $v.Params}}<p class="note">{{$v.ParamCaption}}.</p>
 <table class="usl">
 <thead><tr>{{range $v.ParamHeader}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
@@ -655,7 +546,7 @@ const scaleTemplate = `{{define "scale"}}{{$v := .View}}
 {{end}}{{range $v.Missing}}<p class="note nomodel">{{.}}</p>
 {{end}}{{with $v.Notes}}<div class="legend">{{range .}}<p>{{.}}</p>{{end}}</div>
 {{end}}{{if $v.Residuals}}<details class="residuals"><summary><strong>Measured against the model</strong> ({{len $v.Residuals}} counts)</summary>
-<p class="note">{{$v.ResidualCaption}}</p>
+<p class="note">Per count: {{$v.ResidualCaption}}.</p>
 <table class="cmp usl-residuals">
 <thead><tr>{{range $v.ResidualHeader}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
