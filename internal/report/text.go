@@ -69,6 +69,10 @@ func (r *Report) WriteMarkdown(w io.Writer, images string) error {
 					return img([]*Chart{cs.Chart})
 				}
 			}
+		case analysis.SectionScaling:
+			if v := r.scaleView(r.Comparison.Scaling[ref.Index]); v != nil && v.Chart != nil {
+				return img([]*Chart{v.Chart})
+			}
 		}
 		return ""
 	}); err != nil {

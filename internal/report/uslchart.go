@@ -75,6 +75,24 @@ func (r *Report) scaleViews() {
 	}
 }
 
+// scaleView returns the report's view of scalability section ss, nil when
+// it has none.
+func (r *Report) scaleView(ss analysis.ScaleSection) *ScaleView {
+	var views []*ScaleView
+	for _, s := range r.Sections {
+		views = append(views, s.Scale)
+	}
+	for _, s := range r.CPUSections {
+		views = append(views, s.Scale)
+	}
+	for _, v := range views {
+		if v != nil && v.Group == ss.Group && v.Over == ss.Over {
+			return v
+		}
+	}
+	return nil
+}
+
 // newScaleView lays out a scalability section for the HTML report: the
 // comparison's layout of it (analysis.ScaleLayout) and its chart when a fit
 // has a model.
