@@ -23,6 +23,10 @@ type ScaleFit struct {
 	Series string
 	// Points counts the sweep's distinct counts, Rounds its rounds.
 	Points, Rounds int
+	// Noisy counts the sweep's counts with rounds measured while other
+	// processes used more than result.OtherProcessesLimitPct of a machine
+	// (Cell.Noisy): the headline flags the model NoisyMark.
+	Noisy int
 	// Model is the fit; nil when the sweep cannot carry one, and NoModel
 	// says why.
 	Model   *usl.Model
@@ -100,10 +104,15 @@ func (c *Comparison) scaling() []ScaleSection {
 		for i, s := range c.Systems {
 			counts := make([]int, len(rows))
 			rounds := make([][]float64, len(rows))
+			noisy := 0
 			for j, r := range rows {
 				counts[j], rounds[j] = r.Key.Threads, r.Cells[i].Stats.Values
+				if r.Cells[i].Noisy > 0 {
+					noisy++
+				}
 			}
 			if f := fitSweep(s.Label, "", counts, rounds, conf); f.Points > 1 {
+				f.Noisy = noisy
 				sec.Fits = append(sec.Fits, f)
 			}
 		}
@@ -123,7 +132,13 @@ func (c *Comparison) scaling() []ScaleSection {
 			for j, p := range cv.Points {
 				counts[j], rounds[j] = p.CPUs, p.Stats.Values
 			}
-			sec.Fits = append(sec.Fits, fitSweep(cv.System, cv.Mode, counts, rounds, conf))
+			f := fitSweep(cv.System, cv.Mode, counts, rounds, conf)
+			for _, p := range cv.Points {
+				if c.noisyCell(cs.Group, p, cv.System) {
+					f.Noisy++
+				}
+			}
+			sec.Fits = append(sec.Fits, f)
 		}
 		if len(sec.Fits) > 0 {
 			c.contrast(&sec)
@@ -168,4 +183,18 @@ func (c *Comparison) scaleFitOf(k Key, system string) *usl.Model {
 		}
 	}
 	return nil
+}
+
+// noisyCell reports whether system's cell of by-CPUs point p (its set and
+// best thread count in key group g) holds a round from a busy machine.
+func (c *Comparison) noisyCell(g Key, p CPUPoint, system string) bool {
+	i := slices.IndexFunc(c.Systems, func(s *System) bool { return s.Label == system })
+	for _, r := range c.Rows {
+		k := r.Key.Group()
+		k.CPUs = ""
+		if k == g && r.Key.CPUs == p.Set && r.Key.Threads == p.Threads && i >= 0 {
+			return r.Cells[i].Noisy > 0
+		}
+	}
+	return false
 }

@@ -201,6 +201,7 @@ type JSONScaleFit struct {
 	RSE        *float64      `json:"rse_log,omitempty"`
 	LackOfFitP *float64      `json:"lack_of_fit_p,omitempty"`
 	Misfit     bool          `json:"misfit,omitempty"`
+	Rough      string        `json:"rough,omitempty"`
 	DF         int           `json:"df,omitempty"`
 	Confidence float64       `json:"confidence,omitempty"`
 	Measured   []usl.Point   `json:"measured,omitempty"`
@@ -402,7 +403,7 @@ func (c *Comparison) JSON() JSONDocument {
 					jf.Near = jnum(m.Near)
 				}
 				jf.R2, jf.RSE, jf.DF, jf.Confidence = jnum(m.R2), jnum(m.RSE), m.DF, m.Confidence
-				jf.LackOfFitP, jf.Misfit = jnum(m.LackOfFitP), m.Misfit
+				jf.LackOfFitP, jf.Misfit, jf.Rough = jnum(m.LackOfFitP), m.Misfit, m.Rough
 				jf.Measured, jf.Reading = m.Points, m.Reading(ss.Unit(), c.Metric.Unit)
 			}
 			js.Fits = append(js.Fits, jf)

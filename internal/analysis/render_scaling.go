@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis/usl"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // ScaleSectionOf returns the scalability section of key group g over a
@@ -187,8 +188,15 @@ func (c *Comparison) ScalingHeadline() []string {
 				continue
 			}
 			brief := f.Label() + " " + briefReading(f.Model, ss.Unit())
-			if f.Model.Misfit {
-				brief += fmt.Sprintf(" (a rough fit: points up to %.0f %% off the curve)", f.Model.MaxResidual*100)
+			if m := f.Model; m.Misfit {
+				why := fmt.Sprintf("R² = %.2f", m.R2)
+				if m.LackOfFitP < usl.MisfitAlpha && m.MaxResidual >= usl.MisfitResidual {
+					why = fmt.Sprintf("points up to %.0f %% off the curve", m.MaxResidual*100)
+				}
+				brief += " (a rough fit: " + why + ")"
+			}
+			if f.Noisy > 0 {
+				brief += fmt.Sprintf(" — %s %d of its %d %s measured while other processes used more than %d %% of the machine", NoisyMark, f.Noisy, f.Points, ss.Unit(), result.OtherProcessesLimitPct)
 			}
 			parts = append(parts, brief)
 		}

@@ -115,12 +115,16 @@ type Model struct {
 	// LackOfFitP is the p-value of the lack-of-fit F test (the points'
 	// departure from the curve against the rounds' own scatter, on Scale);
 	// NaN when the rounds have no scatter. MaxResidual is the largest
-	// |mean ÷ model − 1| of the points. Misfit is true when the test is below
-	// MisfitAlpha and a point departs by MisfitResidual or more: the curve
-	// summarises the points only roughly.
+	// |mean ÷ model − 1| of the points.
 	LackOfFitP  float64
 	MaxResidual float64
-	Misfit      bool
+	// Rough says why the curve summarises the points only roughly, "" when
+	// it does not: the points depart from it beyond their rounds' scatter (the
+	// test below MisfitAlpha) by MisfitResidual or more, or the rounds scatter
+	// so widely that the model explains less than MinMisfitR2 of their
+	// variance. Misfit is Rough != "".
+	Rough  string
+	Misfit bool
 	// Points are the sweep's distinct N, ascending.
 	Points []Point
 	// MinN and MaxN are the sweep's range: the model describes it and is an
@@ -159,7 +163,7 @@ const nearShare = 0.95
 // peak before the smallest N, a fit whose λ interval is wider than λ or whose
 // covariance is singular, points that depart from the curve beyond their
 // rounds' scatter while the model explains less than MinMisfitR2 of the
-// variance (a lesser misfit is flagged: Model.Misfit).
+// variance (a lesser misfit is flagged: Model.Rough).
 func Fit(obs []Observation, opts Options) (*Model, error) {
 	conf := opts.Confidence
 	if conf == 0 {
@@ -202,7 +206,13 @@ func Fit(obs []Observation, opts Options) (*Model, error) {
 		pts[i].Residual = pts[i].Mean/pts[i].Fitted - 1
 		m.MaxResidual = max(m.MaxResidual, math.Abs(pts[i].Residual))
 	}
-	m.Misfit = m.LackOfFitP < MisfitAlpha && m.MaxResidual >= MisfitResidual
+	switch {
+	case m.LackOfFitP < MisfitAlpha && m.MaxResidual >= MisfitResidual:
+		m.Rough = fmt.Sprintf("the points depart from the curve by up to %.0f %%, beyond their rounds' scatter (lack-of-fit p = %.3f)", m.MaxResidual*100, m.LackOfFitP)
+	case m.R2 < MinMisfitR2:
+		m.Rough = fmt.Sprintf("the rounds scatter so widely that the model explains only %.0f %% of their variance (R² = %.2f)", max(m.R2, 0)*100, m.R2)
+	}
+	m.Misfit = m.Rough != ""
 	if m.LackOfFitP < MisfitAlpha && m.R2 < MinMisfitR2 {
 		return nil, &NoModel{Reason: fmt.Sprintf("the points do not follow the model (R² = %.2f; their departure from the curve is beyond the rounds' scatter, lack-of-fit F test p = %.3f): a busy machine or a change of regime within the sweep; see the measured figures", m.R2, m.LackOfFitP)}
 	}

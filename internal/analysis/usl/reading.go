@@ -22,8 +22,8 @@ import (
 //     the most σ and κ the rounds allow.
 func (m *Model) Reading(unit, x string) string {
 	s := m.reading(unit, x)
-	if m.Misfit {
-		s += fmt.Sprintf(" — a rough summary: the points depart from the curve by up to %.0f %%, beyond their rounds' scatter (lack-of-fit p = %.3f)", m.MaxResidual*100, m.LackOfFitP)
+	if m.Rough != "" {
+		s += " — a rough summary: " + m.Rough
 	}
 	return s
 }
