@@ -25,7 +25,7 @@ import (
 // difference".
 
 // HeadlineRule states the rule the headline follows, for a report's legend.
-const HeadlineRule = "Headline rule: per workload, consecutive thread counts where the 95 % confidence interval of the ratio to the baseline (Welch's t test on the rounds' logarithms) excludes no change, in one direction, form one range, told with its smallest and largest observed difference, the weakest bound of its intervals and its largest p; consecutive counts whose intervals hold no change are told as \"could not tell\" with their intervals and the smallest difference the rounds could have shown — never as \"no difference\"; counts where a side has fewer than two rounds are told as too few rounds to tell, with the counts; a range with figures measured while other processes used more than 10 % of a machine is flagged §."
+const HeadlineRule = "Headline rule: per workload, consecutive thread counts where the 95 % confidence interval of the ratio to the baseline (Welch's t test on the rounds' logarithms) excludes no change, in one direction, form one range, told with its smallest and largest observed difference, the weakest bound of its intervals and its largest p; consecutive counts whose intervals hold no change are told as \"could not tell\" with their intervals and the smallest difference the rounds could have shown — never as \"no difference\"; counts where a side has fewer than two rounds are told as too few rounds to tell, with the counts; a range with figures measured while other processes used more than 10 % of a machine is flagged §; a sweep of six or more counts with repeated rounds adds its fitted scalability model's reading (docs/scalability.md)."
 
 // SpanKind is how a span of rows compares with the baseline.
 type SpanKind int

@@ -196,7 +196,11 @@ func (c *Comparison) ScalingHeadline() []string {
 				brief += " (a rough fit: " + why + ")"
 			}
 			if f.Noisy > 0 {
-				brief += fmt.Sprintf(" — %s %d of its %d %s measured while other processes used more than %d %% of the machine", NoisyMark, f.Noisy, f.Points, ss.Unit(), result.OtherProcessesLimitPct)
+				counts := "thread counts"
+				if ss.Over == SweepCPUs {
+					counts = "CPU sets"
+				}
+				brief += fmt.Sprintf(" — %s %d of its %d %s measured while other processes used more than %d %% of the machine", NoisyMark, f.Noisy, f.Points, counts, result.OtherProcessesLimitPct)
 			}
 			parts = append(parts, brief)
 		}
