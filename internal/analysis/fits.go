@@ -41,7 +41,8 @@ type ScaleSection struct {
 	Over  string
 	Fits  []ScaleFit
 	// Contrasts compare each system's model with the baseline's of the same
-	// series (usl.Contrast), where both have one.
+	// series, and each of a system's series with its first (usl.Contrast),
+	// where both have a model.
 	Contrasts []string
 }
 
@@ -149,7 +150,8 @@ func (c *Comparison) scaling() []ScaleSection {
 }
 
 // contrast compares each system's model with the baseline's of the same
-// series.
+// series, and each series of a system with its first (one per core against
+// with SMT siblings).
 func (c *Comparison) contrast(sec *ScaleSection) {
 	base := c.BaselineSystem().Label
 	for _, bf := range sec.Fits {
@@ -165,6 +167,23 @@ func (c *Comparison) contrast(sec *ScaleSection) {
 				who += " (" + f.Series + ")"
 			}
 			sec.Contrasts = append(sec.Contrasts, fmt.Sprintf("%s: %s.", who, usl.Contrast(f.Model, bf.Model, f.System, base, sec.Unit())))
+		}
+	}
+	// Within a system, each other series against its first with a model:
+	// seed 002's question, what SMT siblings (or spreading) change.
+	for _, s := range c.Systems {
+		var first *ScaleFit
+		for i := range sec.Fits {
+			f := &sec.Fits[i]
+			if f.System != s.Label || f.Model == nil {
+				continue
+			}
+			if first == nil {
+				first = f
+				continue
+			}
+			sec.Contrasts = append(sec.Contrasts, fmt.Sprintf("%s against %s: %s.", f.Label(), first.Label(),
+				usl.Contrast(f.Model, first.Model, f.Label(), first.Label(), sec.Unit())))
 		}
 	}
 }

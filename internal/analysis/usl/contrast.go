@@ -21,26 +21,26 @@ func Contrast(a, b *Model, labelA, labelB, unit string) string {
 	coef := func(name string, pa, pb Param) string {
 		apart := math.Abs(pa.Value-pb.Value) > t*math.Hypot(pa.SE, pb.SE)
 		if !apart {
-			return fmt.Sprintf("their %s could not be told apart (%s %s, %s %s)", name, labelA, Coef(pa.Value), labelB, Coef(pb.Value))
+			return fmt.Sprintf("%s could not be told apart (%s %s, %s %s)", name, labelA, Coef(pa.Value), labelB, Coef(pb.Value))
 		}
 		lo, hi, loL, hiL := pa, pb, labelA, labelB
 		if pa.Value > pb.Value {
 			lo, hi, loL, hiL = pb, pa, labelB, labelA
 		}
-		how := "lower than"
+		s := fmt.Sprintf("%s is lower for %s (%s) than for %s (%s)", name, loL, Coef(lo.Value), hiL, Coef(hi.Value))
 		if lo.Value > 0 {
-			how = ratioWord(lo.Value / hi.Value)
+			s += ": " + ratioWord(lo.Value/hi.Value)
 		}
-		return fmt.Sprintf("%s's %s %s is %s %s's %s", loL, name, Coef(lo.Value), how, hiL, Coef(hi.Value))
+		return s
 	}
 	parts = append(parts, coef("contention σ", a.Sigma, b.Sigma), coef("coherency κ", a.Kappa, b.Kappa))
 	switch {
 	case a.Peak != nil && b.Peak != nil:
 		la, lb := math.Log(a.Peak.Value), math.Log(b.Peak.Value)
 		if math.Abs(la-lb) > t*math.Hypot(a.Peak.LogSE, b.Peak.LogSE) {
-			parts = append(parts, fmt.Sprintf("%s's predicted peak is at %s %s against %s%s", labelA, Count(a.Peak.Value), unit, Count(b.Peak.Value), extrapolated(a, b)))
+			parts = append(parts, fmt.Sprintf("the predicted peak is at %s %s for %s against %s for %s%s", Count(a.Peak.Value), unit, labelA, Count(b.Peak.Value), labelB, extrapolated(a, b)))
 		} else {
-			parts = append(parts, fmt.Sprintf("their peaks could not be told apart (%s %s, %s %s %s)", labelA, Count(a.Peak.Value), labelB, Count(b.Peak.Value), unit))
+			parts = append(parts, fmt.Sprintf("the peaks could not be told apart (%s %s, %s %s %s)", labelA, Count(a.Peak.Value), labelB, Count(b.Peak.Value), unit))
 		}
 	case a.Peak != nil || b.Peak != nil:
 		with, without := labelA, labelB
@@ -48,18 +48,18 @@ func Contrast(a, b *Model, labelA, labelB, unit string) string {
 		if b.Peak != nil {
 			with, without, p = labelB, labelA, b.Peak
 		}
-		parts = append(parts, fmt.Sprintf("only %s has a peak in the model (N* ≈ %s %s); %s's coherency cannot be told from zero", with, Count(p.Value), unit, without))
+		parts = append(parts, fmt.Sprintf("only %s has a peak in the model (N* ≈ %s %s); for %s coherency cannot be told from zero", with, Count(p.Value), unit, without))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// ratioWord names a ratio below 1 before the larger figure: "half of",
-// "a third of", or "0.62×".
+// ratioWord names a ratio below 1: "half", "a third", "a quarter", or
+// "0.62×".
 func ratioWord(r float64) string {
 	for _, w := range []struct {
 		v    float64
 		word string
-	}{{0.5, "half of"}, {1.0 / 3, "a third of"}, {0.25, "a quarter of"}} {
+	}{{0.5, "half"}, {1.0 / 3, "a third"}, {0.25, "a quarter"}} {
 		if math.Abs(r-w.v) < 0.03 {
 			return w.word
 		}

@@ -56,7 +56,7 @@ func TestContrast(t *testing.T) {
 	}
 	arm, x86 := fit(0.02, 0.0005), fit(0.08, 0.002)
 	got := Contrast(arm, x86, "arm", "x86", "threads")
-	for _, w := range []string{"arm's contention σ 0.0", " of x86's 0.0", "arm's coherency κ", "arm's predicted peak is at 4", "threads against 2"} {
+	for _, w := range []string{"contention σ is lower for arm (0.0", ") than for x86 (0.0", "coherency κ is lower for arm", "the predicted peak is at 4", "threads for arm against 2"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("%q lacks %q", got, w)
 		}
@@ -67,7 +67,7 @@ func TestContrast(t *testing.T) {
 	const pairs = 200
 	for range pairs {
 		same := Contrast(fit(0.05, 0.001), fit(0.05, 0.001), "a", "b", "threads")
-		for i, w := range []string{"their contention σ could not be told apart", "their coherency κ could not be told apart", "their peaks could not be told apart"} {
+		for i, w := range []string{"contention σ could not be told apart", "coherency κ could not be told apart", "the peaks could not be told apart"} {
 			if !strings.Contains(same, w) {
 				said[i]++
 			}
