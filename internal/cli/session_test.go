@@ -40,32 +40,24 @@ func TestSessionVarAfterReconnect(t *testing.T) {
 		done <- runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=1000", "--threads=2", "--time=10", "--output=" + out,
 			"--isolation-level=repeatable-read", "--session-var", "application_name=" + app}, targetArgs(cfg))...)
 	}()
+	pids := func(query string, args ...any) []string {
+		rows, err := admin.QueryStrings(context.Background(), query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, r[0])
+		}
+		return out
+	}
+	const ofRun = "SELECT pid FROM pg_stat_activity WHERE datname = ? AND application_name = ?"
+	backends := func() []string { return pids(ofRun, cfg.Database, app) }
 	// Only the workers' backends are terminated: those whose last statement
 	// is the workload's. A backend of the checks before the run (the data
 	// inspection) carries the application_name too, and terminating it is a
 	// failure before the run, not a reconnect within it.
-	workers := func() []string {
-		rows, err := admin.QueryStrings(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = ? AND application_name = ? AND query LIKE 'SELECT c FROM sbtest%'", cfg.Database, app)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pids []string
-		for _, r := range rows {
-			pids = append(pids, r[0])
-		}
-		return pids
-	}
-	backends := func() []string {
-		rows, err := admin.QueryStrings(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = ? AND application_name = ?", cfg.Database, app)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pids []string
-		for _, r := range rows {
-			pids = append(pids, r[0])
-		}
-		return pids
-	}
+	workers := func() []string { return pids(ofRun+" AND query LIKE 'SELECT c FROM sbtest%'", cfg.Database, app) }
 	var killed []string
 	for deadline := time.Now().Add(5 * time.Second); len(killed) == 0 && time.Now().Before(deadline); {
 		time.Sleep(200 * time.Millisecond)

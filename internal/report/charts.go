@@ -322,17 +322,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 	}
 	for _, s := range c.Series {
 		col := SystemColor(s.Color)
-		xys := make(plotter.XYs, 0, len(s.X))
-		var errs plotter.XYs
-		var lo, hi []float64
-		for j := range s.X {
-			x := xOf(s.X[j])
-			xys = append(xys, plotter.XY{X: x, Y: s.Y[j]})
-			if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
-				errs = append(errs, plotter.XY{X: x, Y: s.Y[j]})
-				lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, math.Min(s.Hi[j], top)-s.Y[j])
-			}
-		}
+		xys, errs, lo, hi := s.points(xOf, top)
 		if len(errs) > 1 {
 			// The band of the confidence intervals, under the line.
 			poly := make(plotter.XYs, 0, 2*len(errs))
@@ -349,13 +339,8 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend, error) {
 			band.Color, band.LineStyle.Width = withAlpha(col, 0x38), 0
 			p.Add(band)
 		}
-		if len(errs) > 0 {
-			eb, err := plotter.NewYErrorBars(ciErrors{errs, lo, hi})
-			if err != nil {
-				return nil, leg, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
-			}
-			eb.Color, eb.Width, eb.CapWidth = col, vg.Points(1), vg.Points(5)
-			p.Add(eb)
+		if err := addErrorBars(p, errs, lo, hi, col); err != nil {
+			return nil, leg, fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -797,3 +782,34 @@ func (c *Chart) NarrowSVG() ([]byte, error) { return c.render("svg", true) }
 
 // PNG renders the chart as a PNG image at PNGDPI (twice the SVG's pixels).
 func (c *Chart) PNG() ([]byte, error) { return c.render("png", false) }
+
+// points are series s's points at x positions xOf(x), and those with an
+// interval (errs) with their extents below (lo) and above (hi), the upper
+// ones cut at top.
+func (s Series) points(xOf func(float64) float64, top float64) (xys, errs plotter.XYs, lo, hi []float64) {
+	xys = make(plotter.XYs, 0, len(s.X))
+	for j := range s.X {
+		x := xOf(s.X[j])
+		xys = append(xys, plotter.XY{X: x, Y: s.Y[j]})
+		if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
+			errs = append(errs, plotter.XY{X: x, Y: s.Y[j]})
+			lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, math.Min(s.Hi[j], top)-s.Y[j])
+		}
+	}
+	return xys, errs, lo, hi
+}
+
+// addErrorBars draws the intervals of points errs (extents lo, hi) in col;
+// nothing without any.
+func addErrorBars(p *plot.Plot, errs plotter.XYs, lo, hi []float64, col color.Color) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(ciErrors{errs, lo, hi})
+	if err != nil {
+		return err
+	}
+	eb.Color, eb.Width, eb.CapWidth = col, vg.Points(1), vg.Points(5)
+	p.Add(eb)
+	return nil
+}

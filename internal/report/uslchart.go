@@ -405,23 +405,9 @@ func (c *Chart) addUSL(p *plot.Plot, leg *plot.Legend) error {
 	}
 	for _, s := range c.Series {
 		col := SystemColor(s.Color)
-		var xys, errs plotter.XYs
-		var lo, hi []float64
-		for j := range s.X {
-			x := xOf(s.X[j])
-			xys = append(xys, plotter.XY{X: x, Y: s.Y[j]})
-			if j < len(s.Lo) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
-				errs = append(errs, plotter.XY{X: x, Y: s.Y[j]})
-				lo, hi = append(lo, s.Y[j]-s.Lo[j]), append(hi, math.Min(s.Hi[j], top)-s.Y[j])
-			}
-		}
-		if len(errs) > 0 {
-			eb, err := plotter.NewYErrorBars(ciErrors{errs, lo, hi})
-			if err != nil {
-				return fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
-			}
-			eb.Color, eb.Width, eb.CapWidth = col, vg.Points(1), vg.Points(5)
-			p.Add(eb)
+		xys, errs, lo, hi := s.points(xOf, top)
+		if err := addErrorBars(p, errs, lo, hi, col); err != nil {
+			return fmt.Errorf("chart %s, series %s: %w", c.ID, s.Label, err)
 		}
 		pts, err := plotter.NewScatter(xys)
 		if err != nil {
