@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/hostcounters"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -61,7 +62,7 @@ func TestMachineRoundTrip(t *testing.T) {
 	if m.Arch != local.Arch || m.LogicalCPUs != local.LogicalCPUs || m.Hostname != local.Hostname || m.CPUModel != local.CPUModel {
 		t.Errorf("fingerprint %+v differs from the local machine's %+v", m.Machine, local)
 	}
-	if m.PID != os.Getpid() || m.Process == "" || m.Source != sysinfo.ServerSourceAgent || m.Role != sysinfo.RoleServer || m.Agent != url {
+	if m.PID != os.Getpid() || m.Process == "" || m.Source != result.ServerSourceAgent || m.Role != result.RoleServer || m.Agent != url {
 		t.Errorf("PID %d process %q source %q role %q agent %q", m.PID, m.Process, m.Source, m.Role, m.Agent)
 	}
 	if m.InstanceType != "m6g.large" || m.Region != "eu-west-1" || m.Zone != "eu-west-1a" {
@@ -73,7 +74,7 @@ func TestMachineRoundTrip(t *testing.T) {
 }
 
 func TestLabelsError(t *testing.T) {
-	s := newServer(t, Options{Machine: func() sysinfo.Machine { return sysinfo.Machine{Arch: "arm64"} },
+	s := newServer(t, Options{Machine: func() result.Machine { return result.Machine{Arch: "arm64"} },
 		Labels: func(context.Context) (Labels, error) { return Labels{}, errors.New("no metadata service") }})
 	m, err := (&Client{URL: start(t, s)}).Machine(context.Background())
 	if err != nil || m.Arch != "arm64" || !strings.Contains(m.Note, "no metadata service") {
@@ -150,7 +151,7 @@ func TestCountersMoveUnderLoad(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
-	url := start(t, newServer(t, Options{Token: "s3cret", Machine: func() sysinfo.Machine { return sysinfo.Machine{} }}))
+	url := start(t, newServer(t, Options{Token: "s3cret", Machine: func() result.Machine { return result.Machine{} }}))
 	ctx := context.Background()
 	_, err := (&Client{URL: url}).Machine(ctx)
 	if err == nil || !strings.Contains(err.Error(), "needs a token") || !strings.Contains(err.Error(), TokenFlag) {
@@ -192,7 +193,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestMethodsWithoutToken(t *testing.T) {
-	url := start(t, newServer(t, Options{Machine: func() sysinfo.Machine { return sysinfo.Machine{} }}))
+	url := start(t, newServer(t, Options{Machine: func() result.Machine { return result.Machine{} }}))
 	for _, tc := range []struct {
 		method, path string
 		want         int
@@ -266,7 +267,7 @@ func TestClientErrors(t *testing.T) {
 
 func TestNewServerMissingProcess(t *testing.T) {
 	// PIDs beyond pid_max (at most 2^22) do not exist.
-	if _, err := NewServer(context.Background(), Options{PID: 1 << 30, Machine: func() sysinfo.Machine { return sysinfo.Machine{} }}); err == nil {
+	if _, err := NewServer(context.Background(), Options{PID: 1 << 30, Machine: func() result.Machine { return result.Machine{} }}); err == nil {
 		t.Error("a missing --pid was accepted")
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // BenchmarkCounters measures one GET /v1/counters in process (with --pid of
 // the test process), without the network.
 func BenchmarkCounters(b *testing.B) {
-	s, err := NewServer(context.Background(), Options{PID: os.Getpid(), Machine: func() sysinfo.Machine { return sysinfo.Machine{} }})
+	s, err := NewServer(context.Background(), Options{PID: os.Getpid(), Machine: func() result.Machine { return result.Machine{} }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/hostcounters"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // TokenFlag is the flag of fairbench's client commands that names the
@@ -38,10 +38,10 @@ type Client struct {
 
 // Machine returns the agent's machine fingerprint. Source is "agent"; Agent
 // is the client's URL; Role is what the agent sent ("server").
-func (c *Client) Machine(ctx context.Context) (sysinfo.ServerMachine, error) {
-	var m sysinfo.ServerMachine
+func (c *Client) Machine(ctx context.Context) (result.ServerMachine, error) {
+	var m result.ServerMachine
 	if err := c.get(ctx, PathMachine, &m); err != nil {
-		return sysinfo.ServerMachine{}, err
+		return result.ServerMachine{}, err
 	}
 	m.Agent = c.URL
 	return m, nil

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // Endpoint is one agent to read: the part of the database its machine runs
@@ -29,7 +29,7 @@ func ParseAgentList(s string) ([]Endpoint, error) {
 	seen := map[string]bool{}
 	for _, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
-		role, raw := sysinfo.RoleServer, item
+		role, raw := result.RoleServer, item
 		if r, rest, ok := strings.Cut(item, "="); ok && !strings.Contains(r, "/") && !strings.Contains(r, ":") {
 			role, raw = r, rest
 			if err := checkRole(role); err != nil {

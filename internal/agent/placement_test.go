@@ -9,7 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/placement"
 	"github.com/fairbench/fairbench/internal/placement/placementtest"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // TestPlacementLabels serves the fingerprint of an agent that placed itself
@@ -53,7 +53,7 @@ func TestPlacementLabels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newServer(t, Options{Machine: func() sysinfo.Machine { return sysinfo.Machine{Arch: tt.arch} }, Labels: PlacementLabels(tt.cfg)})
+			s := newServer(t, Options{Machine: func() result.Machine { return result.Machine{Arch: tt.arch} }, Labels: PlacementLabels(tt.cfg)})
 			m, err := (&Client{URL: start(t, s)}).Machine(context.Background())
 			if err != nil {
 				t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/hostcounters"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -60,7 +61,7 @@ type Options struct {
 	// FS is the file system the counters are read from; nil: os.DirFS("/").
 	FS fs.FS
 	// Machine fingerprints the machine; nil: sysinfo.LocalMachine.
-	Machine func() sysinfo.Machine
+	Machine func() result.Machine
 	// Labels, when set, is called once at start; what it returns fills
 	// InstanceType, Region, Zone and Node (and Arch when empty). Its notes
 	// and an error go into the fingerprint's Note.
@@ -89,7 +90,7 @@ func NewServer(ctx context.Context, opts Options) (*Server, error) {
 	if fingerprint == nil {
 		fingerprint = sysinfo.LocalMachine
 	}
-	m := sysinfo.ServerMachine{Machine: fingerprint(), Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent}
+	m := result.ServerMachine{Machine: fingerprint(), Role: result.RoleServer, Source: result.ServerSourceAgent}
 	var notes []string
 	if opts.PID > 0 {
 		snap, err := hostcounters.Read(s.fsys, opts.PID)

@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // Key identifies a cell of a system's results: what ran and with how many
@@ -145,8 +145,8 @@ type System struct {
 
 	// Machine is the client machine's fingerprint and Server the server's, from
 	// the first result (all results of a system come from one machine).
-	Machine sysinfo.Machine `json:"machine"`
-	Server  sysinfo.Server  `json:"server"`
+	Machine result.Machine `json:"machine"`
+	Server  result.Server  `json:"server"`
 	// UnderTest is the machine under test (MachineUnderTest of the first
 	// result): the database server's machine, which the frequency, vCPUs
 	// and label come from.

@@ -8,12 +8,11 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // roundsSystem builds a system whose oltp_read_write cells have the given tps
 // rounds per thread count.
-func roundsSystem(t *testing.T, label string, m sysinfo.Machine, rounds map[int][]float64) *System {
+func roundsSystem(t *testing.T, label string, m result.Machine, rounds map[int][]float64) *System {
 	t.Helper()
 	var runs []fakeRun
 	threads := make([]int, 0, len(rounds))
@@ -124,7 +123,7 @@ func TestCompareLatency(t *testing.T) {
 
 // tpccSystem builds a system of tpcc runs at 1 and 2 threads for each data
 // set of warehouses, tpmC = base × warehouses × threads.
-func tpccSystem(t *testing.T, label string, m sysinfo.Machine, base float64, warehouses ...int) *System {
+func tpccSystem(t *testing.T, label string, m result.Machine, base float64, warehouses ...int) *System {
 	t.Helper()
 	var runs []fakeRun
 	for _, w := range warehouses {
@@ -270,7 +269,7 @@ func TestParseSelector(t *testing.T) {
 }
 
 func TestCompareFiltersWorkloadsAndChecksInput(t *testing.T) {
-	mk := func(label string, m sysinfo.Machine) *System {
+	mk := func(label string, m result.Machine) *System {
 		return mustSystem(t, label,
 			fakeRun{machine: m, server: mysql8, workload: "oltp_read_only", threads: 1, tps: 10},
 			fakeRun{machine: m, server: mysql8, workload: "oltp_point_select", threads: 1, tps: 20})

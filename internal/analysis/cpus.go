@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Server CPU sets. A result whose server could use only some of its
@@ -88,7 +87,7 @@ func restrictedCPUs(res *result.Result) bool {
 	if res.ManagedServer != nil && res.ManagedServer.CPUList != "" {
 		return true
 	}
-	return slices.ContainsFunc(res.ServerMachines, func(m sysinfo.ServerMachine) bool { return m.CPUList != "" })
+	return slices.ContainsFunc(res.ServerMachines, func(m result.ServerMachine) bool { return m.CPUList != "" })
 }
 
 // pinnedCPUs is the number of CPUs fairbench pinned res's server to, and
@@ -339,7 +338,7 @@ func modeName(smtKinds, spreadKinds bool, smt, placement string) string {
 // thread per core.
 func noSMT(s *System) bool {
 	ms := s.UnderTest.Machines
-	return len(ms) > 0 && !slices.ContainsFunc(ms, func(m sysinfo.ServerMachine) bool { return m.ThreadsPerCore != 1 })
+	return len(ms) > 0 && !slices.ContainsFunc(ms, func(m result.ServerMachine) bool { return m.ThreadsPerCore != 1 })
 }
 
 // byCPUs builds the by-CPUs sections of a throughput comparison: one per key

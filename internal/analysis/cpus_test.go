@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // The sweep fixtures (testdata/cpusweep, written by gen.py from a real run's
@@ -114,10 +113,10 @@ func TestSweepGolden(t *testing.T) {
 // per-vCPU figures count its set. Without Key.CPUs the three rounds of each
 // case below pool into one row.
 func TestCPUSetsAreNeverPooled(t *testing.T) {
-	sm := func(list string) []sysinfo.ServerMachine {
+	sm := func(list string) []result.ServerMachine {
 		m := x86Machine
 		m.CPUList = list
-		return []sysinfo.ServerMachine{{Machine: m, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceLocal}}
+		return []result.ServerMachine{{Machine: m, Role: result.RoleServer, Source: result.ServerSourceLocal}}
 	}
 	sweep := func(count int, smt string) *result.SuiteCell {
 		return &result.SuiteCell{Plan: "p", Round: 1, ServerCPUs: &result.ServerCPUs{Count: count, SMT: smt, Placement: "packed", CPUs: count, Cores: count}}

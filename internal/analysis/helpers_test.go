@@ -9,26 +9,25 @@ import (
 
 	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Machines and servers of the tests.
 var (
-	armMachine = sysinfo.Machine{Arch: "arm64", CPUModel: "Kunpeng-920", Vendor: "HiSilicon", Core: "TaiShan-v110",
+	armMachine = result.Machine{Arch: "arm64", CPUModel: "Kunpeng-920", Vendor: "HiSilicon", Core: "TaiShan-v110",
 		LogicalCPUs: 24, Cores: 24, Sockets: 1, Hostname: "arm-bench"}
-	x86Machine = sysinfo.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", Vendor: "Intel",
+	x86Machine = result.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", Vendor: "Intel",
 		LogicalCPUs: 24, Cores: 12, Sockets: 1, ThreadsPerCore: 2, MaxMHz: 3900, Hostname: "x86-bench"}
-	n1Machine = sysinfo.Machine{Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Core: "Neoverse-N1",
+	n1Machine = result.Machine{Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Core: "Neoverse-N1",
 		LogicalCPUs: 4, MaxMHz: 2500, Hostname: "bench1"}
-	mysql8   = sysinfo.Server{Flavor: "MySQL", Version: "8.0.19"}
-	mariadb  = sysinfo.Server{Flavor: "MariaDB", Version: "10.11.6-MariaDB"}
+	mysql8   = result.Server{Flavor: "MySQL", Version: "8.0.19"}
+	mariadb  = result.Server{Flavor: "MariaDB", Version: "10.11.6-MariaDB"}
 	testTime = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 )
 
 // fakeRun describes a result to build.
 type fakeRun struct {
-	machine  sysinfo.Machine
-	server   sysinfo.Server
+	machine  result.Machine
+	server   result.Server
 	workload string
 	randType string
 	tables   int
@@ -53,7 +52,7 @@ type fakeRun struct {
 	// result's server_machines, variables the server's variables and
 	// managed the managed server's settings.
 	target         *result.Target
-	serverMachines []sysinfo.ServerMachine
+	serverMachines []result.ServerMachine
 	variables      map[string]string
 	managed        map[string]string
 	// managedCPUs is the managed server's cpu_list (server start --cpus).

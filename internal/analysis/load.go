@@ -15,7 +15,6 @@ import (
 	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Load reads one operand: a result file, a suite directory (manifest.json and
@@ -499,12 +498,12 @@ func fileExists(path string) bool {
 
 // machineID is what identifies a machine across runs: the fields that do not
 // change from one run to the next (frequencies and kernel may).
-func machineID(m sysinfo.Machine) string {
+func machineID(m result.Machine) string {
 	return strings.Join([]string{m.Hostname, m.Arch, m.CPUModel, m.Core, m.SystemVendor, m.Product, strconv.Itoa(m.LogicalCPUs)}, "\x00")
 }
 
 // serverID is the server's flavour and version.
-func serverID(s sysinfo.Server) string {
+func serverID(s result.Server) string {
 	id := strings.TrimSpace(s.Flavor + " " + s.Version)
 	if id == "" {
 		return "an unknown server"
@@ -513,7 +512,7 @@ func serverID(s sysinfo.Server) string {
 }
 
 // DescribeMachine names a machine for messages and the run header: "bench1 (arm64 Neoverse-N1 ×4)".
-func DescribeMachine(m sysinfo.Machine) string {
+func DescribeMachine(m result.Machine) string {
 	desc := machineLabel(m)
 	switch {
 	case desc == "" && m.Hostname == "":
@@ -529,7 +528,7 @@ func DescribeMachine(m sysinfo.Machine) string {
 // machineLabel derives a system label from a machine: architecture, CPU and
 // logical CPU count ("arm64 Neoverse-N1 ×4", "amd64 Intel Xeon Gold 6266C ×24"),
 // or "" when the fingerprint is empty.
-func machineLabel(m sysinfo.Machine) string {
+func machineLabel(m result.Machine) string {
 	var parts []string
 	if m.Arch != "" {
 		parts = append(parts, m.Arch)
@@ -554,7 +553,7 @@ var (
 
 // shortCPU names the CPU briefly: the arm64 core when known, else the model
 // without trademarks and the "@ 3.00GHz" suffix.
-func shortCPU(m sysinfo.Machine) string {
+func shortCPU(m result.Machine) string {
 	if m.Core != "" {
 		return m.Core
 	}
@@ -583,7 +582,7 @@ const (
 // /proc/cpuinfo, then the current cpufreq frequency. A result imported before
 // schema 1.3 kept --machine-ghz in MHz: legacyImport says the machine is such
 // a result's, whose MHz is then the flag's and comes first.
-func machineGHz(m sysinfo.Machine, legacyImport bool) (float64, string) {
+func machineGHz(m result.Machine, legacyImport bool) (float64, string) {
 	if m.GivenGHz > 0 {
 		return m.GivenGHz, ghzFromFlag
 	}
@@ -592,7 +591,7 @@ func machineGHz(m sysinfo.Machine, legacyImport bool) (float64, string) {
 	}
 	if sub := nominalGHz().FindStringSubmatch(m.CPUModel); sub != nil {
 		if v, err := strconv.ParseFloat(sub[1], 64); err == nil && v > 0 {
-			if m.Source == sysinfo.SourceImport || legacyImport {
+			if m.Source == result.SourceImport || legacyImport {
 				return v, ghzFromImportedModel
 			}
 			return v, ghzFromModel
@@ -695,11 +694,11 @@ func orUnknown(s string) string {
 
 // machineVCPUs is a machine's logical CPU count and where it came from (0, ""
 // when unknown).
-func machineVCPUs(m sysinfo.Machine, legacyImport bool) (int, string) {
+func machineVCPUs(m result.Machine, legacyImport bool) (int, string) {
 	switch {
 	case m.LogicalCPUs <= 0:
 		return 0, ""
-	case m.Source == sysinfo.SourceImport || legacyImport:
+	case m.Source == result.SourceImport || legacyImport:
 		return m.LogicalCPUs, vcpusFromFlag
 	}
 	return m.LogicalCPUs, vcpusFromMachine

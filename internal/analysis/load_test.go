@@ -12,7 +12,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // writeSuite writes a suite directory as 'fairbench suite run' leaves it: a
@@ -502,7 +501,7 @@ func TestMachineGHzAndLabel(t *testing.T) {
 		}, 2.6, "cpuinfo MHz", "arm64 TaiShan-v110 ×24"},
 		{"nothing known", func() (float64, string, string) {
 			g, s := machineGHz(armMachine, false)
-			return g, s, machineLabel(sysinfo.Machine{})
+			return g, s, machineLabel(result.Machine{})
 		}, 0, "", ""},
 	}
 	for _, tt := range tests {
@@ -517,8 +516,8 @@ func TestMachineGHzAndLabel(t *testing.T) {
 // source says where its figure came from; results imported before schema 1.3
 // (the flag's value in mhz) read the same.
 func TestMachineGHzSources(t *testing.T) {
-	imported := func(m sysinfo.Machine) sysinfo.Machine {
-		m.Source = sysinfo.SourceImport
+	imported := func(m result.Machine) result.Machine {
+		m.Source = result.SourceImport
 		return m
 	}
 	withGiven := imported(x86Machine)
@@ -527,7 +526,7 @@ func TestMachineGHzSources(t *testing.T) {
 	legacy.MHz = 2600
 	for _, tc := range []struct {
 		name         string
-		m            sysinfo.Machine
+		m            result.Machine
 		legacyImport bool
 		ghz          float64
 		source       string
@@ -553,7 +552,7 @@ func TestMachineGHzSources(t *testing.T) {
 // than scaled by the first one's.
 func TestTwoGivenFrequenciesRefused(t *testing.T) {
 	m := x86Machine
-	m.Source, m.GivenGHz = sysinfo.SourceImport, 2.6
+	m.Source, m.GivenGHz = result.SourceImport, 2.6
 	other := m
 	other.GivenGHz = 3.1
 	_, err := FromResults("x86", []*result.Result{

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/fairbench/fairbench/internal/analysis/usl"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // csvHeader is the header line of WriteCSV: one record per row and system.
@@ -245,13 +245,13 @@ type JSONCPUPoint struct {
 
 // JSONSystem describes one operand.
 type JSONSystem struct {
-	Label   string          `json:"label"`
-	Name    string          `json:"name,omitempty"`
-	Source  string          `json:"source,omitempty"`
-	Machine sysinfo.Machine `json:"machine"`
+	Label   string         `json:"label"`
+	Name    string         `json:"name,omitempty"`
+	Source  string         `json:"source,omitempty"`
+	Machine result.Machine `json:"machine"`
 	// UnderTest is the machine under test the figures judge (the server's).
 	UnderTest       UnderTest      `json:"under_test"`
-	Server          sysinfo.Server `json:"server"`
+	Server          result.Server  `json:"server"`
 	GHz             *float64       `json:"ghz"`
 	GHzSource       string         `json:"ghz_source,omitempty"`
 	VCPUs           *int           `json:"vcpus"`

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // seedRow is one line of a table of seed 000 ("MySQL on x86 vs ARM"): the raw
@@ -94,7 +94,7 @@ var seed000 = []seedTable{
 // --ghz ARM=2.6,x86=3.0.
 func seedSystems(t *testing.T) []*System {
 	t.Helper()
-	noFreq := func(m sysinfo.Machine) sysinfo.Machine {
+	noFreq := func(m result.Machine) result.Machine {
 		m.CPUModel, m.MaxMHz, m.MHz, m.CurMHz = shortCPU(m), 0, 0, 0
 		return m
 	}

@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"errors"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/result"
 
 	"github.com/spf13/pflag"
 
@@ -289,11 +289,11 @@ func TestSessionShapes(t *testing.T) {
 		want   string
 	}{
 		{"older result", mysqlAt(func(*result.Target) {}), nil, ""},
-		{"isolation read back", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "READ-COMMITTED"} }), nil, "isolation=read-committed"},
-		{"postgres spelling", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "read committed"} }), nil, "isolation=read-committed"},
-		{"asked, not read back", mysqlAt(func(t *result.Target) { t.Session = &sysinfo.Session{Notes: []string{"no"}} }), map[string]string{"isolation-level": "serializable"}, "isolation=serializable"},
+		{"isolation read back", mysqlAt(func(t *result.Target) { t.Session = &result.Session{Isolation: "READ-COMMITTED"} }), nil, "isolation=read-committed"},
+		{"postgres spelling", mysqlAt(func(t *result.Target) { t.Session = &result.Session{Isolation: "read committed"} }), nil, "isolation=read-committed"},
+		{"asked, not read back", mysqlAt(func(t *result.Target) { t.Session = &result.Session{Notes: []string{"no"}} }), map[string]string{"isolation-level": "serializable"}, "isolation=serializable"},
 		{"session variables", mysqlAt(func(t *result.Target) {
-			t.Session = &sysinfo.Session{Variables: map[string]string{"sql_mode": "", "innodb_lock_wait_timeout": "10", "x": "a b"}}
+			t.Session = &result.Session{Variables: map[string]string{"sql_mode": "", "innodb_lock_wait_timeout": "10", "x": "a b"}}
 		}), nil, "var:innodb_lock_wait_timeout=10 var:sql_mode='' var:x=a_b"},
 		{"compression", mysqlAt(func(t *result.Target) { t.Compression = true }), nil, "compression=on"},
 		{"cipher list", mysqlAt(func(t *result.Target) {
@@ -319,7 +319,7 @@ func TestSessionDifferencesAreNotPooledNorCompared(t *testing.T) {
 		mod(&tg)
 		return &tg
 	}
-	rc := at(func(t *result.Target) { t.Session = &sysinfo.Session{Isolation: "READ-COMMITTED"} })
+	rc := at(func(t *result.Target) { t.Session = &result.Session{Isolation: "READ-COMMITTED"} })
 	x86 := mustSystem(t, "x86",
 		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000},
 		fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1100, target: rc})

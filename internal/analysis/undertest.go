@@ -11,7 +11,6 @@ import (
 	"github.com/fairbench/fairbench/internal/cpuset"
 	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // UnderTest is the machine under test of a result: the machine (or machines)
@@ -36,7 +35,7 @@ type UnderTest struct {
 	From string `json:"from,omitempty"`
 	// Machines are the descriptions: the result's server_machines, or its
 	// client machine as one entry with role "server".
-	Machines []sysinfo.ServerMachine `json:"machines,omitempty"`
+	Machines []result.ServerMachine `json:"machines,omitempty"`
 
 	// Label names the machine for a system label ("arm64 Neoverse-N1 ×4";
 	// "tidb: amd64 … + tikv: …" for several); "" when unknown.
@@ -113,7 +112,7 @@ func machineUnderTest(res *result.Result) UnderTest {
 	}
 	var from string
 	switch {
-	case res.Machine.Source == sysinfo.SourceImport || (importedResult(res) && !reflect.ValueOf(res.Machine).IsZero()):
+	case res.Machine.Source == result.SourceImport || (importedResult(res) && !reflect.ValueOf(res.Machine).IsZero()):
 		from = fromImport
 	case res.Target.DryRun:
 		from = fromDryRun
@@ -132,7 +131,7 @@ func machineUnderTest(res *result.Result) UnderTest {
 		return UnderTest{Why: why}
 	}
 	legacy := importedResult(res)
-	u := UnderTest{Known: true, From: from, Machines: []sysinfo.ServerMachine{{Machine: res.Machine, Role: sysinfo.RoleServer}}}
+	u := UnderTest{Known: true, From: from, Machines: []result.ServerMachine{{Machine: res.Machine, Role: result.RoleServer}}}
 	u.Label = machineLabel(res.Machine)
 	u.Arch, u.CPUModel = res.Machine.Arch, res.Machine.CPUModel
 	var how string
@@ -155,7 +154,7 @@ func machineUnderTest(res *result.Result) UnderTest {
 
 // fromServerMachines describes the machine under test from a result's
 // server_machines.
-func fromServerMachines(ms []sysinfo.ServerMachine) UnderTest {
+func fromServerMachines(ms []result.ServerMachine) UnderTest {
 	var sources, arches, models, labels, regions []string
 	for _, m := range ms {
 		sources = appendNew(sources, orUnknown(m.Source))
@@ -241,7 +240,7 @@ func fromServerMachines(ms []sysinfo.ServerMachine) UnderTest {
 
 // givenGHzHow names a frequency a user gave for a server machine.
 func givenGHzHow(source string) string {
-	if source == sysinfo.ServerSourceFlags {
+	if source == result.ServerSourceFlags {
 		return "--server-ghz"
 	}
 	return "given"
@@ -249,10 +248,10 @@ func givenGHzHow(source string) string {
 
 // machineName names entry i of ms in messages: its role, numbered when roles
 // repeat ("tikv#2").
-func machineName(ms []sysinfo.ServerMachine, i int) string {
+func machineName(ms []result.ServerMachine, i int) string {
 	role := ms[i].Role
 	if role == "" {
-		role = sysinfo.RoleServer
+		role = result.RoleServer
 	}
 	n, k := 0, 0
 	for j, m := range ms {
@@ -346,7 +345,7 @@ func joinNonEmpty(list []string) string { return strings.Join(list, " + ") }
 // judgedID identifies the machine a system judges: the machine under test's
 // identity, or the client machine's when the server's is unknown (the only
 // machine such results name).
-func judgedID(u UnderTest, client sysinfo.Machine) string {
+func judgedID(u UnderTest, client result.Machine) string {
 	if u.Known {
 		return "server\x03" + u.id()
 	}
@@ -354,7 +353,7 @@ func judgedID(u UnderTest, client sysinfo.Machine) string {
 }
 
 // describeJudged names the machine judgedID identifies, for messages.
-func describeJudged(u UnderTest, client sysinfo.Machine) string {
+func describeJudged(u UnderTest, client result.Machine) string {
 	if u.Known {
 		return u.describe()
 	}
@@ -364,7 +363,7 @@ func describeJudged(u UnderTest, client sysinfo.Machine) string {
 // serverLabel names a server briefly for a system label: flavour and the
 // major.minor of its version ("MariaDB 10.11", "PostgreSQL 15.5"); "" when
 // neither is known.
-func serverLabel(s sysinfo.Server) string {
+func serverLabel(s result.Server) string {
 	v := s.Version
 	if m := shortVersion().FindString(v); m != "" {
 		v = m

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // remote is a target on another host: the client machine is not the server's.
@@ -19,18 +18,18 @@ var remote = &result.Target{Driver: "mysql", Hosts: []string{"10.0.0.7"}, Ports:
 // scaling and per-vCPU figures use the server's GHz and vCPUs, not the
 // client's, and the output says where each came from.
 func TestCompareScalesByServerMachine(t *testing.T) {
-	server := sysinfo.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", Core: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500, Hostname: "db1"}
+	server := result.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", Core: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500, Hostname: "db1"}
 	for _, tt := range []struct {
 		source  string
-		machine sysinfo.Machine
+		machine result.Machine
 		ghzFrom string
 	}{
-		{sysinfo.ServerSourceAgent, server, "server_machines (agent): cpufreq max"},
-		{sysinfo.ServerSourceFile, server, "server_machines (file): cpufreq max"},
-		{sysinfo.ServerSourceFlags, sysinfo.Machine{Arch: "arm64", LogicalCPUs: 8, GivenGHz: 2.5}, "server_machines (flags): --server-ghz"},
+		{result.ServerSourceAgent, server, "server_machines (agent): cpufreq max"},
+		{result.ServerSourceFile, server, "server_machines (file): cpufreq max"},
+		{result.ServerSourceFlags, result.Machine{Arch: "arm64", LogicalCPUs: 8, GivenGHz: 2.5}, "server_machines (flags): --server-ghz"},
 	} {
 		t.Run(tt.source, func(t *testing.T) {
-			sm := []sysinfo.ServerMachine{{Machine: tt.machine, Role: sysinfo.RoleServer, Source: tt.source}}
+			sm := []result.ServerMachine{{Machine: tt.machine, Role: result.RoleServer, Source: tt.source}}
 			// The client is an x86 box of 24 vCPUs at 3 GHz: were it judged,
 			// the figures below would differ.
 			arm := mustSystem(t, "arm", fakeRun{machine: x86Machine, server: mysql8, threads: 8, tps: 1000, target: remote, serverMachines: sm})
@@ -98,11 +97,11 @@ func TestUnknownServerMachine(t *testing.T) {
 // TestMachineUnderTestRule: which machine a result judges, and where from.
 func TestMachineUnderTestRule(t *testing.T) {
 	imported := n1Machine
-	imported.Source = sysinfo.SourceImport
+	imported.Source = result.SourceImport
 	for _, tt := range []struct {
 		name    string
 		target  result.Target
-		client  sysinfo.Machine
+		client  result.Machine
 		options map[string]string
 		from    string // "" = unknown
 		why     string // the reason contains it
@@ -114,7 +113,7 @@ func TestMachineUnderTestRule(t *testing.T) {
 		{"sqlite", result.Target{Driver: "sqlite", Path: "x.db"}, n1Machine, nil, fromSQLite, ""},
 		{"imported", result.Target{}, imported, nil, fromImport, ""},
 		{"imported before 1.3", result.Target{}, n1Machine, map[string]string{"imported-format": "sysbench"}, fromImport, ""},
-		{"imported without a machine", result.Target{}, sysinfo.Machine{}, map[string]string{"imported-format": "sysbench"}, "", "import it again with --arch"},
+		{"imported without a machine", result.Target{}, result.Machine{}, map[string]string{"imported-format": "sysbench"}, "", "import it again with --arch"},
 		{"remote", result.Target{Driver: "mysql", Hosts: []string{"db.example"}}, n1Machine, nil, "", "ran against db.example"},
 		{"one remote of two", result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1", "10.0.0.8"}}, n1Machine, nil, "", "ran against 127.0.0.1, 10.0.0.8"},
 		{"no host", result.Target{Driver: "mysql"}, n1Machine, nil, "", "records no target host"},
@@ -138,17 +137,17 @@ func TestMachineUnderTestRule(t *testing.T) {
 // CPU list when known); a frequency only when every machine has the same,
 // else a note and no scaling.
 func TestServerMachinesCluster(t *testing.T) {
-	m := func(role string, cpus int, mhz float64, list string) sysinfo.ServerMachine {
-		return sysinfo.ServerMachine{Machine: sysinfo.Machine{Arch: "amd64", LogicalCPUs: cpus, MaxMHz: mhz, CPUList: list}, Role: role, Source: sysinfo.ServerSourceAgent}
+	m := func(role string, cpus int, mhz float64, list string) result.ServerMachine {
+		return result.ServerMachine{Machine: result.Machine{Arch: "amd64", LogicalCPUs: cpus, MaxMHz: mhz, CPUList: list}, Role: role, Source: result.ServerSourceAgent}
 	}
-	u := MachineUnderTest(&result.Result{ServerMachines: []sysinfo.ServerMachine{m("tidb", 16, 3000, ""), m("tikv", 16, 3000, "0-7"), m("tikv", 16, 3000, "")}})
+	u := MachineUnderTest(&result.Result{ServerMachines: []result.ServerMachine{m("tidb", 16, 3000, ""), m("tikv", 16, 3000, "0-7"), m("tikv", 16, 3000, "")}})
 	if u.VCPUs != 40 || u.GHz != 3 || u.VCPUsSource != "server_machines (agent): cpu_list, summed over 3 machines" {
 		t.Errorf("same frequency: %d vCPUs (%s), %v GHz; want 40, 3", u.VCPUs, u.VCPUsSource, u.GHz)
 	}
 	if !strings.Contains(u.Label, "tikv#2: amd64") {
 		t.Errorf("label %q names no tikv#2", u.Label)
 	}
-	u = MachineUnderTest(&result.Result{ServerMachines: []sysinfo.ServerMachine{m("tidb", 16, 3000, ""), m("tikv", 8, 2500, "")}})
+	u = MachineUnderTest(&result.Result{ServerMachines: []result.ServerMachine{m("tidb", 16, 3000, ""), m("tikv", 8, 2500, "")}})
 	if u.GHz != 0 || u.VCPUs != 24 || len(u.Notes) != 1 || !strings.Contains(u.Notes[0], "tidb 3 GHz, tikv 2.5 GHz") {
 		t.Errorf("different frequencies: %v GHz, %d vCPUs, notes %q; want 0, 24 and a note", u.GHz, u.VCPUs, u.Notes)
 	}

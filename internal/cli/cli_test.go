@@ -27,7 +27,6 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
@@ -979,7 +978,7 @@ func TestPgSocketDirectoryAsHost(t *testing.T) {
 	if res.Target.Socket != dir || res.Target.Transport != result.TransportSocket {
 		t.Errorf("target socket %q transport %q, want %q over a socket", res.Target.Socket, res.Target.Transport, dir)
 	}
-	if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceLocal {
+	if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != result.ServerSourceLocal {
 		t.Fatalf("server machines %+v, want this machine (local)\n%s", res.ServerMachines, r.stdout)
 	}
 	if os.Geteuid() == 0 && res.ServerMachines[0].Process != "postgres" {

@@ -8,7 +8,6 @@ import (
 
 	goldenfile "github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -61,7 +60,7 @@ func TestSummaryGolden(t *testing.T) {
 // at 40 % of its --rate, a TLS fall-back): they end the summary.
 func TestSummaryWarningsGolden(t *testing.T) {
 	r := fixedResult(5000)
-	r.Target = result.Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{}}
+	r.Target = result.Target{Driver: "mysql", SSL: "on", TLS: &result.TLS{}}
 	r.AddWarning(result.TLSWarning(r.Target))
 	r.AddWarning(result.RateWarning(r.Rate, r.Totals))
 	if len(r.Warnings) != 2 {

@@ -12,7 +12,6 @@ import (
 	"github.com/fairbench/fairbench/internal/measure"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // forcedShutdownFatal is sysbench's line when its --forced-shutdown alarm
@@ -70,13 +69,13 @@ func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed
 // line each ("Server machine: db1 (amd64 AMD EPYC 7B13 ×2) (local, pid
 // 3816 mariadbd)"; "Server machine (tikv): …" in a cluster), or say it is
 // not known, and warn about what could not be read or found.
-func serverMachineLines(w io.Writer, machines []sysinfo.ServerMachine, notes []string) {
+func serverMachineLines(w io.Writer, machines []result.ServerMachine, notes []string) {
 	if len(machines) == 0 {
 		fmt.Fprintln(w, "Server machine: not known")
 	}
 	for _, m := range machines {
 		title := "Server machine"
-		if m.Role != "" && m.Role != sysinfo.RoleServer {
+		if m.Role != "" && m.Role != result.RoleServer {
 			title += " (" + m.Role + ")"
 		}
 		where := []string{m.Source}
@@ -144,7 +143,7 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	p, lat := 0.0, 0.0 // --percentile=0: sysbench prints 0% and 0.00
 	if len(pcts) > 0 {
 		p = mainPercentile(pcts)
-		lat = iv.LatencyMs[runner.PercentileKey(p)]
+		lat = iv.LatencyMs[result.PercentileKey(p)]
 	}
 	tag, stall := "", ""
 	if iv.Warmup {
@@ -155,7 +154,7 @@ func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
 	}
 	fmt.Fprintf(w, "[ %ss ]%s thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%s%%): %.2f err/s: %.2f reconn/s: %.2f%s\n",
 		intervalLabel(iv.At), tag, iv.Threads, iv.TPS, iv.QPS, per(c.Reads), per(c.Writes), per(c.Others),
-		runner.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects), stall)
+		result.PercentileKey(p), lat, per(c.ErrorCount()), per(c.Reconnects), stall)
 	if ol := iv.OpenLoop; ol != nil { // a --rate run: sysbench's second line
 		fmt.Fprintf(w, "[ %ss ]%s queue length: %d, concurrency: %d\n", intervalLabel(iv.At), tag, ol.QueueLength, ol.Concurrency)
 	}
@@ -311,7 +310,7 @@ func latencyBlock(w io.Writer, title string, l result.Latency, pcts []float64) {
 	row("         avg: ", l.AvgMs)
 	row("         max: ", l.MaxMs)
 	for _, p := range pcts {
-		k := runner.PercentileKey(p)
+		k := result.PercentileKey(p)
 		row(fmt.Sprintf("        %5s percentile: ", ordinal(k)), l.Percentiles[k])
 	}
 	if len(pcts) == 0 { // --percentile=0
@@ -345,7 +344,7 @@ func kindsBlock(w io.Writer, t result.Phase, pcts []float64) {
 		return
 	}
 	p := mainPercentile(pcts)
-	key := runner.PercentileKey(p)
+	key := result.PercentileKey(p)
 	fmt.Fprintf(w, "By kind:            events      per sec.  rollbacks  ign.errors   avg ms  %5s%% ms   max ms\n", key)
 	for _, k := range t.Kinds {
 		var errs int64

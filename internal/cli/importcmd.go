@@ -16,7 +16,6 @@ import (
 	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/servermachine"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // importFlags describe the logs being imported: what the logs do not say.
@@ -116,7 +115,7 @@ func (f *importFlags) options(ctx context.Context, fs *pflag.FlagSet) (importer.
 		Format: format, Workload: f.workload, Label: f.label,
 		Machine:        importMachine(f.server, machines),
 		ServerMachines: machines,
-		Server:         sysinfo.Server{Flavor: f.flavor, Version: f.version},
+		Server:         result.Server{Flavor: f.flavor, Version: f.version},
 	}
 	opts, err = f.moreOptions(opts)
 	return opts, warnings, err
@@ -125,14 +124,14 @@ func (f *importFlags) options(ctx context.Context, fs *pflag.FlagSet) (importer.
 // importMachine is the imported results' machine, as import recorded it
 // before server_machines, for older readers: the single server machine, or
 // with several the fields the flags give.
-func importMachine(s servermachine.Spec, machines []sysinfo.ServerMachine) sysinfo.Machine {
-	m := sysinfo.Machine{Arch: s.Arch, CPUModel: s.CPUModel, LogicalCPUs: s.VCPUs, GivenGHz: s.GHz, MemoryBytes: s.MemoryBytes(),
+func importMachine(s servermachine.Spec, machines []result.ServerMachine) result.Machine {
+	m := result.Machine{Arch: s.Arch, CPUModel: s.CPUModel, LogicalCPUs: s.VCPUs, GivenGHz: s.GHz, MemoryBytes: s.MemoryBytes(),
 		InstanceType: s.InstanceType, Region: s.Region, Zone: s.Zone}
 	if len(machines) == 1 {
 		m = machines[0].Machine
 	}
 	if !reflect.ValueOf(m).IsZero() {
-		m.Source = sysinfo.SourceImport
+		m.Source = result.SourceImport
 	}
 	return m
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/fairbench/fairbench/internal/machinewatch"
 	"github.com/fairbench/fairbench/internal/placement"
 	"github.com/fairbench/fairbench/internal/placement/placementtest"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
 	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -125,7 +125,7 @@ func TestRunFindsAgentsThroughKubernetes(t *testing.T) {
 		}
 		for i, want := range []struct{ node, url, instance string }{{"node-a", agentURL(3), "m6i.large"}, {"node-b", agentURL(4), "m6i.xlarge"}} {
 			m := ms[i]
-			if m.Source != sysinfo.ServerSourceKubernetes || m.Node != want.node || m.Agent != want.url || m.Role != sysinfo.RoleServer || m.InstanceType != want.instance || m.LogicalCPUs == 0 {
+			if m.Source != result.ServerSourceKubernetes || m.Node != want.node || m.Agent != want.url || m.Role != result.RoleServer || m.InstanceType != want.instance || m.LogicalCPUs == 0 {
 				t.Errorf("server_machines[%d] = %+v, want source kubernetes, node %s, agent %s, instance type %s", i, m, want.node, want.url, want.instance)
 			}
 		}
@@ -220,7 +220,7 @@ run: {time: 1}
 			t.Fatalf("manifest %+v, %v", m, err)
 		}
 		res := readResult(t, filepath.Join(dir, m.Cells[0].File))
-		if ms := res.ServerMachines; len(ms) != 2 || ms[0].Source != sysinfo.ServerSourceKubernetes || ms[0].Node != "node-a" || ms[1].Node != "node-b" {
+		if ms := res.ServerMachines; len(ms) != 2 || ms[0].Source != result.ServerSourceKubernetes || ms[0].Node != "node-a" || ms[1].Node != "node-b" {
 			t.Errorf("server_machines %+v, want node-a and node-b from kubernetes", ms)
 		}
 		if !hasWarning(res, "server machines: database node node-d") || res.Options["server-pods-namespace"] != "bench" {

@@ -11,26 +11,25 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // The machines of the mixing tests: x86 at 3.0 GHz, ARM at 2.6 GHz, 24 vCPUs each.
 var (
-	mixX86 = sysinfo.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", LogicalCPUs: 24, Hostname: "x86-bench"}
-	mixARM = sysinfo.Machine{Arch: "arm64", CPUModel: "Kunpeng-920", Core: "TaiShan-v110", LogicalCPUs: 24, MaxMHz: 2600, Hostname: "arm-bench"}
+	mixX86 = result.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", LogicalCPUs: 24, Hostname: "x86-bench"}
+	mixARM = result.Machine{Arch: "arm64", CPUModel: "Kunpeng-920", Core: "TaiShan-v110", LogicalCPUs: 24, MaxMHz: 2600, Hostname: "arm-bench"}
 )
 
 // writeRuns writes complete results into a new directory under parent: for
 // each data set (tpcc warehouses as "w10", OLTP as "oltp_point_select") runs
 // at 1 and 2 threads whose figure is per × warehouses × threads (per ×
 // threads for OLTP), as tpmC and as tps.
-func writeRuns(t *testing.T, parent, name string, m sysinfo.Machine, per float64, sets ...string) string {
+func writeRuns(t *testing.T, parent, name string, m result.Machine, per float64, sets ...string) string {
 	t.Helper()
 	return writeRunsAt(t, parent, name, m, per, []int{1, 2}, sets...)
 }
 
 // writeRunsAt is writeRuns at the given thread counts.
-func writeRunsAt(t *testing.T, parent, name string, m sysinfo.Machine, per float64, threadCounts []int, sets ...string) string {
+func writeRunsAt(t *testing.T, parent, name string, m result.Machine, per float64, threadCounts []int, sets ...string) string {
 	t.Helper()
 	dir := filepath.Join(parent, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -43,7 +42,7 @@ func writeRunsAt(t *testing.T, parent, name string, m sysinfo.Machine, per float
 				Threads: threads, Status: result.StatusComplete, Machine: m,
 				// A local server: the client machine is the machine under test.
 				Target:  result.Target{Driver: "mysql", Hosts: []string{"127.0.0.1"}, Ports: []int{3306}},
-				Server:  sysinfo.Server{Flavor: "MySQL", Version: "8.0.19"},
+				Server:  result.Server{Flavor: "MySQL", Version: "8.0.19"},
 				Options: map[string]string{"threads": strconv.Itoa(threads)},
 				Start:   time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
 			}

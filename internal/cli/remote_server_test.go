@@ -22,7 +22,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/agent"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testnet"
 )
 
@@ -209,8 +208,8 @@ func TestRunRemoteServer(t *testing.T) {
 			t.Fatalf("server_machines %+v, want the agent's one", res.ServerMachines)
 		}
 		sm := res.ServerMachines[0]
-		if sm.Source != sysinfo.ServerSourceAgent || sm.PID != m.PID {
-			t.Errorf("server machine source %q, PID %d; want %q, %d", sm.Source, sm.PID, sysinfo.ServerSourceAgent, m.PID)
+		if sm.Source != result.ServerSourceAgent || sm.PID != m.PID {
+			t.Errorf("server machine source %q, PID %d; want %q, %d", sm.Source, sm.PID, result.ServerSourceAgent, m.PID)
 		}
 		if strings.Contains(sm.Agent, a.token) || strings.Contains(strings.Join(res.CommandLine, " "), a.token) {
 			t.Errorf("the token is in the result: agent %q, command line %q", sm.Agent, res.CommandLine)
@@ -222,7 +221,7 @@ func TestRunRemoteServer(t *testing.T) {
 			t.Fatalf("observed %+v, want one server machine", res.Observed)
 		}
 		o := res.Observed.ServerMachines[0]
-		if o.Source != sysinfo.ServerSourceAgent || o.CPU == nil || o.CPU.CPUs <= 0 || o.Seconds <= 0 {
+		if o.Source != result.ServerSourceAgent || o.CPU == nil || o.CPU.CPUs <= 0 || o.Seconds <= 0 {
 			t.Errorf("observed server machine %+v: want source agent, a CPU part and seconds", o)
 		}
 		if o.Process == nil || o.Process.PID != m.PID || o.Process.UserSeconds+o.Process.SystemSeconds <= 0 {
@@ -270,7 +269,7 @@ func TestRunRemoteServer(t *testing.T) {
 		if r.code != ExitOK || res.Status != result.StatusComplete {
 			t.Errorf("exit %d, status %s (%s); want 0, complete: an agent gone does not change the run\n%s", r.code, res.Status, res.Error, r.stderr)
 		}
-		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceAgent {
+		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != result.ServerSourceAgent {
 			t.Errorf("server_machines %+v: want the agent's, read before it was killed", res.ServerMachines)
 		}
 		var said []string

@@ -100,7 +100,7 @@ func (f *forcedShutdownValue) String() string { return f.v }
 func (f *forcedShutdownValue) Type() string { return "seconds|N%|off" }
 
 // runnerConfig builds and validates the runner configuration from the flags.
-func (inv *invocation) runnerConfig(policy runner.ErrorPolicy) (runner.Config, error) {
+func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, error) {
 	f := &inv.run
 	pcts, err := parsePercentiles(f.percentiles)
 	if err != nil {
@@ -197,7 +197,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return withCode(ExitUsage, err)
 	}
 	// Validate everything the user typed before touching the target.
-	if _, err := inv.runnerConfig(runner.ErrorPolicy{}); err != nil {
+	if _, err := inv.runnerConfig(driver.ErrorPolicy{}); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
@@ -264,7 +264,7 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return err
 	}
 	defer s.close()
-	policy, err := runner.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable(), open.ErrorCodeCheck(s.cfg.Kind))
+	policy, err := driver.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable(), open.ErrorCodeCheck(s.cfg.Kind))
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/fairbench/fairbench/internal/agent"
 	"github.com/fairbench/fairbench/internal/hostcounters"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -51,7 +50,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 		res := readResult(t, out)
-		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceLocal || res.ServerMachines[0].PID != pid {
+		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != result.ServerSourceLocal || res.ServerMachines[0].PID != pid {
 			t.Fatalf("server_machines %+v, want this machine with mariadbd (pid %d)", res.ServerMachines, pid)
 		}
 		o := res.Observed.ServerMachines
@@ -73,7 +72,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 		res := readResult(t, out)
-		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != sysinfo.ServerSourceAgent || res.ServerMachines[0].Agent != url || res.ServerMachines[0].PID != pid {
+		if len(res.ServerMachines) != 1 || res.ServerMachines[0].Source != result.ServerSourceAgent || res.ServerMachines[0].Agent != url || res.ServerMachines[0].PID != pid {
 			t.Fatalf("server_machines %+v, want the agent's", res.ServerMachines)
 		}
 		o := res.Observed.ServerMachines

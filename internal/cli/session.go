@@ -11,7 +11,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/measure"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -25,10 +25,10 @@ type session struct {
 	drv    driver.Driver // nil for a prepare that exports files (exportSession)
 	// dialect is drv's, or the target's when there is no driver.
 	dialect driver.Dialect
-	server  sysinfo.Server
+	server  result.Server
 	// tls is what the server said of the first connection's encryption (nil
 	// for SQLite).
-	tls *sysinfo.TLS
+	tls *result.TLS
 }
 
 // openSession validates the connection flags and opens the target

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -48,7 +49,7 @@ and report know the machine under test:
 
 // writeMachine writes a readable summary of a machine's fingerprint, one
 // "name: value" line per known part.
-func writeMachine(w io.Writer, m sysinfo.Machine) {
+func writeMachine(w io.Writer, m result.Machine) {
 	line := func(name, value string) {
 		if value != "" {
 			fmt.Fprintf(w, "%-15s %s\n", name+":", value)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/servermachine"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
@@ -31,7 +32,7 @@ func TestSysinfoCommand(t *testing.T) {
 		MemoryBytes                                                        int64
 		Features                                                           []string
 	}
-	keyOf := func(m sysinfo.Machine) key {
+	keyOf := func(m result.Machine) key {
 		return key{m.Arch, m.CPUModel, m.Vendor, m.Core, m.Kernel, m.OS, m.Hostname, m.Virtualization, m.LogicalCPUs, m.Cores, m.Sockets, m.MemoryBytes, m.Features}
 	}
 	if !reflect.DeepEqual(keyOf(got.Machine), keyOf(want)) || got.LogicalCPUs <= 0 || got.Arch == "" {
@@ -59,28 +60,28 @@ func TestImportServerMachines(t *testing.T) {
 	if err := os.WriteFile(machineFile, []byte(`{"arch":"aarch64","cpu_model":"HiSilicon Kunpeng 920","logical_cpus":64,"hostname":"db1"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	kunpeng := sysinfo.Machine{Arch: "arm64", CPUModel: "Kunpeng 920", LogicalCPUs: 24, GivenGHz: 2.6, MemoryBytes: 64 << 30}
-	fromFlags := func(m sysinfo.Machine) []sysinfo.ServerMachine {
-		return []sysinfo.ServerMachine{{Machine: m, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFlags}}
+	kunpeng := result.Machine{Arch: "arm64", CPUModel: "Kunpeng 920", LogicalCPUs: 24, GivenGHz: 2.6, MemoryBytes: 64 << 30}
+	fromFlags := func(m result.Machine) []result.ServerMachine {
+		return []result.ServerMachine{{Machine: m, Role: result.RoleServer, Source: result.ServerSourceFlags}}
 	}
 	withCloud := kunpeng
 	withCloud.InstanceType, withCloud.Region = "kc1.6xlarge.2", "cn-north-4"
-	fileGHz := sysinfo.ServerMachine{Machine: sysinfo.Machine{Arch: "arm64", CPUModel: "HiSilicon Kunpeng 920", LogicalCPUs: 64, Hostname: "db1", GivenGHz: 2.6},
-		Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFile, File: machineFile, Note: "given by the user, over what was read: --server-ghz 2.6"}
+	fileGHz := result.ServerMachine{Machine: result.Machine{Arch: "arm64", CPUModel: "HiSilicon Kunpeng 920", LogicalCPUs: 64, Hostname: "db1", GivenGHz: 2.6},
+		Role: result.RoleServer, Source: result.ServerSourceFile, File: machineFile, Note: "given by the user, over what was read: --server-ghz 2.6"}
 	for _, tc := range []struct {
 		name    string
 		flags   []string
 		code    int
-		want    []sysinfo.ServerMachine
+		want    []result.ServerMachine
 		stderr  []string
-		machine *sysinfo.Machine // the result's machine when not the single server machine's
+		machine *result.Machine // the result's machine when not the single server machine's
 	}{
 		{"--server-* flags", []string{"--server-arch", "aarch64", "--server-cpu-model", "Kunpeng 920", "--server-vcpus", "24", "--server-ghz", "2.6", "--server-memory", "64GiB",
 			"--server-instance-type", "kc1.6xlarge.2", "--server-region", "cn-north-4"}, ExitOK, fromFlags(withCloud), nil, nil},
 		{"older names", []string{"--arch", "arm64", "--cpu-model", "Kunpeng 920", "--machine-vcpus", "24", "--machine-ghz", "2.6", "--memory-gib", "64"}, ExitOK, fromFlags(kunpeng), nil, nil},
-		{"a file and a flag over it", []string{"--server-machine", machineFile, "--server-ghz", "2.6"}, ExitOK, []sysinfo.ServerMachine{fileGHz},
+		{"a file and a flag over it", []string{"--server-machine", machineFile, "--server-ghz", "2.6"}, ExitOK, []result.ServerMachine{fileGHz},
 			[]string{"warning: the server machine (" + machineFile + ") is described by --server-ghz 2.6 instead of what fairbench read (file)"}, nil},
-		{"nothing said", nil, ExitOK, nil, nil, &sysinfo.Machine{}},
+		{"nothing said", nil, ExitOK, nil, nil, &result.Machine{}},
 		{"an older name with its new one", []string{"--arch", "arm64", "--server-arch", "arm64"}, ExitUsage, nil, []string{"--arch and --server-arch are one flag (--arch is its older name): give one"}, nil},
 		{"older name, MHz", []string{"--machine-ghz", "2600"}, ExitUsage, nil, []string{"--machine-ghz: 2600 GHz is not a CPU frequency: give GHz, not MHz (2.6)"}, nil},
 		{"older name, no memory", []string{"--memory-gib", "0"}, ExitUsage, nil, []string{"--memory-gib: 0: give the machine's memory in GiB"}, nil},
@@ -108,7 +109,7 @@ func TestImportServerMachines(t *testing.T) {
 			want := tc.machine
 			if want == nil {
 				m := tc.want[0].Machine
-				m.Source = sysinfo.SourceImport
+				m.Source = result.SourceImport
 				want = &m
 			}
 			if !reflect.DeepEqual(res.Machine, *want) {

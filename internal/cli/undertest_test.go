@@ -8,22 +8,21 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // writeServerResult writes a result of oltp_point_select at 4 threads run
 // from an x86 client against a remote server described by sm (none: a
 // result of schema 1.3 that does not know its server's machine), with
 // server variables vars.
-func writeServerResult(t *testing.T, dir, name string, tps float64, sm []sysinfo.ServerMachine, vars map[string]string) string {
+func writeServerResult(t *testing.T, dir, name string, tps float64, sm []result.ServerMachine, vars map[string]string) string {
 	t.Helper()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	res := &result.Result{
 		Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 		Workload: "oltp_point_select", Options: map[string]string{"rand-type": "uniform", "tables": "1", "table-size": "1000", "threads": "4"},
 		Target:         result.Target{Driver: "mysql", Hosts: []string{"10.1.2.3"}, Ports: []int{3306}, PSMode: "prepared"},
-		Machine:        sysinfo.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", LogicalCPUs: 24, Hostname: "client"},
-		Server:         sysinfo.Server{Flavor: "MariaDB", Version: "10.11.6-MariaDB", Variables: vars},
+		Machine:        result.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", LogicalCPUs: 24, Hostname: "client"},
+		Server:         result.Server{Flavor: "MariaDB", Version: "10.11.6-MariaDB", Variables: vars},
 		ServerMachines: sm, Status: result.StatusComplete, Start: start, End: start.Add(time.Minute), Threads: 4,
 		Totals: result.Phase{Seconds: 60, TPS: tps, QPS: tps},
 	}
@@ -41,11 +40,11 @@ func writeServerResult(t *testing.T, dir, name string, tps float64, sm []sysinfo
 func TestCompareAndCostJudgeTheServerMachine(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	graviton := []sysinfo.ServerMachine{{Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent, Agent: "http://10.1.2.3:7070",
-		Machine: sysinfo.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", Core: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500,
+	graviton := []result.ServerMachine{{Role: result.RoleServer, Source: result.ServerSourceAgent, Agent: "http://10.1.2.3:7070",
+		Machine: result.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", Core: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500,
 			InstanceType: "m6g.2xlarge", Region: "us-east-1", Hostname: "db-arm"}}}
-	xeon := []sysinfo.ServerMachine{{Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFlags,
-		Machine: sysinfo.Machine{Arch: "amd64", LogicalCPUs: 8, GivenGHz: 3.1, InstanceType: "m5.2xlarge", Region: "us-east-1"}}}
+	xeon := []result.ServerMachine{{Role: result.RoleServer, Source: result.ServerSourceFlags,
+		Machine: result.Machine{Arch: "amd64", LogicalCPUs: 8, GivenGHz: 3.1, InstanceType: "m5.2xlarge", Region: "us-east-1"}}}
 	arm := writeServerResult(t, dir, "arm", 1000, graviton, map[string]string{"innodb_flush_log_at_trx_commit": "1"})
 	x86 := writeServerResult(t, dir, "x86", 1100, xeon, map[string]string{"innodb_flush_log_at_trx_commit": "2"})
 	old := writeServerResult(t, dir, "old", 900, nil, map[string]string{"innodb_flush_log_at_trx_commit": "1"})

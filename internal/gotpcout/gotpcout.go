@@ -25,7 +25,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/metrics"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/runner"
 )
 
 // Styles, as go-tpc's --output names them.
@@ -149,7 +148,7 @@ func (p *Printer) Summary(res *result.Result) {
 			o := op{key: k.Name, seconds: t.Seconds, count: k.Events, timed: true}
 			o.lat[0], o.lat[1] = k.Latency.SumMs, k.Latency.AvgMs
 			for j, pc := range Percentiles {
-				o.lat[2+j] = k.Latency.Percentiles[runner.PercentileKey(pc)]
+				o.lat[2+j] = k.Latency.Percentiles[result.PercentileKey(pc)]
 			}
 			o.lat[7] = k.Latency.MaxMs
 			ops = append(ops, o)

@@ -25,7 +25,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/lazyre"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Format names the tool that wrote a log.
@@ -66,14 +65,14 @@ type Options struct {
 	Format Format
 	// Machine is the client machine the log came from (arch, CPU model, cores,
 	// frequency as GivenGHz, memory); the logs never say. A machine given here
-	// is recorded with Source sysinfo.SourceImport.
-	Machine sysinfo.Machine
+	// is recorded with Source result.SourceImport.
+	Machine result.Machine
 	// ServerMachines are the machines the database server ran on (the
 	// --server-* flags and --server-machine files of import), recorded as
 	// each result's server_machines (schema 1.4).
-	ServerMachines []sysinfo.ServerMachine
+	ServerMachines []result.ServerMachine
 	// Server is the database server (flavor, version) when known.
-	Server sysinfo.Server
+	Server result.Server
 	// Target is where the load went (driver, host…) when known.
 	Target result.Target
 	// Workload names the workload of the runs when the log does not:
@@ -397,7 +396,7 @@ func (rn *run) finish(name string, i int, opts Options) (*result.Result, error) 
 	res.Machine, res.Server, res.Target = opts.Machine, opts.Server, opts.Target
 	res.ServerMachines = slices.Clone(opts.ServerMachines)
 	if !reflect.ValueOf(res.Machine).IsZero() && res.Machine.Source == "" {
-		res.Machine.Source = sysinfo.SourceImport // the user's word, not a fingerprint
+		res.Machine.Source = result.SourceImport // the user's word, not a fingerprint
 	}
 	for _, given := range []struct {
 		what string

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // fixture returns the text of testdata files, concatenated.
@@ -151,8 +150,8 @@ func TestParseFormat(t *testing.T) {
 
 func TestOptionsAreRecorded(t *testing.T) {
 	opts := Options{
-		Machine:     sysinfo.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500, MemoryBytes: 16 << 30},
-		Server:      sysinfo.Server{Flavor: "TiDB", Version: "v4.0.10"},
+		Machine:     result.Machine{Arch: "arm64", CPUModel: "Neoverse-N1", LogicalCPUs: 8, MaxMHz: 2500, MemoryBytes: 16 << 30},
+		Server:      result.Server{Flavor: "TiDB", Version: "v4.0.10"},
 		Target:      result.Target{Driver: "mysql", Hosts: []string{"tidb"}, Ports: []int{4000}},
 		Label:       "EKS arm64",
 		ToolVersion: "1.0.8",

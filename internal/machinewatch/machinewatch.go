@@ -31,7 +31,6 @@ import (
 	"github.com/fairbench/fairbench/internal/hostcounters"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/servermachine"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // SnapshotTimeout bounds one reading of an agent's counters during the run.
@@ -74,7 +73,7 @@ func (e *TargetError) Unwrap() error { return e.Err }
 // implements measure.MachineObserver. Describe, Begin and End are called by
 // one goroutine at a time; Interval may run alongside them.
 type Watch struct {
-	machines []sysinfo.ServerMachine
+	machines []result.ServerMachine
 	notes    []string
 	watched  []*watched
 	stopTick func() // stops Begin's ticker
@@ -110,14 +109,14 @@ func Prepare(ctx context.Context, cfg driver.Config, opts Options) (*Watch, erro
 			return nil, err
 		}
 		for _, ep := range opts.Agents {
-			if err := w.addAgent(ctx, ep.URL, opts.Token, ep.Role, "", sysinfo.ServerSourceAgent,
+			if err := w.addAgent(ctx, ep.URL, opts.Token, ep.Role, "", result.ServerSourceAgent,
 				fmt.Sprintf("leave out %s %s to run without the server machine's figures", FlagName(KeyAgents), ep.URL)); err != nil {
 				return nil, err
 			}
 		}
 		if d := opts.Discovered; d != nil {
 			for _, a := range d.Agents {
-				if err := w.addAgent(ctx, a.URL, opts.Token, sysinfo.RoleServer, a.Node, sysinfo.ServerSourceKubernetes,
+				if err := w.addAgent(ctx, a.URL, opts.Token, result.RoleServer, a.Node, result.ServerSourceKubernetes,
 					"the agent answered a moment ago, during discovery: try again"); err != nil {
 					return nil, err
 				}
@@ -132,7 +131,7 @@ func Prepare(ctx context.Context, cfg driver.Config, opts Options) (*Watch, erro
 	}
 	w.machines, w.notes = machines, notes
 	for i, m := range machines {
-		if m.Source != sysinfo.ServerSourceLocal {
+		if m.Source != result.ServerSourceLocal {
 			continue
 		}
 		r := hostcounters.NewReader(opts.FS, m.PID)
@@ -172,10 +171,10 @@ func (w *Watch) addAgent(ctx context.Context, url, token, role, node, source, hi
 }
 
 // Machines are the machines described, in order.
-func (w *Watch) Machines() []sysinfo.ServerMachine { return w.machines }
+func (w *Watch) Machines() []result.ServerMachine { return w.machines }
 
 // Describe returns the machines Prepare described and its warnings.
-func (w *Watch) Describe(context.Context) ([]sysinfo.ServerMachine, []string) {
+func (w *Watch) Describe(context.Context) ([]result.ServerMachine, []string) {
 	return w.machines, w.notes
 }
 
@@ -324,7 +323,7 @@ func (w *Watch) End(ctx context.Context) ([]result.ObservedServerMachine, []stri
 }
 
 // fill sets an observed entry's role and source from its machine.
-func fill(o result.ObservedServerMachine, m sysinfo.ServerMachine) result.ObservedServerMachine {
+func fill(o result.ObservedServerMachine, m result.ServerMachine) result.ObservedServerMachine {
 	o.Role, o.Source = m.Role, m.Source
 	return o
 }

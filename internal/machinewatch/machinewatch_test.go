@@ -13,7 +13,6 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/servermachine"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // startAgent serves a real agent (this machine, this process as the
@@ -63,7 +62,7 @@ func TestAgentObserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms, notes := w.Describe(ctx)
-	if len(ms) != 1 || ms[0].Source != sysinfo.ServerSourceAgent || ms[0].Role != "tikv" || ms[0].Agent != url || ms[0].PID != os.Getpid() || len(notes) != 0 {
+	if len(ms) != 1 || ms[0].Source != result.ServerSourceAgent || ms[0].Role != "tikv" || ms[0].Agent != url || ms[0].PID != os.Getpid() || len(notes) != 0 {
 		t.Fatalf("Describe = %+v, %v", ms, notes)
 	}
 	w.Begin(ctx)
@@ -123,7 +122,7 @@ func TestLocalObserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms, _ := w.Describe(ctx)
-	if len(ms) != 1 || ms[0].Source != sysinfo.ServerSourceLocal || ms[0].PID != os.Getpid() {
+	if len(ms) != 1 || ms[0].Source != result.ServerSourceLocal || ms[0].PID != os.Getpid() {
 		t.Fatalf("Describe = %+v", ms)
 	}
 	w.Begin(ctx)
@@ -152,7 +151,7 @@ func TestRemoteUnknownAndFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms, _ := w.Describe(ctx); len(ms) != 1 || ms[0].Source != sysinfo.ServerSourceFlags || len(w.watched) != 0 {
+	if ms, _ := w.Describe(ctx); len(ms) != 1 || ms[0].Source != result.ServerSourceFlags || len(w.watched) != 0 {
 		t.Errorf("flags: %+v, watched %d", ms, len(w.watched))
 	}
 }

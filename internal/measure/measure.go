@@ -52,7 +52,7 @@ const observeTimeout = 10 * time.Second
 type MachineObserver interface {
 	// Describe fingerprints the server's machines, once, when the target
 	// opens (before any run); notes say what could not be read.
-	Describe(ctx context.Context) (machines []sysinfo.ServerMachine, notes []string)
+	Describe(ctx context.Context) (machines []result.ServerMachine, notes []string)
 	// Begin snapshots the machines' counters when the measured phase begins
 	// (after the warm-up). It is called from the goroutine that keeps the
 	// run's time and must return quickly.
@@ -71,19 +71,19 @@ type Target struct {
 	Config driver.Config
 	Driver driver.Driver
 	// Server is the server's fingerprint.
-	Server sysinfo.Server
+	Server result.Server
 	// TLS is what the server said of the first connection's encryption (nil
 	// for SQLite).
-	TLS *sysinfo.TLS
+	TLS *result.TLS
 	// Session is what the server said of the first connection's session
 	// set-up (Config.Isolation, Config.SessionVars); nil when none was asked for.
-	Session *sysinfo.Session
+	Session *result.Session
 	// Managed is the server fairbench started for the run (suite plans with
 	// server:), nil for a server it only connects to. The caller sets it.
 	Managed *result.ManagedServer
 	// ServerMachines are the machines the server runs on, from
 	// Machines.Describe (nil without an observer).
-	ServerMachines []sysinfo.ServerMachine
+	ServerMachines []result.ServerMachine
 	// Machines observes the server's machines during a measured run (nil:
 	// none; see MachineObserver).
 	Machines MachineObserver
@@ -189,7 +189,7 @@ type Spec struct {
 	Options map[string]string
 	// Machine is the client machine; nil reads it (ClientMachine) when the
 	// run ends.
-	Machine *sysinfo.Machine
+	Machine *result.Machine
 	// SharedCPUs, when not empty, says the client may have run on the
 	// local server's CPUs (clientcpus.Decision.Shared): the result gets a
 	// note with the client's share of the machine, ending with it.
@@ -330,7 +330,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 // (sysinfo.LocalMachine) with the CPUs fairbench itself may use as its
 // cpu_list (cpuset.ProcessList: empty when all of them, as when the client
 // is not pinned; the set of --client-cpus when it is).
-func ClientMachine() sysinfo.Machine {
+func ClientMachine() result.Machine {
 	m := sysinfo.LocalMachine()
 	m.CPUList = ClientCPUList()
 	return m

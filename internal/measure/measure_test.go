@@ -16,7 +16,6 @@ import (
 	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
@@ -30,9 +29,9 @@ type machines struct {
 	intervals               int
 }
 
-func (m *machines) Describe(context.Context) ([]sysinfo.ServerMachine, []string) {
+func (m *machines) Describe(context.Context) ([]result.ServerMachine, []string) {
 	m.describes++
-	return []sysinfo.ServerMachine{{Role: "primary"}}, []string{"no cloud metadata"}
+	return []result.ServerMachine{{Role: "primary"}}, []string{"no cloud metadata"}
 }
 func (m *machines) Begin(context.Context) { m.mu.Lock(); m.begins++; m.mu.Unlock() }
 func (m *machines) Interval(result.Interval) {
@@ -82,7 +81,7 @@ func prepared(t *testing.T, cfg driver.Config, opts OpenOptions) (*Target, workl
 
 func runConfig(t *testing.T, tg *Target) runner.Config {
 	t.Helper()
-	policy, err := runner.ParseErrorPolicy("", tg.Driver.DefaultIgnorable(), nil)
+	policy, err := driver.ParseErrorPolicy("", tg.Driver.DefaultIgnorable(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +107,7 @@ func TestRunAssemblesTheResult(t *testing.T) {
 			}
 			managed := &result.ManagedServer{Flavor: "test"}
 			tg.Managed = managed
-			machine := sysinfo.Machine{Hostname: "given"}
+			machine := result.Machine{Hostname: "given"}
 			measured := 0
 			rcfg := runConfig(t, tg)
 			res, out := Run(context.Background(), Spec{

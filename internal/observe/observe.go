@@ -58,7 +58,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // sampleInterval is how often the gauges are sampled during a phase.
@@ -133,11 +132,11 @@ type Probe struct {
 // client figures), on which it samples the gauges about once a second until End.
 // A nil drv is a run without a server (a dry run): machine and client figures
 // only.
-func Begin(ctx context.Context, drv driver.Driver, server sysinfo.Server) *Probe {
+func Begin(ctx context.Context, drv driver.Driver, server result.Server) *Probe {
 	return begin(ctx, drv, server, realEnv())
 }
 
-func begin(ctx context.Context, drv driver.Driver, server sysinfo.Server, e env) *Probe {
+func begin(ctx context.Context, drv driver.Driver, server result.Server, e env) *Probe {
 	p := &Probe{env: e}
 	p.beginServer(ctx, drv, server)
 	if c, err := readCPUTimes(e.fsys); err != nil {
@@ -155,7 +154,7 @@ func begin(ctx context.Context, drv driver.Driver, server sysinfo.Server, e env)
 }
 
 // beginServer connects, takes the first snapshot and starts the sampler.
-func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server sysinfo.Server) {
+func (p *Probe) beginServer(ctx context.Context, drv driver.Driver, server result.Server) {
 	if drv == nil {
 		p.clientOnly = true
 		return

@@ -19,7 +19,7 @@ import (
 )
 
 // target opens cfg's driver, creates table t (id, k) and fingerprints the server.
-func target(t *testing.T, cfg driver.Config) (driver.Driver, driver.Conn, sysinfo.Server) {
+func target(t *testing.T, cfg driver.Config) (driver.Driver, driver.Conn, result.Server) {
 	t.Helper()
 	ctx := context.Background()
 	drv, err := open.Driver(cfg)
@@ -276,7 +276,7 @@ func TestServerUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer drv.Close()
-	p := Begin(context.Background(), drv, sysinfo.Server{Flavor: "MySQL"})
+	p := Begin(context.Background(), drv, result.Server{Flavor: "MySQL"})
 	o := p.End(context.Background())
 	if o.Server != nil || !strings.Contains(o.Note, "server counters: connect") {
 		t.Errorf("Server, Note = %+v, %q; want none and a note about the connection", o.Server, o.Note)

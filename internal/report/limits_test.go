@@ -11,7 +11,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // writeFlushSystem writes a system of oltp_write_only at 1 and 2 threads, two
@@ -32,7 +31,7 @@ func writeFlushSystem(t *testing.T, tps float64, bound string, line func(threads
 			res := &result.Result{
 				Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 				Workload: "oltp_write_only", Threads: threads, Status: result.StatusComplete,
-				Machine: sysinfo.Machine{Arch: "x86_64", CPUModel: "Xeon", LogicalCPUs: 2},
+				Machine: result.Machine{Arch: "x86_64", CPUModel: "Xeon", LogicalCPUs: 2},
 				Target:  result.Target{Driver: "mysql", Socket: "/run/mysqld/mysqld.sock"},
 				Options: map[string]string{"rand-type": "uniform", "threads": strconv.Itoa(threads)},
 				Start:   time.Date(2026, 11, 27, 4, 0, n, 0, time.UTC),

@@ -17,7 +17,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // writeSystem writes the results of one made-up machine into a directory: two
@@ -25,7 +24,7 @@ import (
 func writeSystem(t *testing.T, arch, cpu string, ghz float64, speed float64, workloads ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	m := sysinfo.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 8, MHz: ghz * 1000}
+	m := result.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 8, MHz: ghz * 1000}
 	n := 0
 	if len(workloads) == 0 {
 		workloads = []string{"oltp_point_select", "oltp_read_write"}

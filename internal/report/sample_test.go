@@ -14,7 +14,6 @@ import (
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 var sample = flag.String("sample", "", "write the sample report of the seed fixture (report.html, report.md, png/) into this directory to look at")
@@ -49,7 +48,7 @@ var seedRounds = []float64{-0.03, -0.01, 0.01, 0.03}
 // results of older runs end), latency from the throughput (Little's law).
 func writeSeedSystem(t *testing.T, dir, arch, cpu string, ghz float64, x86 bool) {
 	t.Helper()
-	m := sysinfo.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 24, Cores: 24, MHz: ghz * 1000}
+	m := result.Machine{Arch: arch, CPUModel: cpu, LogicalCPUs: 24, Cores: 24, MHz: ghz * 1000}
 	n := 0
 	for _, tab := range []struct {
 		workload string
@@ -65,7 +64,7 @@ func writeSeedSystem(t *testing.T, dir, arch, cpu string, ghz float64, x86 bool)
 				res := &result.Result{
 					Schema: result.SchemaVersion, Tool: result.Tool{Name: "fairbench", Version: "test"},
 					Workload: tab.workload, Threads: f.threads, Status: result.StatusComplete, Machine: m,
-					Server:  sysinfo.Server{Flavor: "MySQL", Version: "8.0.19"},
+					Server:  result.Server{Flavor: "MySQL", Version: "8.0.19"},
 					Target:  result.Target{Driver: "mysql", Socket: "/run/mysqld/mysqld.sock"},
 					Options: map[string]string{"rand-type": "uniform", "threads": strconv.Itoa(f.threads), "tables": "96", "table-size": "1500000"},
 					Start:   time.Date(2020, 4, 7, 4, 0, n, 0, time.UTC),

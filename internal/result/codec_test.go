@@ -14,7 +14,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/golden"
 	"github.com/fairbench/fairbench/internal/outfile/outfiletest"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // goldenHistogram is the V2 encoding of a histogram (1 µs .. 1 h, 3 digits) holding
@@ -46,7 +45,7 @@ func sample() *Result {
 			Driver: "mysql", Hosts: []string{"127.0.0.1"}, Ports: []int{3306},
 			Database: "sbtest", SSL: "off", PSMode: "prepared",
 		},
-		Machine: sysinfo.Machine{
+		Machine: Machine{
 			Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Vendor: "ARM",
 			Implementer: "0x41", Part: "0xd0c", Core: "Neoverse-N1",
 			SystemVendor: "Amazon EC2", Product: "m6g.xlarge",
@@ -56,17 +55,17 @@ func sample() *Result {
 			MemoryBytes: 16 << 30, Kernel: "6.1.0-18-arm64", OS: "Debian GNU/Linux 12 (bookworm)",
 			Hostname: "bench1", Virtualization: "kvm", GoVersion: "go1.26.8",
 		},
-		Server: sysinfo.Server{
+		Server: Server{
 			Flavor: "MariaDB", Version: "10.11.6-MariaDB-0+deb12u1", VersionComment: "Debian 12",
 			Variables: map[string]string{"innodb_buffer_pool_size": "134217728", "sync_binlog": "0"},
 		},
-		ServerMachines: []sysinfo.ServerMachine{{
-			Machine: sysinfo.Machine{
+		ServerMachines: []ServerMachine{{
+			Machine: Machine{
 				Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", LogicalCPUs: 8, Cores: 8,
 				MaxMHz: 2500, MemoryBytes: 32 << 30, CPUList: "0-5",
 				InstanceType: "m6g.2xlarge", Region: "us-east-1", Zone: "us-east-1a",
 			},
-			Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent,
+			Role: RoleServer, Source: ServerSourceAgent,
 			Agent: "http://10.0.0.5:9901", PID: 812, Process: "mariadbd",
 		}},
 		Status:  StatusInterrupted,

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // Part is one client result given to Merge, with the file it came from (used
@@ -196,7 +194,7 @@ func mergeServerMachines(out *Result, parts []Part) {
 	if out.ServerMachines == nil {
 		return
 	}
-	key := func(ms []sysinfo.ServerMachine) string {
+	key := func(ms []ServerMachine) string {
 		var b strings.Builder
 		for _, m := range ms {
 			fmt.Fprintf(&b, "%s: %s ×%d", m.Role, m.CPUModel, m.LogicalCPUs)

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 var mergeBase = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -412,10 +410,10 @@ func TestMergeAllowsPerClientDifferencesAndWarnsOnSameSeed(t *testing.T) {
 // The merged result keeps the server's machines as the first client that knew
 // them described them, and warns when another client described them otherwise.
 func TestMergeKeepsServerMachines(t *testing.T) {
-	db := sysinfo.ServerMachine{Machine: sysinfo.Machine{CPUModel: "Kunpeng 920", LogicalCPUs: 64}, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceAgent}
+	db := ServerMachine{Machine: Machine{CPUModel: "Kunpeng 920", LogicalCPUs: 64}, Role: RoleServer, Source: ServerSourceAgent}
 	parts := threeClients(t)
-	parts[1].Result.ServerMachines = []sysinfo.ServerMachine{db}
-	parts[2].Result.ServerMachines = []sysinfo.ServerMachine{db}
+	parts[1].Result.ServerMachines = []ServerMachine{db}
+	parts[2].Result.ServerMachines = []ServerMachine{db}
 	m, err := Merge(parts, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -435,9 +433,9 @@ func TestMergeKeepsServerMachines(t *testing.T) {
 	for _, p := range parts { // client 0 describes it as db, client 2 as other
 		switch p.Result.Client.ID {
 		case 0:
-			p.Result.ServerMachines = []sysinfo.ServerMachine{db}
+			p.Result.ServerMachines = []ServerMachine{db}
 		case 2:
-			p.Result.ServerMachines = []sysinfo.ServerMachine{other}
+			p.Result.ServerMachines = []ServerMachine{other}
 		}
 	}
 	m, err = Merge(parts, MergeOptions{})

@@ -6,8 +6,6 @@ package result
 import (
 	"fmt"
 	"time"
-
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
@@ -32,15 +30,15 @@ type Result struct {
 	Options     map[string]string `json:"options"`      // every resolved option, secrets redacted
 	Seed        uint64            `json:"seed"`         // the --rand-seed actually used
 	Target      Target            `json:"target"`       // where the load went
-	Machine     sysinfo.Machine   `json:"machine"`      // the client machine
-	Server      sysinfo.Server    `json:"server"`       // the database server
+	Machine     Machine           `json:"machine"`      // the client machine
+	Server      Server            `json:"server"`       // the database server
 	// ServerMachines are the machines the database server ran on (schema
 	// 1.4), one per database host: the machine under test, which compare,
 	// cost and report judge. Empty when it is not known (a remote server
 	// with no agent, file or flags describing it; results of schema ≤ 1.3).
-	ServerMachines []sysinfo.ServerMachine `json:"server_machines,omitempty"`
-	Status         Status                  `json:"status"`
-	Error          string                  `json:"error,omitempty"` // why a failed run failed
+	ServerMachines []ServerMachine `json:"server_machines,omitempty"`
+	Status         Status          `json:"status"`
+	Error          string          `json:"error,omitempty"` // why a failed run failed
 	// Warnings say in words where what ran differs from what was asked, or
 	// where something that shapes the figures is unknown (schema 1.3): an
 	// open-loop --rate the run did not reach, TLS asked for and not used, an
@@ -163,19 +161,19 @@ type ClientInfo struct {
 
 // MergedPart is one client result of a merged result, as it was before the merge.
 type MergedPart struct {
-	File     string          `json:"file"`      // the file as named to merge
-	ClientID int             `json:"client_id"` // its ClientInfo.ID
-	Status   Status          `json:"status"`
-	Error    string          `json:"error,omitempty"`
-	Seed     uint64          `json:"seed"`
-	Threads  int             `json:"threads"`
-	Rate     float64         `json:"rate,omitempty"`
-	Start    time.Time       `json:"start"` // its measured phase
-	End      time.Time       `json:"end"`
-	Seconds  float64         `json:"seconds"`
-	Events   int64           `json:"events"`
-	Target   Target          `json:"target"`
-	Machine  sysinfo.Machine `json:"machine"` // the client machine it ran on
+	File     string    `json:"file"`      // the file as named to merge
+	ClientID int       `json:"client_id"` // its ClientInfo.ID
+	Status   Status    `json:"status"`
+	Error    string    `json:"error,omitempty"`
+	Seed     uint64    `json:"seed"`
+	Threads  int       `json:"threads"`
+	Rate     float64   `json:"rate,omitempty"`
+	Start    time.Time `json:"start"` // its measured phase
+	End      time.Time `json:"end"`
+	Seconds  float64   `json:"seconds"`
+	Events   int64     `json:"events"`
+	Target   Target    `json:"target"`
+	Machine  Machine   `json:"machine"` // the client machine it ran on
 	// Observed is what this client saw the server, its machine and itself do
 	// (1.2): kept per client because the machines differ and every client read
 	// the same server's counters over about the same window.
@@ -224,12 +222,12 @@ type Target struct {
 	// (the mode asked for: --mysql-ssl, --pgsql-ssl) was (schema 1.3):
 	// whether TLS was used, with which version and cipher. Nil for SQLite and
 	// in older results.
-	TLS *sysinfo.TLS `json:"tls,omitempty"`
+	TLS *TLS `json:"tls,omitempty"`
 	// Session is what the server reported of a connection's session after
 	// the set-up asked for with --isolation-level and --session-var (schema
 	// 1.5): the isolation level and each variable's value, read back. Nil
 	// when neither was asked for.
-	Session *sysinfo.Session `json:"session,omitempty"`
+	Session *Session `json:"session,omitempty"`
 	// SSLCipher is the TLS 1.2 cipher list asked for (--mysql-ssl-cipher,
 	// schema 1.5); the suite used is TLS.Cipher.
 	SSLCipher string `json:"ssl_cipher,omitempty"`

@@ -2,7 +2,6 @@ package result
 
 import (
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // SuiteCell says which suite and cell a run belongs to.
@@ -61,7 +60,7 @@ type ManagedServer struct {
 // TargetOf describes where a driver configuration sends its load, without
 // credentials, with tls, what the server said of a connection's encryption
 // (sysinfo.DetectTLS; nil for SQLite).
-func TargetOf(cfg driver.Config, tls *sysinfo.TLS) Target {
+func TargetOf(cfg driver.Config, tls *TLS) Target {
 	psMode := "disable"
 	if cfg.Prepared {
 		psMode = "prepared"

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 func TestRateWarning(t *testing.T) {
@@ -123,15 +121,15 @@ func TestTLSWarning(t *testing.T) {
 	}{
 		{name: "sqlite", target: Target{Driver: "sqlite"}},
 		{name: "older result", target: Target{Driver: "mysql", SSL: "on"}},
-		{name: "off and plain", target: Target{Driver: "mysql", SSL: "off", TLS: &sysinfo.TLS{}}},
-		{name: "on and used", target: Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{Used: true, Version: "TLSv1.3"}}},
-		{name: "on fell back", target: Target{Driver: "mysql", SSL: "on", TLS: &sysinfo.TLS{}},
+		{name: "off and plain", target: Target{Driver: "mysql", SSL: "off", TLS: &TLS{}}},
+		{name: "on and used", target: Target{Driver: "mysql", SSL: "on", TLS: &TLS{Used: true, Version: "TLSv1.3"}}},
+		{name: "on fell back", target: Target{Driver: "mysql", SSL: "on", TLS: &TLS{}},
 			want: []string{"--mysql-ssl=on fell back to plain text", "does not offer TLS", "--mysql-ssl=required"}},
-		{name: "pgsql on fell back over a socket", target: Target{Driver: "pgsql", SSL: "on", Socket: "/run/pg", TLS: &sysinfo.TLS{}},
+		{name: "pgsql on fell back over a socket", target: Target{Driver: "pgsql", SSL: "on", Socket: "/run/pg", TLS: &TLS{}},
 			want: []string{"--pgsql-ssl=on connected in plain text", "Unix socket", "--pgsql-host"}},
-		{name: "mysql required over a socket", target: Target{Driver: "mysql", SSL: "required", Socket: "/run/mysqld/mysqld.sock", TLS: &sysinfo.TLS{}},
+		{name: "mysql required over a socket", target: Target{Driver: "mysql", SSL: "required", Socket: "/run/mysqld/mysqld.sock", TLS: &TLS{}},
 			want: []string{"--mysql-ssl=required connected in plain text", "Unix socket", "--mysql-host"}},
-		{name: "could not tell", target: Target{Driver: "pgsql", SSL: "required", TLS: &sysinfo.TLS{Note: "permission denied"}},
+		{name: "could not tell", target: Target{Driver: "pgsql", SSL: "required", TLS: &TLS{Note: "permission denied"}},
 			want: []string{"--pgsql-ssl=required", "could not tell", "permission denied"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

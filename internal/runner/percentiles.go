@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // ParsePercentileList reads a comma-separated list of percentiles as the run
@@ -37,7 +39,7 @@ func ParsePercentiles(elems []string) ([]float64, error) {
 			return nil, fmt.Errorf("%q is not a percentile: give numbers in (0,100], e.g. 50,95,99.9", e)
 		}
 		if slices.Contains(out, p) {
-			return nil, fmt.Errorf("percentile %s is given twice", PercentileKey(p))
+			return nil, fmt.Errorf("percentile %s is given twice", result.PercentileKey(p))
 		}
 		out = append(out, p)
 	}

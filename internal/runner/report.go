@@ -63,7 +63,7 @@ func newReporter(r *run, t0 time.Time) *reporter {
 		}
 	}
 	for _, p := range r.cfg.Percentiles {
-		rep.keyedPercentiles = append(rep.keyedPercentiles, PercentileKey(p))
+		rep.keyedPercentiles = append(rep.keyedPercentiles, result.PercentileKey(p))
 		rep.quantiles = append(rep.quantiles, p/100)
 	}
 	return rep

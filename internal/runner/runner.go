@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,7 +38,7 @@ type Config struct {
 	// report interval is asked for (default 1s).
 	SeriesInterval time.Duration
 	Percentiles    []float64 // as the user wrote them: 50, 95, 99.9
-	Ignore         ErrorPolicy
+	Ignore         driver.ErrorPolicy
 	// ConnectParallel bounds how many connections are opened at once (default 16).
 	ConnectParallel int
 	// ConnectRate bounds how many connections are opened per second (0 = no
@@ -179,9 +178,6 @@ type Outcome struct {
 	Forced     bool
 	Unfinished int
 }
-
-// PercentileKey renders a percentile the way result maps key it ("95", "99.9").
-func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
 
 // Run executes the workload and returns what it measured. Cancelling ctx
 // interrupts the run: in-flight calls are abandoned and the outcome is marked

@@ -9,14 +9,14 @@ import (
 	"os"
 
 	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // ReadFile reads a --server-machine file: see ParseMachine.
-func ReadFile(path string) (sysinfo.ServerMachine, error) {
+func ReadFile(path string) (result.ServerMachine, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return sysinfo.ServerMachine{}, fmt.Errorf("--server-machine: %w", err)
+		return result.ServerMachine{}, fmt.Errorf("--server-machine: %w", err)
 	}
 	m, err := ParseMachine(b)
 	if err != nil {
@@ -27,13 +27,13 @@ func ReadFile(path string) (sysinfo.ServerMachine, error) {
 }
 
 // ParseMachine decodes a machine description: the output of `fairbench
-// sysinfo --format json` (a sysinfo.Machine) or a sysinfo.ServerMachine (one
+// sysinfo --format json` (a result.Machine) or a result.ServerMachine (one
 // element of a result's server_machines). Decoding is strict: an unknown
 // field, a second document or a value of the wrong type is an error naming
 // it. The machine gets Source ServerSourceFile; its Role is the file's, if
 // any.
-func ParseMachine(data []byte) (sysinfo.ServerMachine, error) {
-	var m sysinfo.ServerMachine
+func ParseMachine(data []byte) (result.ServerMachine, error) {
+	var m result.ServerMachine
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -80,6 +80,6 @@ func ParseMachine(data []byte) (sysinfo.ServerMachine, error) {
 	if m.Role != "" && !roleRE().MatchString(m.Role) {
 		return m, fmt.Errorf("role %q: a role is a short lower-case name such as server, tidb, tikv, pd", m.Role)
 	}
-	m.Source, m.Agent, m.File = sysinfo.ServerSourceFile, "", ""
+	m.Source, m.Agent, m.File = result.ServerSourceFile, "", ""
 	return m, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 func TestParseMachine(t *testing.T) {
@@ -14,24 +14,24 @@ func TestParseMachine(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   string
-		want sysinfo.ServerMachine
+		want result.ServerMachine
 		err  string
 	}{
-		{"sysinfo output", string(full), sysinfo.ServerMachine{Machine: here, Source: sysinfo.ServerSourceFile}, ""},
-		{"uname arch", `{"arch":"aarch64","logical_cpus":8}`, sysinfo.ServerMachine{Machine: sysinfo.Machine{Arch: "arm64", LogicalCPUs: 8}, Source: sysinfo.ServerSourceFile}, ""},
+		{"sysinfo output", string(full), result.ServerMachine{Machine: here, Source: result.ServerSourceFile}, ""},
+		{"uname arch", `{"arch":"aarch64","logical_cpus":8}`, result.ServerMachine{Machine: result.Machine{Arch: "arm64", LogicalCPUs: 8}, Source: result.ServerSourceFile}, ""},
 		{"server machine with role", `{"arch":"arm64","logical_cpus":8,"role":"tikv","source":"agent","agent":"http://db:9100","pid":5}`,
-			sysinfo.ServerMachine{Machine: sysinfo.Machine{Arch: "arm64", LogicalCPUs: 8}, Role: "tikv", Source: sysinfo.ServerSourceFile, PID: 5}, ""},
-		{"unknown field", `{"arch":"amd64","logical_cpus":8,"vcpus":8}`, sysinfo.ServerMachine{}, `unknown field "vcpus"`},
-		{"wrong type", `{"arch":"amd64","logical_cpus":"8"}`, sysinfo.ServerMachine{}, "logical_cpus"},
-		{"a result file", `{"schema":"1.4","workload":"tpcc","machine":{}}`, sysinfo.ServerMachine{}, "this is a result file, not a machine"},
-		{"empty", ``, sysinfo.ServerMachine{}, "the file is empty"},
-		{"empty object", `{}`, sysinfo.ServerMachine{}, "describes no machine"},
-		{"two documents", `{"arch":"amd64"} {"arch":"arm64"}`, sysinfo.ServerMachine{}, "more follows"},
-		{"negative cpus", `{"arch":"amd64","logical_cpus":-1}`, sysinfo.ServerMachine{}, "logical_cpus -1"},
-		{"MHz as GHz", `{"arch":"amd64","given_ghz":2600}`, sysinfo.ServerMachine{}, "given_ghz"},
-		{"bad cpu list", `{"arch":"amd64","cpu_list":"3-1"}`, sysinfo.ServerMachine{}, "cpu_list"},
-		{"bad role", `{"arch":"amd64","role":"Ti KV"}`, sysinfo.ServerMachine{}, "role"},
-		{"unknown arch", `{"arch":"vax"}`, sysinfo.ServerMachine{}, "unknown architecture"},
+			result.ServerMachine{Machine: result.Machine{Arch: "arm64", LogicalCPUs: 8}, Role: "tikv", Source: result.ServerSourceFile, PID: 5}, ""},
+		{"unknown field", `{"arch":"amd64","logical_cpus":8,"vcpus":8}`, result.ServerMachine{}, `unknown field "vcpus"`},
+		{"wrong type", `{"arch":"amd64","logical_cpus":"8"}`, result.ServerMachine{}, "logical_cpus"},
+		{"a result file", `{"schema":"1.4","workload":"tpcc","machine":{}}`, result.ServerMachine{}, "this is a result file, not a machine"},
+		{"empty", ``, result.ServerMachine{}, "the file is empty"},
+		{"empty object", `{}`, result.ServerMachine{}, "describes no machine"},
+		{"two documents", `{"arch":"amd64"} {"arch":"arm64"}`, result.ServerMachine{}, "more follows"},
+		{"negative cpus", `{"arch":"amd64","logical_cpus":-1}`, result.ServerMachine{}, "logical_cpus -1"},
+		{"MHz as GHz", `{"arch":"amd64","given_ghz":2600}`, result.ServerMachine{}, "given_ghz"},
+		{"bad cpu list", `{"arch":"amd64","cpu_list":"3-1"}`, result.ServerMachine{}, "cpu_list"},
+		{"bad role", `{"arch":"amd64","role":"Ti KV"}`, result.ServerMachine{}, "role"},
+		{"unknown arch", `{"arch":"vax"}`, result.ServerMachine{}, "unknown architecture"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseMachine([]byte(tc.in))
@@ -84,7 +84,7 @@ func FuzzParseMachine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if m.Source != sysinfo.ServerSourceFile || (m.Arch == "" && m.CPUModel == "" && m.LogicalCPUs == 0) {
+		if m.Source != result.ServerSourceFile || (m.Arch == "" && m.CPUModel == "" && m.LogicalCPUs == 0) {
 			t.Fatalf("accepted %q as %+v", data, m)
 		}
 		// What was accepted is read back the same once written.

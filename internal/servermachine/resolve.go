@@ -15,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/procfs"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
@@ -38,7 +39,7 @@ type Env struct {
 	// FS is the root file system (proc/, sys/); nil means os.DirFS("/").
 	FS fs.FS
 	// LocalMachine fingerprints this machine; nil means sysinfo.LocalMachine.
-	LocalMachine func() sysinfo.Machine
+	LocalMachine func() result.Machine
 	// SelfPID is fairbench's own process id (the embedded SQLite server's);
 	// 0 means os.Getpid().
 	SelfPID int
@@ -46,7 +47,7 @@ type Env struct {
 
 // Resolve describes the machines of the server t reaches, from spec and from
 // what this machine shows: see Env.Resolve.
-func Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.ServerMachine, []string, error) {
+func Resolve(ctx context.Context, spec Spec, t Target) ([]result.ServerMachine, []string, error) {
 	return Env{}.Resolve(ctx, spec, t)
 }
 
@@ -65,7 +66,7 @@ func Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.ServerMachine,
 // --server-role says which one they describe (a role no file has adds a
 // machine of the flags). Warnings are for the user and the result's
 // warnings; errors are the user's to fix (exit 2).
-func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.ServerMachine, []string, error) {
+func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]result.ServerMachine, []string, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +83,7 @@ func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.Server
 	if spec.PID != 0 && !local {
 		return nil, nil, fieldErr("pid", "names a process of this machine, but the server %s is on another host: leave it out", remote)
 	}
-	var machines []sysinfo.ServerMachine
+	var machines []result.ServerMachine
 	var warnings []string
 	switch {
 	case len(spec.Files) > 0:
@@ -118,7 +119,7 @@ func (e Env) Resolve(ctx context.Context, spec Spec, t Target) ([]sysinfo.Server
 // machine: the --server-machine files, with the --server-* flags over them,
 // or a machine of the flags. It is for what fairbench cannot see (`fairbench
 // import` of old logs): no machine and no warning when spec says nothing.
-func Describe(ctx context.Context, spec Spec) ([]sysinfo.ServerMachine, []string, error) {
+func Describe(ctx context.Context, spec Spec) ([]result.ServerMachine, []string, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -139,8 +140,8 @@ func Describe(ctx context.Context, spec Spec) ([]sysinfo.ServerMachine, []string
 }
 
 // readFiles reads the --server-machine files and gives each machine its role.
-func readFiles(ctx context.Context, refs []FileRef) ([]sysinfo.ServerMachine, error) {
-	var machines []sysinfo.ServerMachine
+func readFiles(ctx context.Context, refs []FileRef) ([]result.ServerMachine, error) {
+	var machines []result.ServerMachine
 	for _, ref := range refs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -156,7 +157,7 @@ func readFiles(ctx context.Context, refs []FileRef) ([]sysinfo.ServerMachine, er
 			if len(refs) > 1 {
 				return nil, fieldErr("files", "%s: with several machines give each its role: ROLE=FILE (tidb=%s)", ref.File, ref.File)
 			}
-			m.Role = sysinfo.RoleServer
+			m.Role = result.RoleServer
 		}
 		for _, prev := range machines {
 			if prev.Role == m.Role {
@@ -197,11 +198,11 @@ func IsLoopback(host string) bool {
 }
 
 // localMachine fingerprints this machine and finds the server's process on it.
-func (e Env) localMachine(spec Spec, t Target) (sysinfo.ServerMachine, []string, error) {
-	m := sysinfo.ServerMachine{Machine: e.LocalMachine(), Role: spec.Role, Source: sysinfo.ServerSourceLocal}
+func (e Env) localMachine(spec Spec, t Target) (result.ServerMachine, []string, error) {
+	m := result.ServerMachine{Machine: e.LocalMachine(), Role: spec.Role, Source: result.ServerSourceLocal}
 	m.Machine.Source = ""
 	if m.Role == "" {
-		m.Role = sysinfo.RoleServer
+		m.Role = result.RoleServer
 	}
 	p, findErr, err := e.serverProcess(spec, t)
 	if err != nil {
@@ -314,9 +315,9 @@ func serverPort(c driver.Config) int {
 }
 
 // applyFlags applies the --server-* description to machines: see Resolve.
-func applyFlags(machines []sysinfo.ServerMachine, spec Spec) ([]sysinfo.ServerMachine, []string, error) {
+func applyFlags(machines []result.ServerMachine, spec Spec) ([]result.ServerMachine, []string, error) {
 	if !spec.Describes() {
-		if spec.Role != "" && len(machines) > 0 && machines[0].Source == sysinfo.ServerSourceFile {
+		if spec.Role != "" && len(machines) > 0 && machines[0].Source == result.ServerSourceFile {
 			if len(machines) > 1 || machines[0].Role != spec.Role {
 				return nil, nil, fieldErr("role", "%s names the machine the --server-* flags describe, but no --server-arch, --server-cpu-model, --server-vcpus… is given; give a file's role as ROLE=FILE", spec.Role)
 			}
@@ -339,9 +340,9 @@ func applyFlags(machines []sysinfo.ServerMachine, spec Spec) ([]sysinfo.ServerMa
 	if i < 0 {
 		role := spec.Role
 		if role == "" {
-			role = sysinfo.RoleServer
+			role = result.RoleServer
 		}
-		m := sysinfo.ServerMachine{Role: role, Source: sysinfo.ServerSourceFlags}
+		m := result.ServerMachine{Role: role, Source: result.ServerSourceFlags}
 		override(&m.Machine, spec)
 		return append(machines, m), nil, nil
 	}
@@ -364,7 +365,7 @@ func applyFlags(machines []sysinfo.ServerMachine, spec Spec) ([]sysinfo.ServerMa
 
 // override sets the fields of m the spec gives and lists them as "--flag
 // value" with what they replace.
-func override(m *sysinfo.Machine, s Spec) []string {
+func override(m *result.Machine, s Spec) []string {
 	var changed []string
 	say := func(flag, v, was string) {
 		c := "--server-" + flag + " " + v

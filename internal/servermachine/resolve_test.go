@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
-var here = sysinfo.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", Vendor: "Intel", LogicalCPUs: 4, Cores: 2, MemoryBytes: 8 << 30, Hostname: "client"}
+var here = result.Machine{Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Gold 6266C CPU @ 3.00GHz", Vendor: "Intel", LogicalCPUs: 4, Cores: 2, MemoryBytes: 8 << 30, Hostname: "client"}
 
 // writeMachine writes m as `fairbench sysinfo --format json` does.
 func writeMachine(t *testing.T, dir, name string, m any) string {
@@ -31,53 +31,53 @@ func writeMachine(t *testing.T, dir, name string, m any) string {
 
 func TestResolve(t *testing.T) {
 	dir := t.TempDir()
-	arm := sysinfo.Machine{Arch: "arm64", CPUModel: "HiSilicon Kunpeng 920 (TaiShan v110)", Core: "TaiShan v110", LogicalCPUs: 64, Hostname: "db1"}
+	arm := result.Machine{Arch: "arm64", CPUModel: "HiSilicon Kunpeng 920 (TaiShan v110)", Core: "TaiShan v110", LogicalCPUs: 64, Hostname: "db1"}
 	armFile := writeMachine(t, dir, "arm.json", arm)
-	kvFile := writeMachine(t, dir, "kv.json", sysinfo.ServerMachine{Machine: sysinfo.Machine{Arch: "arm64", LogicalCPUs: 16}, Role: "tikv", Source: "agent", PID: 7})
-	env := Env{FS: fixture(), LocalMachine: func() sysinfo.Machine { return here }, SelfPID: 300}
+	kvFile := writeMachine(t, dir, "kv.json", result.ServerMachine{Machine: result.Machine{Arch: "arm64", LogicalCPUs: 16}, Role: "tikv", Source: "agent", PID: 7})
+	env := Env{FS: fixture(), LocalMachine: func() result.Machine { return here }, SelfPID: 300}
 	mysqlTCP := func(host string, port int) Target {
 		return Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{host}, Ports: []int{port}}}
 	}
-	local := func(pid int, proc, cpus string) sysinfo.ServerMachine {
-		m := sysinfo.ServerMachine{Machine: here, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceLocal, PID: pid, Process: proc}
+	local := func(pid int, proc, cpus string) result.ServerMachine {
+		m := result.ServerMachine{Machine: here, Role: result.RoleServer, Source: result.ServerSourceLocal, PID: pid, Process: proc}
 		m.CPUList = cpus
 		return m
 	}
-	fromFile := func(m sysinfo.Machine, role, file string) sysinfo.ServerMachine {
-		return sysinfo.ServerMachine{Machine: m, Role: role, Source: sysinfo.ServerSourceFile, File: file}
+	fromFile := func(m result.Machine, role, file string) result.ServerMachine {
+		return result.ServerMachine{Machine: m, Role: role, Source: result.ServerSourceFile, File: file}
 	}
 	overridden := local(100, "mariadbd", "2-3")
 	overridden.LogicalCPUs, overridden.GivenGHz, overridden.InstanceType = 8, 2.6, "m6g.2xlarge"
 	overridden.Note = "given by the user, over what was read: --server-vcpus 8 (read: 4), --server-ghz 2.6, --server-instance-type m6g.2xlarge"
-	armGiven := fromFile(arm, sysinfo.RoleServer, armFile)
+	armGiven := fromFile(arm, result.RoleServer, armFile)
 	armGiven.GivenGHz, armGiven.Note = 2.6, "given by the user, over what was read: --server-ghz 2.6"
-	kv := fromFile(sysinfo.Machine{Arch: "arm64", LogicalCPUs: 16}, "tikv", kvFile)
+	kv := fromFile(result.Machine{Arch: "arm64", LogicalCPUs: 16}, "tikv", kvFile)
 	kv.PID = 7
 
 	for _, tc := range []struct {
 		name     string
 		spec     Spec
 		target   Target
-		want     []sysinfo.ServerMachine
+		want     []result.ServerMachine
 		warnings []string
 		err      string
 	}{
-		{"unix socket", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Socket: "/var/run/mysqld/mysqld.sock"}}, []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
-		{"postgres socket directory", Spec{}, Target{Config: driver.Config{Kind: driver.KindPgSQL, Socket: "/run/postgresql"}}, []sysinfo.ServerMachine{local(200, "postgres", "")}, nil, ""},
-		{"loopback port", Spec{}, mysqlTCP("127.0.0.1", 3306), []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
-		{"localhost, default port", Spec{}, Target{Config: driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"localhost"}}}, []sysinfo.ServerMachine{local(200, "postgres", "")}, nil, ""},
-		{"managed server", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{4000}}, ManagedPID: 100}, []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
+		{"unix socket", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Socket: "/var/run/mysqld/mysqld.sock"}}, []result.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
+		{"postgres socket directory", Spec{}, Target{Config: driver.Config{Kind: driver.KindPgSQL, Socket: "/run/postgresql"}}, []result.ServerMachine{local(200, "postgres", "")}, nil, ""},
+		{"loopback port", Spec{}, mysqlTCP("127.0.0.1", 3306), []result.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
+		{"localhost, default port", Spec{}, Target{Config: driver.Config{Kind: driver.KindPgSQL, Hosts: []string{"localhost"}}}, []result.ServerMachine{local(200, "postgres", "")}, nil, ""},
+		{"managed server", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{4000}}, ManagedPID: 100}, []result.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
 		// Port 7777 is held by nothing: the process found before is used, not searched for.
-		{"found before", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{7777}}, FoundPID: 100}, []sysinfo.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
-		{"embedded sqlite", Spec{}, Target{Config: driver.Config{Kind: driver.KindSQLite, Path: "x.db"}}, []sysinfo.ServerMachine{local(300, "fairbench", "0-1")}, nil, ""},
-		{"--server-pid", Spec{PID: 200}, mysqlTCP("::1", 9999), []sysinfo.ServerMachine{local(200, "postgres", "")}, nil, ""},
+		{"found before", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1"}, Ports: []int{7777}}, FoundPID: 100}, []result.ServerMachine{local(100, "mariadbd", "2-3")}, nil, ""},
+		{"embedded sqlite", Spec{}, Target{Config: driver.Config{Kind: driver.KindSQLite, Path: "x.db"}}, []result.ServerMachine{local(300, "fairbench", "0-1")}, nil, ""},
+		{"--server-pid", Spec{PID: 200}, mysqlTCP("::1", 9999), []result.ServerMachine{local(200, "postgres", "")}, nil, ""},
 		{"--server-pid of no process", Spec{PID: 4242}, mysqlTCP("127.0.0.1", 3306), nil, nil, "--server-pid: no process 4242"},
-		{"nothing listens", Spec{}, mysqlTCP("127.0.0.1", 7777), []sysinfo.ServerMachine{func() sysinfo.ServerMachine {
+		{"nothing listens", Spec{}, mysqlTCP("127.0.0.1", 7777), []result.ServerMachine{func() result.ServerMachine {
 			m := local(0, "", "")
 			m.Note = "no process of this machine holds TCP port 7777 (a server in another network namespace or container?); name it with --server-pid"
 			return m
 		}()}, []string{"TCP port 7777 (a server in another network namespace or container?); name it with --server-pid; the CPUs the server may use are taken to be all of this machine's"}, ""},
-		{"a forwarded port", Spec{}, mysqlTCP("127.0.0.1", 13306), []sysinfo.ServerMachine{func() sysinfo.ServerMachine {
+		{"a forwarded port", Spec{}, mysqlTCP("127.0.0.1", 13306), []result.ServerMachine{func() result.ServerMachine {
 			m := local(0, "", "")
 			m.Note = "docker-proxy (pid 400) forwards the server's port into a container or VM: the server's own process is not visible here; its CPUs are unknown (name it with --server-pid if it runs on this machine)"
 			return m
@@ -87,15 +87,15 @@ func TestResolve(t *testing.T) {
 		{"remote among loopback hosts", Spec{}, Target{Config: driver.Config{Kind: driver.KindMySQL, Hosts: []string{"127.0.0.1", "10.0.0.9"}}}, nil, []string{"remote server 10.0.0.9"}, ""},
 		{"remote with --server-pid", Spec{PID: 100}, mysqlTCP("db1", 3306), nil, nil, "--server-pid: names a process of this machine, but the server db1 is on another host"},
 		{"remote from flags", Spec{Arch: "aarch64", CPUModel: "Kunpeng 920", VCPUs: 64, GHz: 2.6, Memory: "256GiB", Region: "cn-north-4"}, mysqlTCP("db1", 3306),
-			[]sysinfo.ServerMachine{{Machine: sysinfo.Machine{Arch: "arm64", CPUModel: "Kunpeng 920", LogicalCPUs: 64, GivenGHz: 2.6, MemoryBytes: 256 << 30, Region: "cn-north-4"}, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFlags}}, nil, ""},
-		{"remote from a file", Spec{Files: []FileRef{{File: armFile}}}, mysqlTCP("db1", 3306), []sysinfo.ServerMachine{fromFile(arm, sysinfo.RoleServer, armFile)}, nil, ""},
-		{"a file wins over local detection", Spec{Files: []FileRef{{File: armFile}}}, mysqlTCP("127.0.0.1", 3306), []sysinfo.ServerMachine{fromFile(arm, sysinfo.RoleServer, armFile)}, nil, ""},
-		{"flags override a file", Spec{Files: []FileRef{{File: armFile}}, GHz: 2.6}, mysqlTCP("db1", 3306), []sysinfo.ServerMachine{armGiven}, []string{"the server machine (" + armFile + ") is described by --server-ghz 2.6 instead of what fairbench read (file)"}, ""},
-		{"flags override local detection", Spec{VCPUs: 8, GHz: 2.6, InstanceType: "m6g.2xlarge"}, mysqlTCP("127.0.0.1", 3306), []sysinfo.ServerMachine{overridden}, []string{"--server-vcpus 8 (read: 4)"}, ""},
+			[]result.ServerMachine{{Machine: result.Machine{Arch: "arm64", CPUModel: "Kunpeng 920", LogicalCPUs: 64, GivenGHz: 2.6, MemoryBytes: 256 << 30, Region: "cn-north-4"}, Role: result.RoleServer, Source: result.ServerSourceFlags}}, nil, ""},
+		{"remote from a file", Spec{Files: []FileRef{{File: armFile}}}, mysqlTCP("db1", 3306), []result.ServerMachine{fromFile(arm, result.RoleServer, armFile)}, nil, ""},
+		{"a file wins over local detection", Spec{Files: []FileRef{{File: armFile}}}, mysqlTCP("127.0.0.1", 3306), []result.ServerMachine{fromFile(arm, result.RoleServer, armFile)}, nil, ""},
+		{"flags override a file", Spec{Files: []FileRef{{File: armFile}}, GHz: 2.6}, mysqlTCP("db1", 3306), []result.ServerMachine{armGiven}, []string{"the server machine (" + armFile + ") is described by --server-ghz 2.6 instead of what fairbench read (file)"}, ""},
+		{"flags override local detection", Spec{VCPUs: 8, GHz: 2.6, InstanceType: "m6g.2xlarge"}, mysqlTCP("127.0.0.1", 3306), []result.ServerMachine{overridden}, []string{"--server-vcpus 8 (read: 4)"}, ""},
 		{"cluster of files", Spec{Files: []FileRef{{Role: "tidb", File: armFile}, {File: kvFile}}}, mysqlTCP("tidb", 4000),
-			[]sysinfo.ServerMachine{fromFile(arm, "tidb", armFile), kv}, nil, ""},
+			[]result.ServerMachine{fromFile(arm, "tidb", armFile), kv}, nil, ""},
 		{"cluster plus a machine from flags", Spec{Files: []FileRef{{Role: "tidb", File: armFile}, {File: kvFile}}, Role: "pd", VCPUs: 4}, mysqlTCP("tidb", 4000),
-			[]sysinfo.ServerMachine{fromFile(arm, "tidb", armFile), kv, {Machine: sysinfo.Machine{LogicalCPUs: 4}, Role: "pd", Source: sysinfo.ServerSourceFlags}}, nil, ""},
+			[]result.ServerMachine{fromFile(arm, "tidb", armFile), kv, {Machine: result.Machine{LogicalCPUs: 4}, Role: "pd", Source: result.ServerSourceFlags}}, nil, ""},
 		{"cluster: flags need a role", Spec{Files: []FileRef{{Role: "tidb", File: armFile}, {File: kvFile}}, VCPUs: 4}, mysqlTCP("tidb", 4000), nil, nil, "--server-role: is needed: there are 2 server machines"},
 		{"cluster: a file without a role", Spec{Files: []FileRef{{File: armFile}, {File: kvFile}}}, mysqlTCP("tidb", 4000), nil, nil, "with several machines give each its role"},
 		{"cluster: one role twice", Spec{Files: []FileRef{{Role: "tikv", File: armFile}, {File: kvFile}}}, mysqlTCP("tidb", 4000), nil, nil, "both have the role tikv"},
@@ -182,7 +182,7 @@ func TestResolveRealServer(t *testing.T) {
 		t.Fatalf("Resolve = %+v, %q, %v", got, warnings, err)
 	}
 	m := got[0]
-	if m.Source != sysinfo.ServerSourceLocal || m.Role != sysinfo.RoleServer || m.PID <= 0 || (m.Process != "mariadbd" && m.Process != "mysqld") || m.LogicalCPUs <= 0 {
+	if m.Source != result.ServerSourceLocal || m.Role != result.RoleServer || m.PID <= 0 || (m.Process != "mariadbd" && m.Process != "mysqld") || m.LogicalCPUs <= 0 {
 		t.Fatalf("machine %+v", m)
 	}
 }
@@ -192,12 +192,12 @@ func TestDescribe(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		spec Spec
-		want []sysinfo.ServerMachine
+		want []result.ServerMachine
 		err  string
 	}{
 		{"nothing", Spec{}, nil, ""},
-		{"flags", Spec{Arch: "arm64", VCPUs: 24, GHz: 2.6}, []sysinfo.ServerMachine{{Machine: sysinfo.Machine{Arch: "arm64", LogicalCPUs: 24, GivenGHz: 2.6}, Role: sysinfo.RoleServer, Source: sysinfo.ServerSourceFlags}}, ""},
-		{"file", Spec{Files: []FileRef{{Role: "tidb", File: file}}}, []sysinfo.ServerMachine{{Machine: here, Role: "tidb", Source: sysinfo.ServerSourceFile, File: file}}, ""},
+		{"flags", Spec{Arch: "arm64", VCPUs: 24, GHz: 2.6}, []result.ServerMachine{{Machine: result.Machine{Arch: "arm64", LogicalCPUs: 24, GivenGHz: 2.6}, Role: result.RoleServer, Source: result.ServerSourceFlags}}, ""},
+		{"file", Spec{Files: []FileRef{{Role: "tidb", File: file}}}, []result.ServerMachine{{Machine: here, Role: "tidb", Source: result.ServerSourceFile, File: file}}, ""},
 		{"pid", Spec{PID: 1}, nil, "--server-pid: applies only"},
 		{"role alone", Spec{Role: "tidb"}, nil, "--server-role: names a machine but nothing describes it"},
 	} {
@@ -220,7 +220,7 @@ func TestDescribe(t *testing.T) {
 // server's process, which Resolve then takes as FoundPID instead of searching
 // again; a server not found leaves it 0.
 func TestServerCPUsNamesTheProcess(t *testing.T) {
-	env := Env{FS: fixture(), LocalMachine: func() sysinfo.Machine { return here }, SelfPID: 300}
+	env := Env{FS: fixture(), LocalMachine: func() result.Machine { return here }, SelfPID: 300}
 	for _, tc := range []struct {
 		name   string
 		target Target

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/clientcpus"
+	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/localserver"
 	"github.com/fairbench/fairbench/internal/machinewatch"
@@ -26,7 +27,6 @@ import (
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/runner"
 	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -363,7 +363,7 @@ func (s *session) finish(ctx context.Context, runErr error) error {
 // error policy of its driver.
 type target struct {
 	*measure.Target
-	ignore runner.ErrorPolicy
+	ignore driver.ErrorPolicy
 }
 
 // runGroup prepares and warms a data set on tg, then runs its cells, and
@@ -485,7 +485,7 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 			return nil, nil, fmt.Errorf("the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
 		}
 	}
-	if tg.ignore, err = runner.ParseErrorPolicy(ignore, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind)); err != nil {
+	if tg.ignore, err = driver.ParseErrorPolicy(ignore, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind)); err != nil {
 		drv.Close()
 		stop()
 		return nil, nil, p.errAt("target.ignore_errors", "%v", err)
@@ -742,7 +742,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 	opts["ignore-errors"] = rcfg.Ignore.String()
 	var pcts []string
 	for _, pc := range rcfg.Percentiles {
-		pcts = append(pcts, runner.PercentileKey(pc))
+		pcts = append(pcts, result.PercentileKey(pc))
 	}
 	opts["percentile"] = strings.Join(pcts, ",")
 	opts["client-cpus"] = s.opts.ClientCPUs.CPUs.String()
@@ -759,7 +759,7 @@ func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Co
 
 // cellMachine is the client machine of a cell: the manifest's, with the
 // CPUs this process may use now (a resumed suite may be pinned otherwise).
-func (s *session) cellMachine() *sysinfo.Machine {
+func (s *session) cellMachine() *result.Machine {
 	m := s.m.Machine
 	m.CPUList = measure.ClientCPUList()
 	return &m

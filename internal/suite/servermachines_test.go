@@ -10,7 +10,6 @@ import (
 	"github.com/fairbench/fairbench/internal/agent"
 	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
@@ -42,9 +41,9 @@ func TestSuiteRecordsServerMachines(t *testing.T) {
 		name, extra, source string
 		observed            int
 	}{
-		{"agent", "  server_agent: " + url + "\n  server_agent_token_env: FAIRBENCH_TEST_AGENT_TOKEN\n", sysinfo.ServerSourceAgent, 1},
-		{"local", "", sysinfo.ServerSourceLocal, 1},
-		{"described", "  server_machine: {vcpus: 64, instance_type: m6g.16xlarge}\n", sysinfo.ServerSourceLocal, 1},
+		{"agent", "  server_agent: " + url + "\n  server_agent_token_env: FAIRBENCH_TEST_AGENT_TOKEN\n", result.ServerSourceAgent, 1},
+		{"local", "", result.ServerSourceLocal, 1},
+		{"described", "  server_machine: {vcpus: 64, instance_type: m6g.16xlarge}\n", result.ServerSourceLocal, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "suite")
@@ -61,13 +60,13 @@ func TestSuiteRecordsServerMachines(t *testing.T) {
 				t.Fatalf("server_machines %+v, want one from %s", res.ServerMachines, tc.source)
 			}
 			sm := res.ServerMachines[0]
-			if tc.source == sysinfo.ServerSourceAgent && sm.Agent != url {
+			if tc.source == result.ServerSourceAgent && sm.Agent != url {
 				t.Errorf("agent %q, want %q", sm.Agent, url)
 			}
 			if tc.name == "described" && (sm.LogicalCPUs != 64 || sm.InstanceType != "m6g.16xlarge") {
 				t.Errorf("described machine %+v", sm)
 			}
-			if tc.source == sysinfo.ServerSourceLocal && sm.Process != "mariadbd" && sm.Process != "mysqld" {
+			if tc.source == result.ServerSourceLocal && sm.Process != "mariadbd" && sm.Process != "mysqld" {
 				t.Errorf("local server process %q (pid %d), want mariadbd (note %q)", sm.Process, sm.PID, sm.Note)
 			}
 			o := res.Observed.ServerMachines

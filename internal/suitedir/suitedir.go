@@ -17,7 +17,6 @@ import (
 
 	"github.com/fairbench/fairbench/internal/outfile"
 	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
 )
 
 // ManifestName is the manifest's file name inside a suite directory.
@@ -47,7 +46,7 @@ type Manifest struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	// Machine is the client machine.
-	Machine sysinfo.Machine `json:"machine"`
+	Machine result.Machine `json:"machine"`
 	// Servers are the servers the cells ran against, one per profile.
 	Servers []ServerRecord `json:"servers,omitempty"`
 	// Steps are the steps outside cells (prepare, warm-ups, server starts) in order.
@@ -125,7 +124,7 @@ type PlanRecord struct {
 // ServerRecord is the server fingerprint under one profile.
 type ServerRecord struct {
 	Profile string                `json:"profile,omitempty"`
-	Server  sysinfo.Server        `json:"server"`
+	Server  result.Server         `json:"server"`
 	Managed *result.ManagedServer `json:"managed,omitempty"`
 }
 

@@ -6,10 +6,12 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // LocalMachine fingerprints the machine fairbench runs on.
-func LocalMachine() Machine {
+func LocalMachine() result.Machine {
 	m := CollectMachine(os.DirFS("/"))
 	if m.Hostname == "" {
 		if h, err := os.Hostname(); err == nil {
@@ -25,14 +27,14 @@ func LocalMachine() Machine {
 // CollectMachine fingerprints the machine whose root file system is fsys (procfs at
 // proc/, sysfs at sys/, etc/os-release). Files that are missing or unreadable leave
 // their fields empty; it never fails.
-func CollectMachine(fsys fs.FS) Machine {
+func CollectMachine(fsys fs.FS) result.Machine {
 	return collectMachine(fsys, runtime.GOARCH)
 }
 
 // collectMachine is CollectMachine with the architecture given, so that tests can
 // read an arm64 fixture on any machine.
-func collectMachine(fsys fs.FS, goarch string) Machine {
-	m := Machine{Arch: goarch, GoVersion: runtime.Version()}
+func collectMachine(fsys fs.FS, goarch string) result.Machine {
+	m := result.Machine{Arch: goarch, GoVersion: runtime.Version()}
 	info := parseCPUInfo(readText(fsys, "proc/cpuinfo"))
 	dmiVendor := readText(fsys, "sys/class/dmi/id/sys_vendor")
 	m.SystemVendor = dmiVendor
@@ -56,7 +58,7 @@ func collectMachine(fsys fs.FS, goarch string) Machine {
 }
 
 // identifyCPU fills Vendor, CPUModel and, on ARM, Implementer, Part and Core.
-func identifyCPU(m *Machine, fsys fs.FS, info cpuInfo) {
+func identifyCPU(m *result.Machine, fsys fs.FS, info cpuInfo) {
 	model := strings.Join(strings.Fields(info.first("model name")), " ")
 	if vendorID := info.first("vendor_id"); vendorID != "" {
 		m.Vendor = x86Vendor(vendorID)
@@ -79,7 +81,7 @@ func identifyCPU(m *Machine, fsys fs.FS, info cpuInfo) {
 // identifyARM reads the MIDR codes from cpuinfo (or, when cpuinfo hides them,
 // from sysfs' midr_el1), resolves them and builds CPUModel. It reports whether
 // the CPU is an ARM one.
-func identifyARM(m *Machine, fsys fs.FS, info cpuInfo) bool {
+func identifyARM(m *result.Machine, fsys fs.FS, info cpuInfo) bool {
 	type midr struct{ implementer, part uint64 }
 	var ids []midr
 	for _, b := range info.cpus {

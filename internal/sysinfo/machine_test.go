@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // fixture builds a fake root file system for CollectMachine.
@@ -100,7 +102,7 @@ func TestCollectMachine(t *testing.T) {
 		name   string
 		goarch string
 		fsys   fixture
-		want   Machine
+		want   result.Machine
 	}{
 		{
 			name:   "x86 KVM guest in a container, like the build machine",
@@ -112,7 +114,7 @@ func TestCollectMachine(t *testing.T) {
 				file("sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc kvm-clock \n").
 				file(".dockerenv", "").
 				os(24684084),
-			want: Machine{
+			want: result.Machine{
 				Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Processor", Vendor: "Intel",
 				LogicalCPUs: 2, Cores: 2, Sockets: 1, ThreadsPerCore: 1,
 				MHz: 2600, BogoMIPS: 5200,
@@ -129,7 +131,7 @@ func TestCollectMachine(t *testing.T) {
 					x86Block(2, 1, 0, 2, 4, "2000.000", "sse4_2 avx")+x86Block(3, 1, 1, 2, 4, "3000.000", "sse4_2 avx")+
 					x86Block(4, 0, 0, 2, 4, "2000.000", "sse4_2 avx")+x86Block(5, 0, 1, 2, 4, "3000.000", "sse4_2 avx")+
 					x86Block(6, 1, 0, 2, 4, "2000.000", "sse4_2 avx")+x86Block(7, 1, 1, 2, 4, "3000.000", "sse4_2 avx")),
-			want: Machine{
+			want: result.Machine{
 				Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Processor", Vendor: "Intel",
 				LogicalCPUs: 8, Cores: 4, Sockets: 2, ThreadsPerCore: 2, MHz: 2500, BogoMIPS: 5200,
 				Features: []string{"sse4_2", "avx"}, Virtualization: "none", GoVersion: goVersion,
@@ -143,7 +145,7 @@ func TestCollectMachine(t *testing.T) {
 				topology([]int{0, 0, 0, 0}, []int{0, 1, 2, 3}).
 				cpufreq(3000000, 1000000, 2800000, 3000000, 1000000, 1000000).
 				os(131072000),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "ARM Neoverse-N1", Vendor: "ARM",
 				Implementer: "0x41", Part: "0xd0c", Core: "Neoverse-N1",
 				LogicalCPUs: 4, Cores: 4, Sockets: 1, ThreadsPerCore: 1,
@@ -162,7 +164,7 @@ func TestCollectMachine(t *testing.T) {
 				cpufreq(2600000, 200000, 2600000, 2600000, 2600000, 2600000).
 				file("sys/class/dmi/id/sys_vendor", "Huawei\n").
 				file("sys/class/dmi/id/product_name", "TaiShan 200 (Model 2280)\n"),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "HiSilicon Kunpeng 920 (TSV110)", Vendor: "HiSilicon",
 				Implementer: "0x48", Part: "0xd01", Core: "TSV110",
 				SystemVendor: "Huawei", Product: "TaiShan 200 (Model 2280)",
@@ -178,7 +180,7 @@ func TestCollectMachine(t *testing.T) {
 				file("proc/cpuinfo", armCPUInfo(2, "0xc0", "0xac3", "fp asimd atomics")).
 				topology([]int{0, 0}, []int{0, 1}).
 				cpufreq(3000000, 1000000, 3000000, 3000000),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "Ampere AmpereOne", Vendor: "Ampere",
 				Implementer: "0xc0", Part: "0xac3", Core: "AmpereOne",
 				LogicalCPUs: 2, Cores: 2, Sockets: 1, ThreadsPerCore: 1,
@@ -193,7 +195,7 @@ func TestCollectMachine(t *testing.T) {
 				file("proc/cpuinfo", armCPUInfo(2, "0x41", "0xd0c", n1Features)).
 				file("sys/class/dmi/id/sys_vendor", "Amazon EC2\n").
 				file("sys/class/dmi/id/product_name", "m6g.large\n"),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "AWS Graviton2 (ARM Neoverse-N1)", Vendor: "ARM",
 				Implementer: "0x41", Part: "0xd0c", Core: "Neoverse-N1",
 				SystemVendor: "Amazon EC2", Product: "m6g.large",
@@ -206,7 +208,7 @@ func TestCollectMachine(t *testing.T) {
 			goarch: "arm64",
 			fsys: fixture{}.file("proc/cpuinfo",
 				armBlock(0, "0x41", "0xd05", "asimd")+armBlock(1, "0x41", "0xd05", "asimd")+armBlock(2, "0x41", "0xd0b", "asimd")),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "ARM Cortex-A55 + Cortex-A76", Vendor: "ARM",
 				Implementer: "0x41", Part: "0xd05", Core: "Cortex-A55 + Cortex-A76",
 				LogicalCPUs: 3, BogoMIPS: 50, Features: []string{"asimd"}, GoVersion: goVersion,
@@ -218,7 +220,7 @@ func TestCollectMachine(t *testing.T) {
 			fsys: fixture{}.
 				file("proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\n\nprocessor\t: 1\nBogoMIPS\t: 50.00\n").
 				file("sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "0x00000000410fd4f0\n"),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "ARM Neoverse-V2", Vendor: "ARM",
 				Implementer: "0x41", Part: "0xd4f", Core: "Neoverse-V2",
 				LogicalCPUs: 2, BogoMIPS: 50, GoVersion: goVersion,
@@ -228,7 +230,7 @@ func TestCollectMachine(t *testing.T) {
 			name:   "unknown ARM part",
 			goarch: "arm64",
 			fsys:   fixture{}.file("proc/cpuinfo", armCPUInfo(1, "0x41", "0xfff", "")),
-			want: Machine{
+			want: result.Machine{
 				Arch: "arm64", CPUModel: "ARM part 0xfff", Vendor: "ARM",
 				Implementer: "0x41", Part: "0xfff", Core: "part 0xfff",
 				LogicalCPUs: 1, BogoMIPS: 50, GoVersion: goVersion,
@@ -238,7 +240,7 @@ func TestCollectMachine(t *testing.T) {
 			name:   "nothing readable",
 			goarch: "riscv64",
 			fsys:   fixture{},
-			want:   Machine{Arch: "riscv64", GoVersion: goVersion},
+			want:   result.Machine{Arch: "riscv64", GoVersion: goVersion},
 		},
 	}
 	for _, tt := range tests {

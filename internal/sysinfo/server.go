@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // detectTimeout bounds the metadata queries, so that fingerprinting a slow server
@@ -16,11 +17,11 @@ const detectTimeout = 10 * time.Second
 // DetectServer fingerprints the server behind conn, a connection of the driver kind
 // ("mysql", "pgsql" or "sqlite"). It uses only small metadata queries and never
 // fails: what could not be read is described in Server.Note.
-func DetectServer(ctx context.Context, kind string, conn driver.Conn) Server {
+func DetectServer(ctx context.Context, kind string, conn driver.Conn) result.Server {
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
 	var (
-		s     Server
+		s     result.Server
 		notes notes
 	)
 	switch {

@@ -9,12 +9,13 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 // detect opens cfg with its real driver and fingerprints the server.
-func detect(t *testing.T, cfg driver.Config) sysinfo.Server {
+func detect(t *testing.T, cfg driver.Config) result.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

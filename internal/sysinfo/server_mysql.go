@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // mysqlVariables are the MySQL/MariaDB/Percona global variables recorded in a result.
@@ -38,8 +39,8 @@ func mysqlFlavor(version, comment string) string {
 }
 
 // detectMySQL fingerprints a MySQL-protocol server.
-func detectMySQL(ctx context.Context, conn driver.Conn, n *notes) Server {
-	var s Server
+func detectMySQL(ctx context.Context, conn driver.Conn, n *notes) result.Server {
+	var s result.Server
 	if row, err := queryRow(ctx, conn, "SELECT VERSION(), @@version_comment"); err != nil {
 		n.add(err)
 	} else if len(row) >= 2 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // pgSettings are the PostgreSQL settings recorded in a result.
@@ -68,8 +69,8 @@ func pgBytes(setting, unit string) (int64, bool) {
 }
 
 // detectPgSQL fingerprints a PostgreSQL-protocol server.
-func detectPgSQL(ctx context.Context, conn driver.Conn, n *notes) Server {
-	var s Server
+func detectPgSQL(ctx context.Context, conn driver.Conn, n *notes) result.Server {
+	var s result.Server
 	if row, err := queryRow(ctx, conn, "SHOW server_version"); err != nil {
 		n.add(err)
 	} else {

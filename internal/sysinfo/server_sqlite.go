@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // sqlitePragmas are the SQLite pragmas recorded in a result.
@@ -12,8 +13,8 @@ func sqlitePragmas() []string {
 }
 
 // detectSQLite fingerprints the embedded SQLite database.
-func detectSQLite(ctx context.Context, conn driver.Conn, n *notes) Server {
-	s := Server{Flavor: "SQLite"}
+func detectSQLite(ctx context.Context, conn driver.Conn, n *notes) result.Server {
+	s := result.Server{Flavor: "SQLite"}
 	if row, err := queryRow(ctx, conn, "SELECT sqlite_version()"); err != nil {
 		n.add(err)
 	} else {

@@ -3,38 +3,21 @@ package sysinfo
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
-
-// Session is what the server reports of a connection's session after the
-// set-up every connection gets (schema 1.5): the transaction isolation level
-// in the server's own words, and the value of each session variable set
-// (--isolation-level, --session-var), read back from the session.
-type Session struct {
-	// Isolation is the session's isolation level as the server names it
-	// ("READ-COMMITTED" on MySQL, "read committed" on PostgreSQL).
-	Isolation string `json:"isolation,omitempty"`
-	// Variables are the session variables set, by name, with the value the
-	// server reports (which may be normalised: "ON" for 1, a full sql_mode).
-	Variables map[string]string `json:"variables,omitempty"`
-	// Notes say what could not be read back, and why.
-	Notes []string `json:"notes,omitempty"`
-}
 
 // DetectSession reads back the session set-up of cfg on conn, a connection
 // of cfg's driver: the isolation level and each session variable. It
 // returns nil when cfg asks for neither.
-func DetectSession(ctx context.Context, cfg driver.Config, conn driver.Conn) *Session {
+func DetectSession(ctx context.Context, cfg driver.Config, conn driver.Conn) *result.Session {
 	if cfg.Isolation == "" && len(cfg.SessionVars) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
-	s := &Session{}
+	s := &result.Session{}
 	one := func(query string, args ...any) (string, error) {
 		rows, err := conn.QueryStrings(ctx, query, args...)
 		switch {
@@ -82,20 +65,4 @@ func DetectSession(ctx context.Context, cfg driver.Config, conn driver.Conn) *Se
 		s.Variables[v.Name] = got
 	}
 	return s
-}
-
-// String is the session for a run's header: "isolation READ-COMMITTED;
-// sql_mode=…".
-func (s *Session) String() string {
-	if s == nil {
-		return ""
-	}
-	var parts []string
-	if s.Isolation != "" {
-		parts = append(parts, "isolation "+s.Isolation)
-	}
-	for _, name := range slices.Sorted(maps.Keys(s.Variables)) {
-		parts = append(parts, name+"="+s.Variables[name])
-	}
-	return strings.Join(parts, "; ")
 }

@@ -5,33 +5,23 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/result"
 )
-
-// TLS is what a connection to the server really used (schema 1.3), as the
-// server reports it for the session: whether it was encrypted and, when it
-// was, the protocol version and cipher.
-type TLS struct {
-	Used    bool   `json:"used"`
-	Version string `json:"version,omitempty"` // "TLSv1.3"
-	Cipher  string `json:"cipher,omitempty"`  // "TLS_AES_256_GCM_SHA384"
-	// Note says why the server could not tell (Used is then false but unknown).
-	Note string `json:"note,omitempty"`
-}
 
 // DetectTLS asks the server whether the session of conn, a connection of the
 // driver kind, is encrypted: MySQL and MariaDB report Ssl_version and
 // Ssl_cipher in SHOW SESSION STATUS, PostgreSQL its row of pg_stat_ssl. It
 // returns nil for SQLite, which has no connection to encrypt.
-func DetectTLS(ctx context.Context, kind string, conn driver.Conn) *TLS {
+func DetectTLS(ctx context.Context, kind string, conn driver.Conn) *result.TLS {
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
 	switch kind {
 	case driver.KindMySQL:
 		rows, err := conn.QueryStrings(ctx, "SHOW SESSION STATUS LIKE 'Ssl_%'")
 		if err != nil {
-			return &TLS{Note: "SHOW SESSION STATUS LIKE 'Ssl_%': " + err.Error()}
+			return &result.TLS{Note: "SHOW SESSION STATUS LIKE 'Ssl_%': " + err.Error()}
 		}
-		var t TLS
+		var t result.TLS
 		for _, r := range rows {
 			if len(r) < 2 {
 				continue
@@ -49,12 +39,12 @@ func DetectTLS(ctx context.Context, kind string, conn driver.Conn) *TLS {
 		const q = "SELECT ssl, COALESCE(version, ''), COALESCE(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
 		row, err := queryRow(ctx, conn, q)
 		if err != nil {
-			return &TLS{Note: err.Error()}
+			return &result.TLS{Note: err.Error()}
 		}
 		if len(row) < 3 {
-			return &TLS{Note: q + ": short row"}
+			return &result.TLS{Note: q + ": short row"}
 		}
-		t := TLS{Used: row[0] == "t" || strings.EqualFold(row[0], "true")}
+		t := result.TLS{Used: row[0] == "t" || strings.EqualFold(row[0], "true")}
 		if t.Used {
 			t.Version, t.Cipher = row[1], row[2]
 		}

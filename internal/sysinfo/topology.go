@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 const cpuDir = "sys/devices/system/cpu"
@@ -33,7 +34,7 @@ func cpuDirs(fsys fs.FS) []string {
 
 // countCPUs fills LogicalCPUs, Cores, Sockets and ThreadsPerCore, preferring the
 // kernel's topology in sysfs and falling back to cpuinfo's ids and "cpu cores".
-func countCPUs(m *Machine, fsys fs.FS, info cpuInfo) {
+func countCPUs(m *result.Machine, fsys fs.FS, info cpuInfo) {
 	m.LogicalCPUs = len(info.cpus)
 	if m.LogicalCPUs == 0 {
 		m.LogicalCPUs = countList(readText(fsys, cpuDir+"/online"))
@@ -80,7 +81,7 @@ func countList(list string) int {
 
 // readFrequencies fills MHz and BogoMIPS from cpuinfo and MaxMHz, MinMHz and CurMHz
 // from cpufreq (whose files hold kHz).
-func readFrequencies(m *Machine, fsys fs.FS, info cpuInfo) {
+func readFrequencies(m *result.Machine, fsys fs.FS, info cpuInfo) {
 	m.MHz = round1(info.average("cpu mhz"))
 	if v, err := strconv.ParseFloat(info.first("bogomips"), 64); err == nil {
 		m.BogoMIPS = v

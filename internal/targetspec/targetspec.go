@@ -15,7 +15,6 @@ import (
 	"github.com/fairbench/fairbench/internal/driver/mysql"
 	"github.com/fairbench/fairbench/internal/driver/open"
 	"github.com/fairbench/fairbench/internal/mycnf"
-	"github.com/fairbench/fairbench/internal/runner"
 )
 
 // Key names one setting, spelled as a plan's target: key.
@@ -313,7 +312,7 @@ func parseSession(s Settings, sp Spelling, kind string, cfg *driver.Config) erro
 // checkIgnoreErrors refuses, before anything connects, an ignore-errors
 // value with a code that the driver's errors never carry.
 func checkIgnoreErrors(sp Spelling, kind, spec string) error {
-	if _, err := runner.ParseErrorPolicy(spec, nil, open.ErrorCodeCheck(kind)); err != nil {
+	if _, err := driver.ParseErrorPolicy(spec, nil, open.ErrorCodeCheck(kind)); err != nil {
 		return errorf(IgnoreErrors, "%s: %v", sp.Given(IgnoreErrors, kind, spec), err)
 	}
 	return nil

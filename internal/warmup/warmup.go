@@ -34,7 +34,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/progress"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/result"
 )
 
 // The methods a Report names.
@@ -95,7 +95,7 @@ type options struct {
 // per table and the summary go to log (which may be nil), and prog (which may be
 // nil) counts the tables and bytes read as they are. A table that is missing is
 // an error wrapping driver.ErrTableMissing that names it.
-func Run(ctx context.Context, drv driver.Driver, server sysinfo.Server, tables []string, threads int, log io.Writer, prog *Progress) (Report, error) {
+func Run(ctx context.Context, drv driver.Driver, server result.Server, tables []string, threads int, log io.Writer, prog *Progress) (Report, error) {
 	return run(ctx, drv, server, tables, threads, log, prog, options{})
 }
 
@@ -150,7 +150,7 @@ func (p *Progress) read(table string) {
 	}
 }
 
-func run(ctx context.Context, drv driver.Driver, server sysinfo.Server, tables []string, threads int, log io.Writer, prog *Progress, opt options) (Report, error) {
+func run(ctx context.Context, drv driver.Driver, server result.Server, tables []string, threads int, log io.Writer, prog *Progress, opt options) (Report, error) {
 	start := time.Now()
 	if log == nil {
 		log = io.Discard
@@ -332,7 +332,7 @@ func resolveTables(ctx context.Context, drv driver.Driver, conn driver.Conn, tab
 }
 
 // chooseMethod picks the method for the target; a note says why a fallback was taken.
-func chooseMethod(ctx context.Context, kind string, server sysinfo.Server, conn driver.Conn, opt options) (method, string, error) {
+func chooseMethod(ctx context.Context, kind string, server result.Server, conn driver.Conn, opt options) (method, string, error) {
 	switch kind {
 	case driver.KindMySQL:
 		if server.Flavor == "TiDB" {

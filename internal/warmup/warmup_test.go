@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/driver"
 	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/result"
 	"github.com/fairbench/fairbench/internal/sysinfo"
 	"github.com/fairbench/fairbench/internal/testdb"
 )
@@ -20,7 +21,7 @@ import (
 type fixture struct {
 	drv    driver.Driver
 	conn   driver.Conn
-	server sysinfo.Server
+	server result.Server
 }
 
 func newFixture(t *testing.T, cfg driver.Config) fixture {

@@ -1,9 +1,13 @@
-// Package sysinfo fingerprints the machine a result came from and the database
-// server it measured, so results from different machines can be compared later.
-//
-// Fingerprinting never fails a run: whatever cannot be read is left empty (for the
-// server, Note says why).
-package sysinfo
+package result
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// The descriptions of the machines and the database server a result came from
+// (package sysinfo and the machine observers fill them in).
 
 // Machine describes the client machine (the one running fairbench). Every field is
 // best effort: a value that could not be read stays at its zero value.
@@ -140,4 +144,46 @@ type Server struct {
 	Variables map[string]string `json:"variables,omitempty"`
 	// Note says what could not be read, when something could not.
 	Note string `json:"note,omitempty"`
+}
+
+// TLS is what a connection to the server really used (schema 1.3), as the
+// server reports it for the session: whether it was encrypted and, when it
+// was, the protocol version and cipher.
+type TLS struct {
+	Used    bool   `json:"used"`
+	Version string `json:"version,omitempty"` // "TLSv1.3"
+	Cipher  string `json:"cipher,omitempty"`  // "TLS_AES_256_GCM_SHA384"
+	// Note says why the server could not tell (Used is then false but unknown).
+	Note string `json:"note,omitempty"`
+}
+
+// Session is what the server reports of a connection's session after the
+// set-up every connection gets (schema 1.5): the transaction isolation level
+// in the server's own words, and the value of each session variable set
+// (--isolation-level, --session-var), read back from the session.
+type Session struct {
+	// Isolation is the session's isolation level as the server names it
+	// ("READ-COMMITTED" on MySQL, "read committed" on PostgreSQL).
+	Isolation string `json:"isolation,omitempty"`
+	// Variables are the session variables set, by name, with the value the
+	// server reports (which may be normalised: "ON" for 1, a full sql_mode).
+	Variables map[string]string `json:"variables,omitempty"`
+	// Notes say what could not be read back, and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// String is the session for a run's header: "isolation READ-COMMITTED;
+// sql_mode=…".
+func (s *Session) String() string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	if s.Isolation != "" {
+		parts = append(parts, "isolation "+s.Isolation)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Variables)) {
+		parts = append(parts, name+"="+s.Variables[name])
+	}
+	return strings.Join(parts, "; ")
 }
