@@ -30,7 +30,7 @@ RUN mkdir -p /out/tmp /out/work && chmod 1777 /out/tmp && chown 65532:65532 /out
 FROM scratch
 ARG VERSION=dev
 ARG COMMIT=
-# The labels `make image-oci` gives its image too (internal/ociimage).
+# The labels `make image-oci` gives its image too (internal/release/ociimage).
 LABEL org.opencontainers.image.title="fairbench" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${COMMIT}" \

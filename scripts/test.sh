@@ -67,7 +67,7 @@ ensure_tools() {
 	command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 	command -v qemu-aarch64-static >/dev/null 2>&1 || missing+=(qemu-user-static)
 	command -v chromium >/dev/null 2>&1 || missing+=(chromium) # renders the HTML report in its test
-	command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)     # independent reader of the OCI image archive (internal/ociimage)
+	command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)     # independent reader of the OCI image archive (internal/release/ociimage)
 	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
@@ -88,9 +88,9 @@ fi
 # collectors, connection hand-off); under it the TPC-C loads take minutes, so
 # the whole tree runs without it.
 log "go test -race (concurrency packages)"
-go test -race -count=1 -timeout 10m ./internal/runner/... ./internal/metrics/... ./internal/workload \
-	./internal/driver/netconn/... ./internal/driver/mysql/... ./internal/driver/postgres/... \
-	./internal/observe/... ./internal/warmup/... ./internal/localserver/... ./internal/livemetrics/...
+go test -race -count=1 -timeout 10m ./internal/run/runner/... ./internal/run/metrics/... ./internal/workload \
+	./internal/db/driver/netconn/... ./internal/db/driver/mysql/... ./internal/db/driver/postgres/... \
+	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/...
 log "go test (everything)"
 go test -count=1 -timeout 15m ./...
 
@@ -101,25 +101,25 @@ go test -count=1 -timeout 15m ./...
 FUZZTIME=${FUZZTIME:-8s}
 FUZZ_TARGETS=(
 	"FuzzCommandLine ./internal/cli"
-	"FuzzPlan ./internal/suite"
-	"FuzzSheet ./internal/cost"
-	"FuzzDecode ./internal/result"
-	"FuzzMerge ./internal/result"
-	"FuzzParseSysbench ./internal/importer"
-	"FuzzParseGoTPC ./internal/importer"
-	"FuzzParseCommand ./internal/importer"
-	"FuzzMetadataDocuments ./internal/placement"
-	"FuzzParseService ./internal/placement"
-	"FuzzParseMachine ./internal/servermachine"
-	"FuzzParseFileRefs ./internal/servermachine"
-	"FuzzParse ./internal/cpuset"
-	"FuzzParse ./internal/clientcpus"
-	"FuzzParseAgentList ./internal/agent"
-	"FuzzParse ./internal/targetspec"
-	"FuzzTranslate ./internal/sysbenchcli"
-	"FuzzTranslate ./internal/gotpccli"
-	"FuzzSessionVar ./internal/driver"
-	"FuzzParseCheckpoints ./internal/runner"
+	"FuzzPlan ./internal/run/suite"
+	"FuzzSheet ./internal/analysis/cost"
+	"FuzzDecode ./internal/record/result"
+	"FuzzMerge ./internal/record/result"
+	"FuzzParseSysbench ./internal/compat/importer"
+	"FuzzParseGoTPC ./internal/compat/importer"
+	"FuzzParseCommand ./internal/compat/importer"
+	"FuzzMetadataDocuments ./internal/machine/placement"
+	"FuzzParseService ./internal/machine/placement"
+	"FuzzParseMachine ./internal/machine/servermachine"
+	"FuzzParseFileRefs ./internal/machine/servermachine"
+	"FuzzParse ./internal/machine/cpuset"
+	"FuzzParse ./internal/machine/clientcpus"
+	"FuzzParseAgentList ./internal/machine/agent"
+	"FuzzParse ./internal/db/targetspec"
+	"FuzzTranslate ./internal/compat/sysbenchcli"
+	"FuzzTranslate ./internal/compat/gotpccli"
+	"FuzzSessionVar ./internal/db/driver"
+	"FuzzParseCheckpoints ./internal/run/runner"
 )
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" when -fuzztime ends while a worker is mid-input, with no

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
 )
 
 // TestClientCPUs runs the fairbench binary with --client-cpus against a

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/fairbench/fairbench/internal/base/gcballast"
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/gcballast"
 )
 
 // version and commit are stamped by the linker (see Makefile).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
 )
 
 // TestPinnedExecMode: the fairbench binary serves the hidden pinned-exec

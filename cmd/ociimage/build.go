@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fairbench/fairbench/internal/ociimage"
+	"github.com/fairbench/fairbench/internal/release/ociimage"
 )
 
 // build builds the image, writes it and prints its digests and how to use it.

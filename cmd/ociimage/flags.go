@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/ociimage"
+	"github.com/fairbench/fairbench/internal/release/ociimage"
 )
 
 // config is the parsed command line and environment.

@@ -1,7 +1,7 @@
 // Command ociimage builds fairbench's multi-platform container image from the
 // static binaries `make release` builds, without a container engine: the same
 // image as the Dockerfile's, written as an oci-archive or an OCI image layout
-// directory (see internal/ociimage for the image and which tools read which
+// directory (see internal/release/ociimage for the image and which tools read which
 // output). `make image-oci` runs it; `ociimage -h` lists the flags.
 package main
 

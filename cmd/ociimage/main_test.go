@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/ociimage/ocitest"
+	"github.com/fairbench/fairbench/internal/release/ociimage/ocitest"
 )
 
 // inputs are valid inputs for the command: header-only static ELF files

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/ociimage/ocitest"
+	"github.com/fairbench/fairbench/internal/release/ociimage/ocitest"
 )
 
 // repoRoot is where the Makefile is.

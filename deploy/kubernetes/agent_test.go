@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/syncbuf"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
 )
 
 // Names agent-daemonset.yaml, client-rbac.yaml and the README share.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestReadmeFlowAgainstMariaDB follows the README on the real MariaDB with the

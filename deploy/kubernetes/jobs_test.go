@@ -18,8 +18,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/suite"
-	"github.com/fairbench/fairbench/internal/syncbuf"
+	"github.com/fairbench/fairbench/internal/run/suite"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"

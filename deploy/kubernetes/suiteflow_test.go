@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/fairbench/fairbench/internal/cli"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestSuiteReadmeFlowAgainstMariaDB follows the README's "A whole plan from N

@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // Key identifies a cell of a system's results: what ran and with how many

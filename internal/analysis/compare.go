@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // CompareOptions choose what a comparison looks at.

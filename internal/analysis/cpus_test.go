@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // The sweep fixtures (testdata/cpusweep, written by gen.py from a real run's

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
 )
 
 // The figure that stands for a cell — a metric and a center of its rounds —
 // is chosen here once for every table fairbench prints: compare, report and
-// cost, and the suite's own tables (internal/suite), so that one cell reads
+// cost, and the suite's own tables (internal/run/suite), so that one cell reads
 // the same everywhere.
 
 // DefaultCenter is the statistic of rounds every table shows unless told

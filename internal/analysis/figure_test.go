@@ -3,7 +3,7 @@ package analysis
 import (
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
 )
 
 // TestDefaultMetric: tpmC for TPC-C alone, tps for anything else and for a

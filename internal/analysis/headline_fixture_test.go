@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/golden"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/golden"
 )
 
 // headlineFixtures are the committed result files of

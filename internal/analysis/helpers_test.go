@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/golden"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/golden"
 )
 
 // Machines and servers of the tests.

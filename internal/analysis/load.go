@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/lazyre"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/base/lazyre"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
 )
 
 // Load reads one operand: a result file, a suite directory (manifest.json and

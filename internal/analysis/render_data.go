@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/fairbench/fairbench/internal/analysis/usl"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // csvHeader is the header line of WriteCSV: one record per row and system.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis/usl"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // ScaleSectionOf returns the scalability section of key group g over a

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/randgen"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
 )
 

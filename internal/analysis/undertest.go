@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/lazyre"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/base/lazyre"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // UnderTest is the machine under test of a result: the machine (or machines)

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/agent"
-	"github.com/fairbench/fairbench/internal/hostcounters"
-	"github.com/fairbench/fairbench/internal/placement"
+	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/machine/hostcounters"
+	"github.com/fairbench/fairbench/internal/machine/placement"
 )
 
 // agentCommand is `fairbench agent`.

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/agent"
-	"github.com/fairbench/fairbench/internal/placement/placementtest"
-	"github.com/fairbench/fairbench/internal/syncbuf"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/machine/placement/placementtest"
 )
 
 // startAgent runs `fairbench agent` in-process with args (listening on a

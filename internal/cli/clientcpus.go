@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/clientcpus"
-	"github.com/fairbench/fairbench/internal/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/clientcpus"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
 )
 
 // clientCPUFlags are --client-cpus and --allow-cpu-overlap of run and suite run.

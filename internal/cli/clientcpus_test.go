@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestClientCPUsChecks: --client-cpus is checked before anything starts

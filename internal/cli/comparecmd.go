@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/analysis"
-	"github.com/fairbench/fairbench/internal/importer"
-	"github.com/fairbench/fairbench/internal/outfile"
-	"github.com/fairbench/fairbench/internal/report"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/analysis/report"
+	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // compareFlags are the options shared by `compare` and `report`.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // twoSuites runs the same tiny plan twice (two rounds of two thread counts)
@@ -125,7 +125,7 @@ func TestCompareBadInput(t *testing.T) {
 func TestImportThenCompare(t *testing.T) {
 	ctx := context.Background()
 	a, _ := twoSuites(t)
-	logs := filepath.Join("..", "importer", "testdata")
+	logs := filepath.Join("..", "compat", "importer", "testdata")
 	sb := filepath.Join(logs, "sysbench-1.0.20-oltp_point_select-t4.log")
 	out := filepath.Join(t.TempDir(), "imported")
 	imp := runCLI(ctx, nil, "import", sb, filepath.Join(logs, "go-tpc-1.0.12-run-t2.log"), "--out", out,

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // formatValues are the --format values of each command that has the flag,

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/analysis"
-	"github.com/fairbench/fairbench/internal/cost"
-	"github.com/fairbench/fairbench/internal/outfile"
-	"github.com/fairbench/fairbench/internal/report"
+	"github.com/fairbench/fairbench/internal/analysis/cost"
+	"github.com/fairbench/fairbench/internal/analysis/report"
+	"github.com/fairbench/fairbench/internal/base/outfile"
 )
 
 // costFlags are the cost-model options of `cost` and `report`.

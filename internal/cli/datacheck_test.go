@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestTPCCRecordsTheWarehousesThatRan loads one warehouse and checks, on each

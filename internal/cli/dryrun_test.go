@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver/drivertest"
-	"github.com/fairbench/fairbench/internal/measure"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/db/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/run/measure"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestDryRunNeedsNoServer runs sysbench's dry-run lines with the target a

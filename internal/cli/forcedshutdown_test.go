@@ -12,9 +12,9 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // lockedRun is a sysbench-form oltp_point_select run on MariaDB during which

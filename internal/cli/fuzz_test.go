@@ -50,10 +50,10 @@ var fuzzCommands = [][]string{
 // fuzzFixtures are the files the fuzzed commands find in their working
 // directory: name -> the file in the repository it is copied from.
 var fuzzFixtures = map[string]string{
-	"r.json":       "../result/testdata/result.golden.json",
+	"r.json":       "../record/result/testdata/result.golden.json",
 	"plan.yaml":    "../../plans/quick.yaml",
-	"prices.yaml":  "../cost/testdata/tidb-eks.yaml",
-	"sysbench.log": "../importer/testdata/sysbench-1.0.20-histogram.log",
+	"prices.yaml":  "../analysis/cost/testdata/tidb-eks.yaml",
+	"sysbench.log": "../compat/importer/testdata/sysbench-1.0.20-histogram.log",
 }
 
 // FuzzCommandLine parses and validates every command's flags up to the point

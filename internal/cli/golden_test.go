@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	goldenfile "github.com/fairbench/fairbench/internal/golden"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
+	goldenfile "github.com/fairbench/fairbench/internal/testing/golden"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/importer"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestRunTimeTakesADuration: --time and --warmup-time take a duration as

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/gotpccli"
-	"github.com/fairbench/fairbench/internal/gotpcout"
+	"github.com/fairbench/fairbench/internal/compat/gotpccli"
+	"github.com/fairbench/fairbench/internal/compat/gotpcout"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/analysis"
-	"github.com/fairbench/fairbench/internal/measure"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/measure"
+	"github.com/fairbench/fairbench/internal/run/runner"
 )
 
 // forcedShutdownFatal is sysbench's line when its --forced-shutdown alarm

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/importer"
-	"github.com/fairbench/fairbench/internal/outfile"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/servermachine"
+	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/machine/servermachine"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // importFlags describe the logs being imported: what the logs do not say.

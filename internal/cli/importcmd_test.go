@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/importer"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // importLog and otherLog are captured sysbench 1.0.20 logs of one run each.
 var (
-	importLog = filepath.Join("..", "importer", "testdata", "sysbench-1.0.20-oltp_point_select-t4.log")
-	otherLog  = filepath.Join("..", "importer", "testdata", "sysbench-1.0.20-oltp_read_write-t2.log")
+	importLog = filepath.Join("..", "compat", "importer", "testdata", "sysbench-1.0.20-oltp_point_select-t4.log")
+	otherLog  = filepath.Join("..", "compat", "importer", "testdata", "sysbench-1.0.20-oltp_read_write-t2.log")
 )
 
 // copyLog writes text to dir/name and returns its path; text "" is importLog's
@@ -88,7 +88,7 @@ func TestImportLogsOfOneName(t *testing.T) {
 // what happened: nothing was written, and which file is in the way.
 func TestImportRefusesBeforeWriting(t *testing.T) {
 	ctx := context.Background()
-	notLog := filepath.Join("..", "importer", "testdata", "README.md")
+	notLog := filepath.Join("..", "compat", "importer", "testdata", "README.md")
 	aFile := copyLog(t, t.TempDir(), "plain-file", "not a directory")
 	for _, tc := range []struct {
 		name  string

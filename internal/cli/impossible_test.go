@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
 )
 
 // impossiblePlan is a plan whose server runs on 1 CPU and on two sets no

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/machinewatch"
-	"github.com/fairbench/fairbench/internal/placement"
-	"github.com/fairbench/fairbench/internal/placement/placementtest"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/machine/machinewatch"
+	"github.com/fairbench/fairbench/internal/machine/placement"
+	"github.com/fairbench/fairbench/internal/machine/placement/placementtest"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // serviceResolver resolves one Service name to fixed addresses, as a

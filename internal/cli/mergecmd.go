@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/outfile"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suite"
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/run/suite"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestCoordinatedClientsMerge runs three clients in-process against one MariaDB

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // The machines of the mixing tests: x86 at 3.0 GHz, ARM at 2.6 GHz, 24 vCPUs each.

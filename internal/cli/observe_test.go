@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // spinner starts a process that spins on a CPU until the test ends, and

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/localserver"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // privateMariaDB starts a small MariaDB of its own in dir (never the shared

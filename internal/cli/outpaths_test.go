@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/outfile/outfiletest"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/suitedir"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/outfile/outfiletest"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // tinyRunArgs are the flags of a one-second point-select run on cfg's SQLite

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/fairbench/fairbench/internal/progress"
+	"github.com/fairbench/fairbench/internal/base/progress"
 )
 
 // showProgress draws line() on w until stop is called: redrawn in place on a

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver/drivertest"
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/db/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // runTerminal runs the CLI with its standard output taken for a terminal, so

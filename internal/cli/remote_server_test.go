@@ -20,13 +20,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/agent"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testnet"
+	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testnet"
 )
 
 // The tests here run against "a remote server": a MariaDB in a network
-// namespace of the test's own (internal/testnet), reached over a veth pair.
+// namespace of the test's own (internal/testing/testnet), reached over a veth pair.
 // fairbench cannot see its process, so it must be told about its machine
 // (an agent) or say that it is not known.
 

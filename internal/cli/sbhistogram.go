@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // sysbench's log levels (sb_logger.h) that --verbosity compares with: the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
 )
 
 // serverParent is where the private server directories live by default.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/localserver"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
 )
 
 // runServerCLI runs `fairbench server ARGS` in-process.

@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/agent"
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/machinewatch"
-	"github.com/fairbench/fairbench/internal/placement"
-	"github.com/fairbench/fairbench/internal/servermachine"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/machine/machinewatch"
+	"github.com/fairbench/fairbench/internal/machine/placement"
+	"github.com/fairbench/fairbench/internal/machine/servermachine"
 )
 
 // serverMachineGroup is the title of the flags that say which machines the

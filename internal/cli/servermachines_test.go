@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/agent"
-	"github.com/fairbench/fairbench/internal/hostcounters"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/machine/hostcounters"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // mariadbPID is the shared MariaDB's process, found as the agent's --process would.

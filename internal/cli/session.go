@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/measure"
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/measure"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

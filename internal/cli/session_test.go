@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestSessionVarAfterReconnect runs on PostgreSQL with a session variable

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/localserver"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // stallLines returns the interval lines of out (sysbench's "[ 3s ] thds: …")

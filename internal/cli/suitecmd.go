@@ -12,14 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/clientcpus"
-	"github.com/fairbench/fairbench/internal/cpuset"
-	"github.com/fairbench/fairbench/internal/livemetrics"
-	"github.com/fairbench/fairbench/internal/metrics"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/servermachine"
-	"github.com/fairbench/fairbench/internal/suite"
-	"github.com/fairbench/fairbench/internal/suitedir"
+	"github.com/fairbench/fairbench/internal/machine/clientcpus"
+	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/servermachine"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/run/livemetrics"
+	"github.com/fairbench/fairbench/internal/run/metrics"
+	"github.com/fairbench/fairbench/internal/run/suite"
 )
 
 // suiteFlags are the options of `suite run`.

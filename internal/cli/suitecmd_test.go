@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/suite"
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/run/suite"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 func writeFile(t *testing.T, name, text string) string {

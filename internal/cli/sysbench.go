@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/sysbenchcli"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 )
 

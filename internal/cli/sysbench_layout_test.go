@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/importer"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // sysbenchDir holds real sysbench 1.0.20 transcripts (see its README.md).

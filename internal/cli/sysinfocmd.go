@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/localserver"
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/machine/localserver"
+	"github.com/fairbench/fairbench/internal/machine/sysinfo"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // sysinfoCommand is `fairbench sysinfo`: this machine's fingerprint, which

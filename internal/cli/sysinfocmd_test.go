@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/result"
-	"github.com/fairbench/fairbench/internal/servermachine"
-	"github.com/fairbench/fairbench/internal/sysinfo"
+	"github.com/fairbench/fairbench/internal/machine/servermachine"
+	"github.com/fairbench/fairbench/internal/machine/sysinfo"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // sysinfo --format json is exactly what --server-machine reads: read back, it

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // writeServerResult writes a result of oltp_point_select at 4 threads run

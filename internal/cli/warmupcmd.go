@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/warmup"
+	"github.com/fairbench/fairbench/internal/run/warmup"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

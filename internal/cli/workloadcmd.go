@@ -8,12 +8,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/gotpccli"
-	"github.com/fairbench/fairbench/internal/livemetrics"
-	"github.com/fairbench/fairbench/internal/machinewatch"
-	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/runner"
+	"github.com/fairbench/fairbench/internal/compat/gotpccli"
+	"github.com/fairbench/fairbench/internal/machine/machinewatch"
+	"github.com/fairbench/fairbench/internal/run/livemetrics"
+	"github.com/fairbench/fairbench/internal/run/runner"
 	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // phase is one of the workload commands.

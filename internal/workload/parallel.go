@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
 // RunParallel runs fn for every job 0..jobs-1 exactly once, with one goroutine

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
 // fakeConn is a distinct driver.Conn that RunParallel only hands on.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
 // ListTables returns the base tables of the connection's database as a set of

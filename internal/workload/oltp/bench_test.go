@@ -3,8 +3,8 @@ package oltp
 import (
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

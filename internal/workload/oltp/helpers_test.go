@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/open"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestInspectComparesTableSizeWithMaxID loads 2 tables of 1000 rows on each

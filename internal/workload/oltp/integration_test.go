@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -3,9 +3,9 @@ package oltp
 import (
 	"context"
 
-	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/valuearena"
+	"github.com/fairbench/fairbench/internal/base/valuearena"
 	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // Batch sizes of the loader. A table is cut into about targetBatches batches so

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // The value shapes of sysbench's get_c_value and get_pad_value.

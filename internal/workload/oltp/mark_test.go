@@ -6,9 +6,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/gcballast"
+	"github.com/fairbench/fairbench/internal/base/gcballast"
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

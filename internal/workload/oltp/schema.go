@@ -3,7 +3,7 @@ package oltp
 import (
 	"strconv"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
 // The value templates of sysbench's get_c_value and get_pad_value: groups of 11

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/valuearena"
+	"github.com/fairbench/fairbench/internal/base/valuearena"
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // tableStmts are one table's prepared statements; those the workload does not use

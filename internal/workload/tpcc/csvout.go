@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/gcballast"
-	"github.com/fairbench/fairbench/internal/outfile"
+	"github.com/fairbench/fairbench/internal/base/gcballast"
+	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

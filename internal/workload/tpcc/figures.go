@@ -1,7 +1,7 @@
 package tpcc
 
 import (
-	"github.com/fairbench/fairbench/internal/result"
+	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/workload/tpcc/txn"
 )
 

@@ -3,9 +3,9 @@ package tpcc
 import (
 	"time"
 
-	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/valuearena"
+	"github.com/fairbench/fairbench/internal/base/valuearena"
 	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // Population sizes of clause 4.3.3.1.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/outfile"
+	"github.com/fairbench/fairbench/internal/base/outfile"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

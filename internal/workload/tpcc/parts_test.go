@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestWarehousePartsCoverEveryTable: every warehouse table is in exactly one

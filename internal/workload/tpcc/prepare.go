@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/gcballast"
-	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/base/gcballast"
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/workload"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // loadPlan is what one prepare loads.

@@ -1,8 +1,8 @@
 package tpcc
 
 import (
-	"github.com/fairbench/fairbench/internal/randgen"
-	"github.com/fairbench/fairbench/internal/valuearena"
+	"github.com/fairbench/fairbench/internal/base/valuearena"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // syllables are the ten syllables of customer last names (clause 4.3.2.3).

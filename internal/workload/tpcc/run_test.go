@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 

@@ -1,6 +1,6 @@
 package tpcc
 
-import "github.com/fairbench/fairbench/internal/driver"
+import "github.com/fairbench/fairbench/internal/db/driver"
 
 // Table names of TPC-C clause 1.3, plus fairbench's bookkeeping table.
 const (

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestPartitionedSchema creates the tables with --parts=4 on every target

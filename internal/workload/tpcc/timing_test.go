@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/syncbuf"
-	"github.com/fairbench/fairbench/internal/testdb"
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestTimings measures load and check times; it runs only when

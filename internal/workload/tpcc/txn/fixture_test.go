@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/driver"
-	"github.com/fairbench/fairbench/internal/driver/drivertest"
-	"github.com/fairbench/fairbench/internal/driver/open"
-	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/db/driver/drivertest"
+	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // The fixture is a small database of the spec's shape: every table and column

@@ -1,6 +1,6 @@
 package txn
 
-import "github.com/fairbench/fairbench/internal/randgen"
+import "github.com/fairbench/fairbench/internal/workload/randgen"
 
 // The population's sizes (clause 1.2 and 4.3) that the inputs range over.
 const (

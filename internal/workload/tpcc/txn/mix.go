@@ -1,6 +1,6 @@
 package txn
 
-import "github.com/fairbench/fairbench/internal/randgen"
+import "github.com/fairbench/fairbench/internal/workload/randgen"
 
 // mixTable draws transactions by weight: bounds[k] is the sum of the weights
 // of kinds 0..k.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/driver"
+	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
 // statements are a worker's prepared statements, named by what they do.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/randgen"
+	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
 
 // keyingTimes are the minimum keying times of clause 5.2.5.7, in Kinds order.
