@@ -4,6 +4,9 @@
 // (getrusage); End snapshots them again and returns the deltas as a
 // result.Observed, with derived rates and a one-line verdict; Judge judges it
 // again once the server's machines and the run's transactions are known.
+// Observer puts these and the server's machines behind one interface
+// (ProbeObserver, MachinesObserver, VerdictObserver), which measure.Run
+// begins and ends around the measured phase.
 //
 // The machine figures are those of the machine fairbench runs on: they describe
 // the server's machine as well only when the server runs on the same machine.

@@ -9,8 +9,10 @@
 // (result.ServerMachines), snapshots of their counters at the phase
 // boundaries and at every interval, and what they did
 // (result.Observed.ServerMachines) — plugs in here, once, as a
-// MachineObserver of the Target (machinewatch.Watch for run and suite); the
-// verdict is judged again once they are known (observe.Judge).
+// MachineObserver of the Target (machinewatch.Watch for run and suite). Run
+// begins and ends the machine observers of the phase (observe.Observer: the
+// client process with this machine and the server's counters, the server's
+// machines, and the verdict that judges what they recorded) in one loop each.
 package measure
 
 import (
@@ -209,16 +211,37 @@ type Spec struct {
 	Progress            *progress.Display
 }
 
-// Run runs spec's measured run and returns its result, complete however the
-// run ended, with the runner's outcome (its Status and Err say how).
-func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
+// observersOf are the machine observers of spec's measured run, in the order
+// Run begins them when the measured phase begins; it ends them in reverse
+// order. The verdict comes first, so that it ends last and judges what the
+// others recorded (left out of a dry run, which has no server: Probe.End's
+// verdict on this machine stands); the server's machines next (extension
+// point: Target.Machines); the client process, this machine and the
+// server's counters last, so that their observation ends first.
+func observersOf(spec Spec) []observe.Observer {
 	t := spec.Target
-	var probe *observe.Probe
-	machinesBegun := false
+	var observers []observe.Observer
 	serverDriver := t.Driver // the server's counters are read through it
 	if t.Config.DryRun {
 		serverDriver = nil // none to read: the client's and the machine's figures only
+	} else {
+		local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
+		observers = append(observers, observe.VerdictObserver(!local && t.Managed == nil))
 	}
+	if t.Machines != nil {
+		observers = append(observers, observe.MachinesObserver(t.Machines))
+	}
+	return append(observers, observe.ProbeObserver(serverDriver, t.Server))
+}
+
+// Run runs spec's measured run and returns its result, complete however the
+// run ended, with the runner's outcome (its Status and Err say how). The
+// machine observers (observe.Observer) begin when the measured phase begins and
+// end, in reverse order, when the run returns.
+func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
+	t := spec.Target
+	observers := observersOf(spec)
+	begun := false
 	deps := runner.Deps{
 		Driver:              t.Driver,
 		Workload:            spec.Workload,
@@ -229,13 +252,10 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		OnCheckpoint:        spec.OnCheckpoint,
 		Progress:            spec.Progress,
 		OnMeasure: func() {
-			probe = observe.Begin(ctx, serverDriver, t.Server)
-			// Extension point: the server machines' counters at the start
-			// of the measured phase.
-			if t.Machines != nil {
-				t.Machines.Begin(ctx)
-				machinesBegun = true
+			for _, o := range observers {
+				o.Begin(ctx)
 			}
+			begun = true
 			if spec.OnMeasure != nil {
 				spec.OnMeasure()
 			}
@@ -256,29 +276,21 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 	out := runner.Run(ctx, spec.Config, deps)
 
 	// The phase's observation ends first, before anything else runs in
-	// this process, so that it covers the run and no more.
-	var observed *result.Observed
-	var machineNotes []string
-	if probe != nil {
+	// this process, so that it covers the run and no more: the observers
+	// end in reverse order, the verdict last.
+	var obs observe.Observation
+	if begun {
+		obs.Transactions = out.Totals.Counts.Events
+		if spec.Client != nil && spec.Client.Of > 1 {
+			obs.Transactions *= int64(spec.Client.Of) // the server's flushes are every client's
+		}
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeTimeout)
-		observed = probe.End(octx)
-		// Extension point: what the server's machines did over the phase.
-		if machinesBegun {
-			observed.ServerMachines, machineNotes = t.Machines.End(octx)
+		for i := len(observers) - 1; i >= 0; i-- {
+			observers[i].End(octx, &obs)
 		}
 		cancel()
-		// The verdict judges the server's machine and the run's
-		// transactions now that they are known (a dry run has no server:
-		// Probe.End's verdict on this machine stands).
-		if !t.Config.DryRun {
-			local, _ := servermachine.IsLocal(servermachine.Target{Config: t.Config})
-			transactions := out.Totals.Counts.Events
-			if spec.Client != nil && spec.Client.Of > 1 {
-				transactions *= int64(spec.Client.Of) // the server's flushes are every client's
-			}
-			observe.Judge(observed, !local && t.Managed == nil, transactions)
-		}
 	}
+	observed, machineNotes := obs.Observed, obs.MachineNotes
 	res := &result.Result{
 		Schema:         result.SchemaVersion,
 		Tool:           spec.Tool,
