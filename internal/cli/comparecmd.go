@@ -221,7 +221,22 @@ func (a *App) compareCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare [LABEL=]RESULTS [LABEL=]RESULTS… [flags]",
 		Short: "Compare systems from result files or suite directories: % differences, frequency scaling, significance",
-		Long: `compare puts two or more systems side by side, per workload and thread count, as the
+		Long:  compareHelp,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.compare(args, f, wide) },
+	}
+	f.register(cmd.Flags(), "text, md, csv or json")
+	cmd.Flags().BoolVar(&wide, "wide", false, "with --format csv or md: the seeds' layout alone — one row per thread count, one column per system, the frequency-scaled figures, % and p values beside them (for a spreadsheet or a blog post)")
+	return cmd
+}
+
+// compareHelp is the compare command's long help.
+const compareHelp = `compare puts two or more systems side by side, per workload and thread count, as the
 seeds' tables do. It opens with what differs between the systems (server machines, server
 flavour and version, every server variable and managed setting whose value differs); then
 each system's figure, the % difference to the baseline, the
@@ -253,59 +268,58 @@ the run options that shape what was measured (--rate, --db-ps-mode, the OLTP sta
 options, tpcc --wait and --mix; shown in row labels when not the defaults) are the same.
 Results of one of several coordinated clients are refused: fairbench merge them first. Systems that share no row of a workload are refused, saying what differs:
 choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
-side, each such row marked † with a footnote.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 {
-				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.compareOptions()
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			write, ok := map[string]func(io.Writer, *analysis.Comparison) error{
-				"text": analysis.WriteText, "md": analysis.WriteMarkdown, "markdown": analysis.WriteMarkdown,
-				"csv": analysis.WriteCSV, "json": analysis.WriteJSON,
-			}[f.format]
-			if !ok {
-				return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
-			}
-			if wide {
-				if write, ok = map[string]func(io.Writer, *analysis.Comparison) error{
-					"md": analysis.WriteWideMarkdown, "markdown": analysis.WriteWideMarkdown, "csv": analysis.WriteWideCSV,
-				}[f.format]; !ok {
-					return usageErrorf("--wide is a layout of --format csv or md (one row per thread count, one column per system); --format %s has no wide form", f.format)
-				}
-			}
-			systems, err := loadSystems(args, f)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			defaultMetric(systems, &opts)
-			c, err := analysis.Compare(systems, opts)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			w, done, err := a.output(f.out)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			// The human layouts open with the headline, as the report does.
-			if headline := map[string]func(io.Writer, []string) error{
-				"text": analysis.WriteHeadlineText, "md": analysis.WriteHeadlineMarkdown, "markdown": analysis.WriteHeadlineMarkdown,
-			}[f.format]; headline != nil {
-				if err := headline(w, analysis.Headline(c)); err != nil {
-					return withCode(ExitFailed, done(err))
-				}
-			}
-			return withCode(ExitFailed, done(write(w, c)))
-		},
+side, each such row marked † with a footnote.`
+
+// The writers of compare's --format, of its --wide layout, and of the
+// headline its human layouts open with.
+var (
+	compareWriters = map[string]func(io.Writer, *analysis.Comparison) error{
+		"text": analysis.WriteText, "md": analysis.WriteMarkdown, "markdown": analysis.WriteMarkdown,
+		"csv": analysis.WriteCSV, "json": analysis.WriteJSON,
 	}
-	f.register(cmd.Flags(), "text, md, csv or json")
-	cmd.Flags().BoolVar(&wide, "wide", false, "with --format csv or md: the seeds' layout alone — one row per thread count, one column per system, the frequency-scaled figures, % and p values beside them (for a spreadsheet or a blog post)")
-	return cmd
+	wideWriters = map[string]func(io.Writer, *analysis.Comparison) error{
+		"md": analysis.WriteWideMarkdown, "markdown": analysis.WriteWideMarkdown, "csv": analysis.WriteWideCSV,
+	}
+	headlineWriters = map[string]func(io.Writer, []string) error{
+		"text": analysis.WriteHeadlineText, "md": analysis.WriteHeadlineMarkdown, "markdown": analysis.WriteHeadlineMarkdown,
+	}
+)
+
+// compare compares the systems of args and writes the comparison.
+func (a *App) compare(args []string, f *compareFlags, wide bool) error {
+	opts, err := f.compareOptions()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	write, ok := compareWriters[f.format]
+	if !ok {
+		return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
+	}
+	if wide {
+		if write, ok = wideWriters[f.format]; !ok {
+			return usageErrorf("--wide is a layout of --format csv or md (one row per thread count, one column per system); --format %s has no wide form", f.format)
+		}
+	}
+	systems, err := loadSystems(args, f)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	defaultMetric(systems, &opts)
+	c, err := analysis.Compare(systems, opts)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	w, done, err := a.output(f.out)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	// The human layouts open with the headline, as the report does.
+	if headline := headlineWriters[f.format]; headline != nil {
+		if err := headline(w, analysis.Headline(c)); err != nil {
+			return withCode(ExitFailed, done(err))
+		}
+	}
+	return withCode(ExitFailed, done(write(w, c)))
 }
 
 // reportCommand is `fairbench report RESULTS…`.
@@ -339,11 +353,9 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 	return cmd
 }
 
-func (a *App) runReport(args []string, f *compareFlags) error {
-	opts, err := f.compareOptions()
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
+// checkReport checks report's own flags: --format, --prices with it,
+// --bar-threads and --png.
+func (f *compareFlags) checkReport() error {
 	switch f.format {
 	case "text", "md", "markdown", "csv", "json", "html":
 	default:
@@ -359,6 +371,19 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 		if err := outfile.CheckDir(f.png); err != nil {
 			return withCode(ExitUsage, fmt.Errorf("--png: %w", err))
 		}
+	}
+	return nil
+}
+
+// runReport is `fairbench report`: the report of the systems of args
+// (report.Build), written in --format and, with --png, its charts.
+func (a *App) runReport(args []string, f *compareFlags) error {
+	opts, err := f.compareOptions()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := f.checkReport(); err != nil {
+		return err
 	}
 	systems, err := loadSystems(args, f)
 	if err != nil {
