@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,52 +57,15 @@ func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions, profiles or run options), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
-// loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
-// suite directory or a directory of result files. Operands given the same
-// label are one system (their runs pooled; the same path given twice is read
-// once); unlabelled operands are a system each.
+// loadSystems reads the operands (analysis.LoadSystems: PATH or
+// LABEL=PATH, each a result file, a suite directory, a directory of result
+// files or a log; operands given the same label are one system) and gives
+// them the frequencies and vCPU counts of --ghz and --vcpus.
 func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
-	type group struct {
-		label string
-		paths []string
-		parts []*analysis.System
+	systems, err := analysis.LoadSystems(args, loadOperand)
+	if err != nil {
+		return nil, err
 	}
-	var groups []*group
-	byLabel := map[string]*group{}
-	for _, arg := range args {
-		label, path := "", arg
-		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
-			label, path = l, p
-		}
-		g := byLabel[label]
-		if label == "" || g == nil {
-			g = &group{label: label}
-			groups = append(groups, g)
-			if label != "" {
-				byLabel[label] = g
-			}
-		}
-		if slices.ContainsFunc(g.paths, func(p string) bool { return samePath(p, path) }) {
-			continue
-		}
-		s, err := loadOperand(path, label)
-		if err != nil {
-			return nil, err
-		}
-		g.paths, g.parts = append(g.paths, path), append(g.parts, s)
-	}
-	var systems []*analysis.System
-	for _, g := range groups {
-		s := g.parts[0]
-		if len(g.parts) > 1 {
-			var err error
-			if s, err = analysis.Combine(g.label, g.parts); err != nil {
-				return nil, err
-			}
-		}
-		systems = append(systems, s)
-	}
-	analysis.DisambiguateLabels(systems)
 	ghz, err := analysis.ParseGHz(f.ghz)
 	if err != nil {
 		return nil, fmt.Errorf("--ghz: %w", err)
@@ -119,16 +81,6 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		return nil, fmt.Errorf("--vcpus: %w", err)
 	}
 	return systems, nil
-}
-
-// samePath reports whether a and b name the same file or directory.
-func samePath(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // loadOperand reads one operand: a result file, a suite directory, a directory
