@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,52 +57,15 @@ func (f *compareFlags) registerMixed(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "when the systems share no row of a workload (different data sets, distributions, profiles or run options), put their figures in one row anyway, marked † mixed; without it such a comparison is refused")
 }
 
-// loadSystems reads the operands: PATH or LABEL=PATH, each a result file, a
-// suite directory or a directory of result files. Operands given the same
-// label are one system (their runs pooled; the same path given twice is read
-// once); unlabelled operands are a system each.
+// loadSystems reads the operands (analysis.LoadSystems: PATH or
+// LABEL=PATH, each a result file, a suite directory, a directory of result
+// files or a log; operands given the same label are one system) and gives
+// them the frequencies and vCPU counts of --ghz and --vcpus.
 func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
-	type group struct {
-		label string
-		paths []string
-		parts []*analysis.System
+	systems, err := analysis.LoadSystems(args, loadOperand)
+	if err != nil {
+		return nil, err
 	}
-	var groups []*group
-	byLabel := map[string]*group{}
-	for _, arg := range args {
-		label, path := "", arg
-		if l, p, ok := strings.Cut(arg, "="); ok && !strings.ContainsRune(l, os.PathSeparator) {
-			label, path = l, p
-		}
-		g := byLabel[label]
-		if label == "" || g == nil {
-			g = &group{label: label}
-			groups = append(groups, g)
-			if label != "" {
-				byLabel[label] = g
-			}
-		}
-		if slices.ContainsFunc(g.paths, func(p string) bool { return samePath(p, path) }) {
-			continue
-		}
-		s, err := loadOperand(path, label)
-		if err != nil {
-			return nil, err
-		}
-		g.paths, g.parts = append(g.paths, path), append(g.parts, s)
-	}
-	var systems []*analysis.System
-	for _, g := range groups {
-		s := g.parts[0]
-		if len(g.parts) > 1 {
-			var err error
-			if s, err = analysis.Combine(g.label, g.parts); err != nil {
-				return nil, err
-			}
-		}
-		systems = append(systems, s)
-	}
-	analysis.DisambiguateLabels(systems)
 	ghz, err := analysis.ParseGHz(f.ghz)
 	if err != nil {
 		return nil, fmt.Errorf("--ghz: %w", err)
@@ -119,16 +81,6 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 		return nil, fmt.Errorf("--vcpus: %w", err)
 	}
 	return systems, nil
-}
-
-// samePath reports whether a and b name the same file or directory.
-func samePath(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // loadOperand reads one operand: a result file, a suite directory, a directory
@@ -221,7 +173,22 @@ func (a *App) compareCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare [LABEL=]RESULTS [LABEL=]RESULTS… [flags]",
 		Short: "Compare systems from result files or suite directories: % differences, frequency scaling, significance",
-		Long: `compare puts two or more systems side by side, per workload and thread count, as the
+		Long:  compareHelp,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.compare(args, f, wide) },
+	}
+	f.register(cmd.Flags(), "text, md, csv or json")
+	cmd.Flags().BoolVar(&wide, "wide", false, "with --format csv or md: the seeds' layout alone — one row per thread count, one column per system, the frequency-scaled figures, % and p values beside them (for a spreadsheet or a blog post)")
+	return cmd
+}
+
+// compareHelp is the compare command's long help.
+const compareHelp = `compare puts two or more systems side by side, per workload and thread count, as the
 seeds' tables do. It opens with what differs between the systems (server machines, server
 flavour and version, every server variable and managed setting whose value differs); then
 each system's figure, the % difference to the baseline, the
@@ -253,59 +220,58 @@ the run options that shape what was measured (--rate, --db-ps-mode, the OLTP sta
 options, tpcc --wait and --mix; shown in row labels when not the defaults) are the same.
 Results of one of several coordinated clients are refused: fairbench merge them first. Systems that share no row of a workload are refused, saying what differs:
 choose rows with --workload tpcc/uniform/w100, or give --allow-mixed to put them side by
-side, each such row marked † with a footnote.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 {
-				return usageErrorf("compare needs result files or suite directories: fairbench compare arm=DIR x86=DIR")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.compareOptions()
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			write, ok := map[string]func(io.Writer, *analysis.Comparison) error{
-				"text": analysis.WriteText, "md": analysis.WriteMarkdown, "markdown": analysis.WriteMarkdown,
-				"csv": analysis.WriteCSV, "json": analysis.WriteJSON,
-			}[f.format]
-			if !ok {
-				return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
-			}
-			if wide {
-				if write, ok = map[string]func(io.Writer, *analysis.Comparison) error{
-					"md": analysis.WriteWideMarkdown, "markdown": analysis.WriteWideMarkdown, "csv": analysis.WriteWideCSV,
-				}[f.format]; !ok {
-					return usageErrorf("--wide is a layout of --format csv or md (one row per thread count, one column per system); --format %s has no wide form", f.format)
-				}
-			}
-			systems, err := loadSystems(args, f)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			defaultMetric(systems, &opts)
-			c, err := analysis.Compare(systems, opts)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			w, done, err := a.output(f.out)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			// The human layouts open with the headline, as the report does.
-			if headline := map[string]func(io.Writer, []string) error{
-				"text": analysis.WriteHeadlineText, "md": analysis.WriteHeadlineMarkdown, "markdown": analysis.WriteHeadlineMarkdown,
-			}[f.format]; headline != nil {
-				if err := headline(w, analysis.Headline(c)); err != nil {
-					return withCode(ExitFailed, done(err))
-				}
-			}
-			return withCode(ExitFailed, done(write(w, c)))
-		},
+side, each such row marked † with a footnote.`
+
+// The writers of compare's --format, of its --wide layout, and of the
+// headline its human layouts open with.
+var (
+	compareWriters = map[string]func(io.Writer, *analysis.Comparison) error{
+		"text": analysis.WriteText, "md": analysis.WriteMarkdown, "markdown": analysis.WriteMarkdown,
+		"csv": analysis.WriteCSV, "json": analysis.WriteJSON,
 	}
-	f.register(cmd.Flags(), "text, md, csv or json")
-	cmd.Flags().BoolVar(&wide, "wide", false, "with --format csv or md: the seeds' layout alone — one row per thread count, one column per system, the frequency-scaled figures, % and p values beside them (for a spreadsheet or a blog post)")
-	return cmd
+	wideWriters = map[string]func(io.Writer, *analysis.Comparison) error{
+		"md": analysis.WriteWideMarkdown, "markdown": analysis.WriteWideMarkdown, "csv": analysis.WriteWideCSV,
+	}
+	headlineWriters = map[string]func(io.Writer, []string) error{
+		"text": analysis.WriteHeadlineText, "md": analysis.WriteHeadlineMarkdown, "markdown": analysis.WriteHeadlineMarkdown,
+	}
+)
+
+// compare compares the systems of args and writes the comparison.
+func (a *App) compare(args []string, f *compareFlags, wide bool) error {
+	opts, err := f.compareOptions()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	write, ok := compareWriters[f.format]
+	if !ok {
+		return usageErrorf("unknown --format %q: use text, md, csv or json (fairbench report makes HTML)", f.format)
+	}
+	if wide {
+		if write, ok = wideWriters[f.format]; !ok {
+			return usageErrorf("--wide is a layout of --format csv or md (one row per thread count, one column per system); --format %s has no wide form", f.format)
+		}
+	}
+	systems, err := loadSystems(args, f)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	defaultMetric(systems, &opts)
+	c, err := analysis.Compare(systems, opts)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	w, done, err := a.output(f.out)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	// The human layouts open with the headline, as the report does.
+	if headline := headlineWriters[f.format]; headline != nil {
+		if err := headline(w, analysis.Headline(c)); err != nil {
+			return withCode(ExitFailed, done(err))
+		}
+	}
+	return withCode(ExitFailed, done(write(w, c)))
 }
 
 // reportCommand is `fairbench report RESULTS…`.
@@ -339,11 +305,9 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 	return cmd
 }
 
-func (a *App) runReport(args []string, f *compareFlags) error {
-	opts, err := f.compareOptions()
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
+// checkReport checks report's own flags: --format, --prices with it,
+// --bar-threads and --png.
+func (f *compareFlags) checkReport() error {
 	switch f.format {
 	case "text", "md", "markdown", "csv", "json", "html":
 	default:
@@ -359,6 +323,19 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 		if err := outfile.CheckDir(f.png); err != nil {
 			return withCode(ExitUsage, fmt.Errorf("--png: %w", err))
 		}
+	}
+	return nil
+}
+
+// runReport is `fairbench report`: the report of the systems of args
+// (report.Build), written in --format and, with --png, its charts.
+func (a *App) runReport(args []string, f *compareFlags) error {
+	opts, err := f.compareOptions()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := f.checkReport(); err != nil {
+		return err
 	}
 	systems, err := loadSystems(args, f)
 	if err != nil {

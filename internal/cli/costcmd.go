@@ -99,17 +99,40 @@ func (f *costFlags) section(systems []*analysis.System, cmpOpts analysis.Compare
 	return report.NewCostSection(systems, pr, cmpOpts.Metric)
 }
 
+// costCmdFlags are the options of `cost` beside the cost model's: the
+// comparison's it shares with compare, the metric and the output.
+type costCmdFlags struct {
+	cmp                 compareFlags
+	format, out, metric string
+}
+
 // costCommand is `fairbench cost`.
 func (a *App) costCommand() *cobra.Command {
 	f := &costFlags{}
-	var (
-		format, out, metric string
-		cf                  compareFlags
-	)
+	c := &costCmdFlags{}
 	cmd := &cobra.Command{
 		Use:   "cost --prices SHEET [LABEL=RESULTS…] [flags]",
 		Short: "Cost-performance model: monthly and period cost, throughput per dollar, price-performance, equal-cost scenarios",
-		Long: `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
+		Long:  costHelp,
+		RunE:  func(cmd *cobra.Command, args []string) error { return a.cost(cmd, args, f, c) },
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&f.scenario, "scenario", "", "equal-cost (what a --budget buys of each system) or equal-compute (systems of equal vCPUs, cost allowed to differ); default: each system as priced")
+	cmd.Flags().Float64Var(&f.budget, "budget", 0, "budget of the equal-cost scenario, per --per")
+	cmd.Flags().StringVar(&f.per, "per", "year", "period of --budget: hour, month, year or period")
+	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
+	cmd.Flags().StringVar(&c.metric, "metric", "", "throughput used: tps, qps or tpmc (default: "+metricDefault+")")
+	c.cmp.registerMixed(cmd.Flags())
+	cmd.Flags().StringVar(&c.cmp.center, "center", string(analysis.DefaultCenter), "the statistic that stands for a thread count's rounds: mean or median")
+	cmd.Flags().StringVar(&c.cmp.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
+	cmd.Flags().StringVar(&c.cmp.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
+	cmd.Flags().StringVar(&c.format, "format", "text", "output format: text, md, csv or json")
+	cmd.Flags().StringVarP(&c.out, "out", "o", "", "write to this file instead of standard output; with --format csv, a directory (an existing one, or a path ending in /) gets one CSV file per table")
+	return cmd
+}
+
+// costHelp is the cost command's long help.
+const costHelp = `cost prices the systems of a price sheet (docs/price-sheet.md; examples in prices/) and,
 given results, relates each to its throughput: throughput per dollar, price-performance
 (period cost ÷ throughput) and % differences against --baseline (default: the first).
 Throughput is the mean over the thread counts every system ran, or over chosen ones
@@ -123,55 +146,43 @@ prints it). Systems that share no row are refused unless --allow-mixed.
   fairbench cost --prices prices/mysqlonarm-cpm-2020.yaml arm=arm-suite x86=x86-suite \
       --system arm=huawei-arm --system x86=huawei-x86
   fairbench cost --prices SHEET arm=A x86=B --system arm=... --system x86=... --scenario equal-cost --budget 3500 --per year
-  fairbench cost --prices SHEET arm=A x86=B --system arm=... --system x86=... --scenario equal-compute`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.prices == "" {
-				return usageErrorf("cost needs a price sheet: --prices FILE (examples in prices/)")
-			}
-			for _, name := range []string{"center", "baseline"} {
-				if len(args) == 0 && cmd.Flags().Changed(name) {
-					return usageErrorf("--%s applies to the throughput of results, and none were given: give results (LABEL=RESULTS…) or leave --%s out", name, name)
-				}
-			}
-			write, ok := map[string]func(io.Writer, *cost.Report) error{
-				"text": cost.WriteText, "md": cost.WriteMarkdown, "markdown": cost.WriteMarkdown, "csv": cost.WriteCSV, "json": cost.WriteJSON,
-			}[format]
-			if !ok {
-				return usageErrorf("unknown --format %q: use text, md, csv or json", format)
-			}
-			csvDir := format == "csv" && isDirOut(out)
-			if csvDir {
-				if err := outfile.CheckDir(out); err != nil {
-					return usageErrorf("--out: %v", err)
-				}
-			}
-			rep, err := a.costReport(args, f, &cf, metric)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			if csvDir {
-				return a.writeCostCSVFiles(out, rep)
-			}
-			w, done, err := a.output(out)
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			return withCode(ExitFailed, done(write(w, rep)))
-		},
+  fairbench cost --prices SHEET arm=A x86=B --system arm=... --system x86=... --scenario equal-compute`
+
+// cost is `fairbench cost`: the report of costReport, written in --format
+// (one CSV file per table into a directory --out).
+func (a *App) cost(cmd *cobra.Command, args []string, f *costFlags, c *costCmdFlags) error {
+	if f.prices == "" {
+		return usageErrorf("cost needs a price sheet: --prices FILE (examples in prices/)")
 	}
-	f.register(cmd.Flags())
-	cmd.Flags().StringVar(&f.scenario, "scenario", "", "equal-cost (what a --budget buys of each system) or equal-compute (systems of equal vCPUs, cost allowed to differ); default: each system as priced")
-	cmd.Flags().Float64Var(&f.budget, "budget", 0, "budget of the equal-cost scenario, per --per")
-	cmd.Flags().StringVar(&f.per, "per", "year", "period of --budget: hour, month, year or period")
-	cmd.Flags().Float64Var(&f.allowOver, "allow-over", 0, "fraction the budget may be exceeded to fit one more whole system (e.g. 0.03)")
-	cmd.Flags().StringVar(&metric, "metric", "", "throughput used: tps, qps or tpmc (default: "+metricDefault+")")
-	cf.registerMixed(cmd.Flags())
-	cmd.Flags().StringVar(&cf.center, "center", string(analysis.DefaultCenter), "the statistic that stands for a thread count's rounds: mean or median")
-	cmd.Flags().StringVar(&cf.baseline, "baseline", "", "label of the system the others are compared with (default: the first)")
-	cmd.Flags().StringVar(&cf.ghz, "ghz", "", "CPU frequencies overriding the results' fingerprints, e.g. arm=2.6,x86=3.0")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, md, csv or json")
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output; with --format csv, a directory (an existing one, or a path ending in /) gets one CSV file per table")
-	return cmd
+	for _, name := range []string{"center", "baseline"} {
+		if len(args) == 0 && cmd.Flags().Changed(name) {
+			return usageErrorf("--%s applies to the throughput of results, and none were given: give results (LABEL=RESULTS…) or leave --%s out", name, name)
+		}
+	}
+	write, ok := map[string]func(io.Writer, *cost.Report) error{
+		"text": cost.WriteText, "md": cost.WriteMarkdown, "markdown": cost.WriteMarkdown, "csv": cost.WriteCSV, "json": cost.WriteJSON,
+	}[c.format]
+	if !ok {
+		return usageErrorf("unknown --format %q: use text, md, csv or json", c.format)
+	}
+	csvDir := c.format == "csv" && isDirOut(c.out)
+	if csvDir {
+		if err := outfile.CheckDir(c.out); err != nil {
+			return usageErrorf("--out: %v", err)
+		}
+	}
+	rep, err := a.costReport(args, f, &c.cmp, c.metric)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if csvDir {
+		return a.writeCostCSVFiles(c.out, rep)
+	}
+	w, done, err := a.output(c.out)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	return withCode(ExitFailed, done(write(w, rep)))
 }
 
 // isDirOut reports whether --out names a directory: an existing one, or a
@@ -224,22 +235,28 @@ func names(files []cost.CSVFile) []string {
 	return out
 }
 
+// sheetReport is what `cost` prints without results: the sheet's systems
+// (those --system names, else all).
+func (f *costFlags) sheetReport() (*cost.Report, error) {
+	if f.scenario != "" {
+		return nil, fmt.Errorf("--scenario %s needs results to relate the cost to", f.scenario)
+	}
+	sheet, err := cost.LoadSheet(f.prices)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, m := range f.systems {
+		_, s, _ := strings.Cut(m, "=")
+		names = append(names, s)
+	}
+	return cost.NewReport(sheet, names...)
+}
+
 // costReport builds what `cost` prints.
 func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricName string) (*cost.Report, error) {
 	if len(args) == 0 {
-		if f.scenario != "" {
-			return nil, fmt.Errorf("--scenario %s needs results to relate the cost to", f.scenario)
-		}
-		sheet, err := cost.LoadSheet(f.prices)
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, m := range f.systems {
-			_, s, _ := strings.Cut(m, "=")
-			names = append(names, s)
-		}
-		return cost.NewReport(sheet, names...)
+		return f.sheetReport()
 	}
 	var metric analysis.Metric // left out: the default of the row priced (analysis.DefaultMetric)
 	if metricName != "" {
@@ -260,29 +277,28 @@ func (a *App) costReport(args []string, f *costFlags, cf *compareFlags, metricNa
 	if err != nil {
 		return nil, err
 	}
+	if err := f.addScenario(pr); err != nil {
+		return nil, err
+	}
+	return pr.Report, nil
+}
+
+// addScenario adds the scenario of --scenario, if any, to the pricing's report.
+func (f *costFlags) addScenario(pr *cost.Pricing) error {
 	switch f.scenario {
 	case "":
+		return nil
 	case "equal-compute":
-		eq, err := pr.Sheet.EqualCompute(pr.Inputs, pr.Options)
-		if err != nil {
-			return nil, err
-		}
-		pr.Report.Evaluations = append(pr.Report.Evaluations, eq)
+		return pr.AddEqualCompute()
 	case "equal-cost":
 		if f.budget <= 0 {
-			return nil, fmt.Errorf("--scenario equal-cost needs --budget, e.g. --budget 3500 --per year")
+			return fmt.Errorf("--scenario equal-cost needs --budget, e.g. --budget 3500 --per year")
 		}
 		per, err := cost.ParseBasis(f.per)
 		if err != nil {
-			return nil, fmt.Errorf("--per: %w", err)
+			return fmt.Errorf("--per: %w", err)
 		}
-		ec, err := pr.Sheet.EqualCost(pr.Inputs, cost.EqualCostOptions{Budget: f.budget, Per: per, AllowOver: f.allowOver, Workload: pr.Options.Workload, Mixed: pr.Options.Mixed, Outages: pr.Options.Outages, Metric: pr.Options.Metric, Center: pr.Options.Center, Baseline: pr.Options.Baseline})
-		if err != nil {
-			return nil, err
-		}
-		pr.Report.EqualCosts = append(pr.Report.EqualCosts, ec)
-	default:
-		return nil, fmt.Errorf("unknown --scenario %q: use equal-cost or equal-compute", f.scenario)
+		return pr.AddEqualCost(f.budget, per, f.allowOver)
 	}
-	return pr.Report, nil
+	return fmt.Errorf("unknown --scenario %q: use equal-cost or equal-compute", f.scenario)
 }

@@ -51,13 +51,6 @@ func (a *App) tpccFlags() *pflag.FlagSet {
 	return fs
 }
 
-// goTPCStyles maps --output-style to go-tpc's --output styles.
-var goTPCStyles = map[string]string{
-	gotpccli.StylePlain: gotpcout.Plain,
-	gotpccli.StyleTable: gotpcout.Table,
-	gotpccli.StyleJSON:  gotpcout.JSON,
-}
-
 // goTPCPrinter returns the printer of go-tpc's lines on w for --output-style
 // go-tpc*, nil for fairbench's layout; a style the run cannot have is an
 // error.
@@ -66,7 +59,7 @@ func (inv *invocation) goTPCPrinter(w io.Writer) (*gotpcout.Printer, error) {
 	if style == gotpccli.StyleFairbench {
 		return nil, nil
 	}
-	gs, ok := goTPCStyles[style]
+	gs, ok := gotpccli.Output(style)
 	if !ok {
 		return nil, fmt.Errorf("unknown --output-style %q: use %s", style, strings.Join(gotpccli.Styles, ", "))
 	}

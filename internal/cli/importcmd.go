@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -190,42 +188,7 @@ older readers. --arch, --cpu-model, --machine-vcpus, --machine-ghz and
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.out == "" {
-				return usageErrorf("import needs --out DIR for the result files")
-			}
-			opts, machineWarnings, err := f.options(cmd.Context(), cmd.Flags())
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			// A directory that cannot take the results is said before any log is read.
-			out, err := outfile.MakeDir(f.out)
-			if err != nil {
-				return withCode(ExitUsage, fmt.Errorf("--out %w", err))
-			}
-			// Read, name and check every result before writing any: a bad log, two
-			// logs of one name or a file already there leave nothing behind.
-			plan, err := planImport(args, opts, f.out)
-			if err != nil {
-				out.Discard()
-				return withCode(ExitUsage, err)
-			}
-			for _, n := range plan.notes {
-				fmt.Fprintf(a.Stdout, "%s\n", n)
-			}
-			for _, w := range append(machineWarnings, plan.warnings...) {
-				fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", w)
-			}
-			if err := plan.write(); err != nil {
-				out.Discard()
-				return withCode(ExitFailed, err)
-			}
-			for _, r := range plan.runs {
-				fmt.Fprintf(a.Stdout, "%s: %s, %d threads, %.2f tps → %s\n", r.log, r.res.Workload, r.res.Threads, r.res.Totals.TPS, r.path)
-			}
-			fmt.Fprintf(a.Stdout, "Imported %d runs into %s\n", len(plan.runs), f.out)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.importLogs(cmd, args, f) },
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().StringVar(&f.label, "label", "", "a label stored with the results")
@@ -233,241 +196,41 @@ older readers. --arch, --cpu-model, --machine-vcpus, --machine-ghz and
 	return cmd
 }
 
-// importedRun is one run of a log and the file it goes to.
-type importedRun struct {
-	log, path string
-	res       *result.Result
-}
-
-// importPlan is everything an import writes, read and named before any of it
-// is written.
-type importPlan struct {
-	runs     []importedRun
-	notes    []string // how results were named apart
-	warnings []string // from the results, each once
-}
-
-// planImport reads every log and names every result file in outDir. It
-// refuses a log given twice, results whose names it cannot tell apart and a
-// file already there: import never overwrites a result.
-func planImport(logs []string, opts importer.Options, outDir string) (*importPlan, error) {
-	stats := make([]os.FileInfo, len(logs))
-	for i, log := range logs {
-		st, err := os.Stat(log)
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-		for j := range i {
-			if os.SameFile(stats[j], st) {
-				return nil, fmt.Errorf("%s and %s are the same log: give each log once (its runs would count twice); nothing was written", logs[j], log)
-			}
-		}
-		stats[i] = st
+// importLogs is the work of import: the options from the flags, then the
+// plan (importer.NewPlan), then its notes and the files written.
+func (a *App) importLogs(cmd *cobra.Command, args []string, f *importFlags) error {
+	if f.out == "" {
+		return usageErrorf("import needs --out DIR for the result files")
 	}
-	p := &importPlan{}
-	seen := map[string]bool{}
-	parsed := make([][]*result.Result, len(logs))
-	for i, log := range logs {
-		results, err := importer.ParseFile(log, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%w (--log-threads, --workload and --set supply what a log does not say); nothing was written", err)
-		}
-		parsed[i] = results
-		p.notes = append(p.notes, defaultsNotes(log, results)...)
-		for _, res := range results {
-			for _, w := range res.Warnings {
-				if !seen[w] {
-					seen[w] = true
-					p.warnings = append(p.warnings, w)
-				}
-			}
-		}
-	}
-	stems, notes, err := resultStems(logs)
+	opts, machineWarnings, err := f.options(cmd.Context(), cmd.Flags())
 	if err != nil {
-		return nil, err
+		return withCode(ExitUsage, err)
 	}
-	p.notes = append(p.notes, notes...)
-	var exist []string
-	for i, results := range parsed {
-		for j, res := range results {
-			path := filepath.Join(outDir, fmt.Sprintf("%s-%d.json", stems[i], j+1))
-			if _, err := os.Lstat(path); err == nil {
-				exist = append(exist, fmt.Sprintf("%s (from %s)", filepath.Base(path), logs[i]))
-			}
-			p.runs = append(p.runs, importedRun{log: logs[i], path: path, res: res})
-		}
+	// A directory that cannot take the results is said before any log is read.
+	out, err := outfile.MakeDir(f.out)
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("--out %w", err))
 	}
-	if len(exist) > 0 {
-		return nil, fmt.Errorf("--out %s already holds %s: import never overwrites a result file, and wrote nothing; remove those files or import into another --out directory",
-			outDir, listSome(exist, 3))
+	// Read, name and check every result before writing any: a bad log, two
+	// logs of one name or a file already there leave nothing behind.
+	plan, err := importer.NewPlan(args, opts, f.out)
+	if err != nil {
+		out.Discard()
+		return withCode(ExitUsage, err)
 	}
-	if err := p.refuseDuplicates(outDir); err != nil {
-		return nil, err
+	for _, n := range plan.Notes {
+		fmt.Fprintf(a.Stdout, "%s\n", n)
 	}
-	return p, nil
-}
-
-// refuseDuplicates refuses a run given twice — in two copies of a log, or
-// already in --out under another name (the log imported before beside logs of
-// its name): compare would count it twice. A run is known by its log's name,
-// its line there, its workload, threads, events and duration.
-func (p *importPlan) refuseDuplicates(outDir string) error {
-	type runID struct {
-		from, line, workload string
-		threads              int
-		events               int64
-		seconds              float64
+	for _, w := range append(machineWarnings, plan.Warnings...) {
+		fmt.Fprintf(a.Stderr, "fairbench: warning: %s\n", w)
 	}
-	id := func(r *result.Result) runID {
-		return runID{r.Options[importer.OptionImportedFrom], r.Options[importer.OptionImportedLine], r.Workload,
-			r.Threads, r.Totals.Counts.Events, r.Totals.Seconds}
+	if err := plan.Write(); err != nil {
+		out.Discard()
+		return withCode(ExitFailed, err)
 	}
-	planned := map[runID]importedRun{}
-	for _, r := range p.runs {
-		if first, ok := planned[id(r.res)]; ok {
-			return fmt.Errorf("%s and %s hold the same run (line %s, %s, %d threads, %d events): they are copies of one log; give it once, and nothing was written",
-				first.log, r.log, r.res.Options[importer.OptionImportedLine], r.res.Workload, r.res.Threads, r.res.Totals.Counts.Events)
-		}
-		planned[id(r.res)] = r
+	for _, r := range plan.Runs {
+		fmt.Fprintf(a.Stdout, "%s: %s, %d threads, %.2f tps → %s\n", r.Log, r.Result.Workload, r.Result.Threads, r.Result.Totals.TPS, r.Path)
 	}
-	files, _ := filepath.Glob(filepath.Join(outDir, "*.json"))
-	held := map[runID]string{}
-	for _, f := range files {
-		if r, err := result.Read(f); err == nil && r.Options[importer.OptionImportedFrom] != "" {
-			held[id(r)] = filepath.Base(f)
-		}
-	}
-	var dup []string
-	for _, r := range p.runs {
-		if f, ok := held[id(r.res)]; ok {
-			dup = append(dup, fmt.Sprintf("the run at line %s of %s (as %s)", r.res.Options[importer.OptionImportedLine], r.log, f))
-		}
-	}
-	if len(dup) > 0 {
-		return fmt.Errorf("--out %s already holds %s: importing it again would count it twice, and nothing was written; import only the new logs, or into another --out directory",
-			outDir, listSome(dup, 3))
-	}
+	fmt.Fprintf(a.Stdout, "Imported %d runs into %s\n", len(plan.Runs), f.out)
 	return nil
-}
-
-// write writes every result; when one cannot be written it removes those
-// written before it, so that an import is whole or not at all.
-func (p *importPlan) write() error {
-	for i, r := range p.runs {
-		if err := result.Write(r.path, r.res); err != nil {
-			var left []string
-			for _, w := range p.runs[:i] {
-				if rmErr := os.Remove(w.path); rmErr != nil {
-					left = append(left, w.path)
-				}
-			}
-			if len(left) > 0 {
-				return fmt.Errorf("%w; removing the results written before it failed: %s remain", err, listSome(left, 3))
-			}
-			return fmt.Errorf("%w; removed the %d results written before it, so nothing was imported", err, i)
-		}
-	}
-	return nil
-}
-
-// resultStems names the result files of each log: the log's name without its
-// extension ("run" for a/run.log, giving run-1.json, run-2.json…). Logs that
-// share a name are told apart by as many of their directories as it takes
-// ("a_run", "b_run"), or by their extension; notes say so.
-func resultStems(logs []string) ([]string, []string, error) {
-	comps := make([][]string, len(logs))
-	files := make([]string, len(logs))
-	for i, log := range logs {
-		abs, err := filepath.Abs(log)
-		if err != nil {
-			abs = filepath.Clean(log)
-		}
-		dir, file := filepath.Split(abs)
-		for _, c := range strings.Split(filepath.ToSlash(dir), "/") {
-			if c != "" {
-				comps[i] = append(comps[i], c)
-			}
-		}
-		comps[i] = append(comps[i], strings.TrimSuffix(file, filepath.Ext(file)))
-		files[i] = file
-	}
-	level := make([]int, len(logs))
-	stem := func(i int) string {
-		c := comps[i]
-		if level[i] <= len(c) {
-			return strings.Join(c[len(c)-level[i]:], "_")
-		}
-		return strings.Join(append(c[:len(c)-1:len(c)-1], files[i]), "_") // with the extension
-	}
-	for i := range level {
-		level[i] = 1
-	}
-	for {
-		byStem := map[string][]int{}
-		for i := range logs {
-			byStem[stem(i)] = append(byStem[stem(i)], i)
-		}
-		moved := false
-		for s, group := range byStem {
-			if len(group) < 2 {
-				continue
-			}
-			groupMoved := false
-			for _, i := range group {
-				if level[i] <= len(comps[i]) {
-					level[i]++
-					groupMoved = true
-				}
-			}
-			moved = moved || groupMoved
-			if !groupMoved {
-				return nil, nil, fmt.Errorf("%s and %s would both be named %s-N.json: rename one of the logs; nothing was written", logs[group[0]], logs[group[1]], s)
-			}
-		}
-		if !moved {
-			break
-		}
-	}
-	out := make([]string, len(logs))
-	var notes []string
-	for i := range logs {
-		out[i] = stem(i)
-		if level[i] > 1 {
-			base := strings.TrimSuffix(files[i], filepath.Ext(files[i]))
-			notes = append(notes, fmt.Sprintf("%s: another log is also named %s, so its results are named %s-N.json", logs[i], base, out[i]))
-		}
-	}
-	return out, notes, nil
-}
-
-// defaultsNotes says, once per log, which options were recorded as the
-// defaults of the tool's version because the log does not show them.
-func defaultsNotes(log string, results []*result.Result) []string {
-	var notes []string
-	seen := map[string]bool{}
-	for _, res := range results {
-		names := res.Options[importer.OptionImportedDefaults]
-		if names == "" {
-			continue
-		}
-		var vals []string
-		for _, k := range strings.Split(names, ",") {
-			vals = append(vals, k+"="+res.Options[k])
-		}
-		n := fmt.Sprintf("%s: the log shows no %s: recorded %s %s's defaults, %s", log, names, res.Tool.Name, res.Tool.Version, strings.Join(vals, " "))
-		if !seen[n] {
-			seen[n] = true
-			notes = append(notes, n)
-		}
-	}
-	return notes
-}
-
-// listSome lists the first n items and how many more there are.
-func listSome(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

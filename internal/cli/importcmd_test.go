@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/compat/importer"
-	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // importLog and otherLog are captured sysbench 1.0.20 logs of one run each.
@@ -254,24 +253,5 @@ func TestImportWarnsOfUnknownDistribution(t *testing.T) {
 	res := readResult(t, filepath.Join(out, "run-1.json"))
 	if len(res.Warnings) != 1 || res.Options["rand-type"] != "" {
 		t.Errorf("warnings %q, rand-type %q: want the warning kept and no distribution", res.Warnings, res.Options["rand-type"])
-	}
-}
-
-// A result that cannot be written takes back those written before it: an
-// import is whole or not at all.
-func TestImportWriteIsWholeOrNothing(t *testing.T) {
-	out := t.TempDir()
-	blocker := copyLog(t, t.TempDir(), "a-file", "x")
-	res := &result.Result{Schema: result.SchemaVersion, Workload: "oltp_point_select", Threads: 1}
-	p := &importPlan{runs: []importedRun{
-		{log: "a.log", path: filepath.Join(out, "a-1.json"), res: res},
-		{log: "b.log", path: filepath.Join(blocker, "b-1.json"), res: res},
-	}}
-	err := p.write()
-	if err == nil || !strings.Contains(err.Error(), "removed the 1 results written before it, so nothing was imported") {
-		t.Errorf("write: %v", err)
-	}
-	if got := dirFiles(t, out); len(got) != 0 {
-		t.Errorf("--out holds %v after a failed write", got)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/machine/clientcpus"
 	"github.com/fairbench/fairbench/internal/machine/cpuset"
+	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/machine/servermachine"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
@@ -35,12 +37,9 @@ type suiteFlags struct {
 	pin         clientCPUFlags
 }
 
-// suiteCommand builds `fairbench suite run|status`.
-func (a *App) suiteCommand() *cobra.Command {
-	parent := &cobra.Command{
-		Use:   "suite",
-		Short: "Run a whole benchmark plan (workloads × distributions × threads × rounds) and resume it",
-		Long: `A suite runs a plan: a YAML file naming the target, the data set, the matrix
+// suiteHelp and suiteRunHelp are the long help of suite and suite run.
+const (
+	suiteHelp = `A suite runs a plan: a YAML file naming the target, the data set, the matrix
 (workloads × rand types × thread counts × rounds), the per-cell time and warm-up,
 and the steps around the cells (prepare once, checksum and query warm-ups,
 change-over sleeps, between-cell actions, cleanup). It writes one result file per
@@ -56,18 +55,8 @@ Example plans are in plans/: quick.yaml (a minute on the embedded SQLite),
 seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml,
 clients.yaml (three coordinated clients), seed001-split.yaml (the server on a
 share of the machine's CPUs) and seed002-core-scaling.yaml (the server restarted
-on 1, 2, 4, … CPUs: matrix.server_cpus).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
-		},
-	}
-	var f suiteFlags
-	var statusFormat string
-	run := &cobra.Command{
-		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--skip-impossible] [--scale F] [--client-id I --run-id ID]",
-		Short: "Run (or resume) a plan",
-		Long: `run runs a plan's cells into a suite directory, or with --dry-run prints them, the
+on 1, 2, 4, … CPUs: matrix.server_cpus).`
+	suiteRunHelp = `run runs a plan's cells into a suite directory, or with --dry-run prints them, the
 generated server configurations, the CPU lists the server and the client get on this
 machine and the estimated duration.
 
@@ -76,7 +65,31 @@ CPUs this process may use, server profiles whose buffer pool its memory cannot h
 refused before anything connects or runs, by --dry-run too, naming every such value with
 its line and why. --skip-impossible runs the other cells instead (and --dry-run shows and
 estimates only them); the values left out are printed and recorded in the manifest
-(skipped).`,
+(skipped).`
+)
+
+// suiteCommand builds `fairbench suite run|status`.
+func (a *App) suiteCommand() *cobra.Command {
+	parent := &cobra.Command{
+		Use:   "suite",
+		Short: "Run a whole benchmark plan (workloads × distributions × threads × rounds) and resume it",
+		Long:  suiteHelp,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
+		},
+	}
+	parent.AddCommand(a.suiteRunCommand(), a.suiteStatusCommand())
+	return parent
+}
+
+// suiteRunCommand is `fairbench suite run`.
+func (a *App) suiteRunCommand() *cobra.Command {
+	var f suiteFlags
+	run := &cobra.Command{
+		Use:   "run PLAN.yaml [--out DIR] [--resume] [--dry-run] [--skip-impossible] [--scale F] [--client-id I --run-id ID]",
+		Short: "Run (or resume) a plan",
+		Long:  suiteRunHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("suite run needs one plan file: fairbench suite run PLAN.yaml (examples in plans/)")
@@ -94,6 +107,12 @@ estimates only them); the values left out are printed and recorded in the manife
 	run.Flags().IntVar(&f.clientID, "client-id", suite.NoClientID, "this client's id among the plan's coordinated clients (clients.count), from 0 to N-1; client 0 leads")
 	run.Flags().StringVar(&f.runID, "run-id", "", "the token every coordinated client of one launch is given, e.g. the launcher's $(date +%s) (in Kubernetes the START_AT value)")
 	f.pin.register(run.Flags(), "the usable CPUs the plan's server.cpus does not take (overrides the plan's run.client_cpus)")
+	return run
+}
+
+// suiteStatusCommand is `fairbench suite status`.
+func (a *App) suiteStatusCommand() *cobra.Command {
+	var statusFormat string
 	status := &cobra.Command{
 		Use:   "status DIR",
 		Short: "Show a suite's progress and its tables so far",
@@ -106,8 +125,7 @@ estimates only them); the values left out are printed and recorded in the manife
 		RunE: func(cmd *cobra.Command, args []string) error { return a.suiteStatus(args[0], statusFormat) },
 	}
 	addFormatFlag(status, &statusFormat, "text (progress and tables) or json (the manifest with the cells' counts by status)")
-	parent.AddCommand(run, status)
-	return parent
+	return status
 }
 
 // suiteRun is `fairbench suite run`.
@@ -115,22 +133,8 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	ctx := cmd.Context()
 	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(), Kube: a.Kubernetes,
 		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
-	plan, err := suite.ReadPlan(planFile)
+	plan, err := readSuitePlan(planFile, f, env)
 	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if !f.pin.spec.IsZero() { // the flag overrides the plan's run.client_cpus
-		plan.Run.ClientCPUs = f.pin.spec.String()
-	}
-	plan.Run.AllowCPUOverlap = plan.Run.AllowCPUOverlap || f.pin.allowOverlap
-	err = plan.Validate(env)
-	if f.skip {
-		err = plan.SkipImpossible(err)
-	}
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if err := plan.Scale(f.scale); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	if f.dryRun {
@@ -157,29 +161,15 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {
 		return withCode(ExitUsage, err)
 	}
-	// The agents are found before anything connects or runs: a failure
-	// refuses the suite.
-	agents, err := plan.DiscoverAgents(ctx, env)
+	agents, err := a.suiteAgents(ctx, plan, env)
 	if err != nil {
-		return withCode(ExitTarget, err)
+		return err
 	}
-	if agents != nil {
-		fmt.Fprintln(a.Stdout, agents.Summary())
+	watch, stop, err := a.suiteWatch(f, plan.Name)
+	if err != nil {
+		return err
 	}
-	if err := suite.Preflight(ctx, plan, env); err != nil {
-		return withCode(ExitTarget, err)
-	}
-	var watch suite.Watcher
-	if f.metricsAddr != "" {
-		exp := livemetrics.New(livemetrics.Labels{Plan: plan.Name})
-		srv, err := exp.Start(f.metricsAddr)
-		if err != nil {
-			return withCode(ExitUsage, fmt.Errorf("--metrics-addr: %w", err))
-		}
-		defer srv.Stop(ctx) // answers livemetrics.DefaultLinger longer after the suite, not after Ctrl-C
-		fmt.Fprintln(a.Stdout, srv.Announce())
-		watch = suiteMetrics{exp}
-	}
+	defer stop(ctx) // answers livemetrics.DefaultLinger longer after the suite, not after Ctrl-C
 	m, err := suite.Run(ctx, plan, env, suite.Options{
 		Agents: agents,
 		Watch:  watch, Client: client, ClientCPUs: pin,
@@ -187,6 +177,69 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 	})
+	return a.suiteEnd(m, err, planFile, dir, f, client)
+}
+
+// readSuitePlan reads the plan, applies --client-cpus to it, checks it
+// against this machine (leaving out what it cannot run with
+// --skip-impossible) and scales it by --scale.
+func readSuitePlan(planFile string, f suiteFlags, env suite.Env) (*suite.Plan, error) {
+	plan, err := suite.ReadPlan(planFile)
+	if err != nil {
+		return nil, err
+	}
+	if !f.pin.spec.IsZero() { // the flag overrides the plan's run.client_cpus
+		plan.Run.ClientCPUs = f.pin.spec.String()
+	}
+	plan.Run.AllowCPUOverlap = plan.Run.AllowCPUOverlap || f.pin.allowOverlap
+	err = plan.Validate(env)
+	if f.skip {
+		err = plan.SkipImpossible(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Scale(f.scale); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// suiteAgents finds the plan's agents before anything connects or runs (a
+// failure refuses the suite), says what they found, and checks the target
+// (suite.Preflight).
+func (a *App) suiteAgents(ctx context.Context, plan *suite.Plan, env suite.Env) (*machinewatch.Discovered, error) {
+	agents, err := plan.DiscoverAgents(ctx, env)
+	if err != nil {
+		return nil, withCode(ExitTarget, err)
+	}
+	if agents != nil {
+		fmt.Fprintln(a.Stdout, agents.Summary())
+	}
+	if err := suite.Preflight(ctx, plan, env); err != nil {
+		return nil, withCode(ExitTarget, err)
+	}
+	return agents, nil
+}
+
+// suiteWatch serves the suite's live metrics on --metrics-addr, if given:
+// the watcher to feed, and stop, which ends serving.
+func (a *App) suiteWatch(f suiteFlags, plan string) (suite.Watcher, func(context.Context), error) {
+	if f.metricsAddr == "" {
+		return nil, func(context.Context) {}, nil
+	}
+	exp := livemetrics.New(livemetrics.Labels{Plan: plan})
+	srv, err := exp.Start(f.metricsAddr)
+	if err != nil {
+		return nil, nil, withCode(ExitUsage, fmt.Errorf("--metrics-addr: %w", err))
+	}
+	fmt.Fprintln(a.Stdout, srv.Announce())
+	return suiteMetrics{exp}, srv.Stop, nil
+}
+
+// suiteEnd says how the suite in dir ended (m and err from suite.Run) and
+// gives the error its exit code: after an interrupt, how to resume it.
+func (a *App) suiteEnd(m *suitedir.Manifest, err error, planFile, dir string, f suiteFlags, client *suite.ClientOptions) error {
 	var (
 		target *suite.TargetError
 		failed *suite.CellsFailedError

@@ -49,6 +49,18 @@ var Styles = []string{StyleFairbench, StylePlain, StyleTable, StyleJSON}
 // goTPCOutputs maps go-tpc's --output values to output styles.
 var goTPCOutputs = map[string]string{"plain": StylePlain, "table": StyleTable, "json": StyleJSON}
 
+// Output is go-tpc's --output value of an output style: "plain", "table" or
+// "json" (the styles of gotpcout), and false for fairbench's own layout or a
+// value that is not a style.
+func Output(style string) (string, bool) {
+	for output, s := range goTPCOutputs {
+		if s == style {
+			return output, true
+		}
+	}
+	return "", false
+}
+
 // actions are go-tpc's tpcc subcommands, which are fairbench's commands of the same name.
 var actions = map[string]bool{"prepare": true, "run": true, "check": true, "cleanup": true}
 

@@ -215,3 +215,27 @@ func TestOwnOptionsWin(t *testing.T) {
 		t.Errorf("--interval and --report-interval together: accepted")
 	}
 }
+
+// TestOutput maps every go-tpc output style to go-tpc's --output value, which
+// the go-tpc form reads back as the same style, and nothing else.
+func TestOutput(t *testing.T) {
+	for _, tc := range []struct {
+		style, want string
+		ok          bool
+	}{
+		{StylePlain, "plain", true},
+		{StyleTable, "table", true},
+		{StyleJSON, "json", true},
+		{StyleFairbench, "", false},
+		{"plain", "", false},
+		{"", "", false},
+	} {
+		got, ok := Output(tc.style)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Output(%q) = %q, %v; want %q, %v", tc.style, got, ok, tc.want, tc.ok)
+		}
+		if ok && goTPCOutputs[got] != tc.style {
+			t.Errorf("--output %s reads back as style %q, not %q", got, goTPCOutputs[got], tc.style)
+		}
+	}
+}
