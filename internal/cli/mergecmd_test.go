@@ -15,7 +15,9 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/fairbench/fairbench/internal/db/dbclock"
 	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/setup"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
@@ -425,7 +427,7 @@ func TestWaitReadsTheServerClock(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := coordination{startAt: at, clock: startClockServer, offset: tc.offset}
+			c := coordination{start: setup.Start{At: at, Clock: startClockServer, Server: dbclock.Reading{Offset: tc.offset}}}
 			err := c.wait(cancelled, io.Discard, func() time.Time { return tc.now })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("wait: %v, want %q", err, tc.want)

@@ -22,7 +22,6 @@ import (
 	"github.com/fairbench/fairbench/internal/db/dbclock"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/dbdebug"
-	"github.com/fairbench/fairbench/internal/db/driver/open"
 	"github.com/fairbench/fairbench/internal/machine/clientcpus"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/machine/servermachine"
@@ -31,6 +30,7 @@ import (
 	"github.com/fairbench/fairbench/internal/run/measure"
 	"github.com/fairbench/fairbench/internal/run/metrics"
 	"github.com/fairbench/fairbench/internal/run/runner"
+	"github.com/fairbench/fairbench/internal/run/setup"
 	"github.com/fairbench/fairbench/internal/run/suite"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
@@ -99,7 +99,8 @@ func (f *forcedShutdownValue) String() string { return f.v }
 // Type names the value in the help.
 func (f *forcedShutdownValue) Type() string { return "seconds|N%|off" }
 
-// runnerConfig builds and validates the runner configuration from the flags.
+// runnerConfig builds and validates the runner configuration from the flags,
+// with the target's error policy (setup.RunnerConfig).
 func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, error) {
 	f := &inv.run
 	pcts, err := parsePercentiles(f.percentiles)
@@ -122,23 +123,21 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 	if f.outputStyle != gotpccli.StyleFairbench {
 		pcts = gotpcout.WithPercentiles(pcts) // go-tpc's lines show these
 	}
-	cfg := runner.Config{
-		Threads:          f.threads,
-		Duration:         time.Duration(f.time),
-		Events:           f.events,
-		Warmup:           time.Duration(f.warmup),
-		Rate:             f.rate,
-		ReportInterval:   time.Duration(f.reportInterval * float64(time.Second)),
-		Percentiles:      pcts,
-		Ignore:           policy,
-		ConnectRate:      f.connectRate,
-		ReconnectTimeout: time.Duration(f.reconnectTimeout),
-		// Coordinated clients keep interval histograms so that merge gives
-		// the merged intervals exact percentiles.
-		IntervalHistograms: f.intervalHistograms || f.clients > 0,
+	// Coordinated clients (--clients) keep interval histograms.
+	cfg := setup.RunnerConfig(runner.Config{
+		Threads:            f.threads,
+		Duration:           time.Duration(f.time),
+		Events:             f.events,
+		Warmup:             time.Duration(f.warmup),
+		Rate:               f.rate,
+		ReportInterval:     time.Duration(f.reportInterval * float64(time.Second)),
+		Percentiles:        pcts,
+		ConnectRate:        f.connectRate,
+		ReconnectTimeout:   time.Duration(f.reconnectTimeout),
+		IntervalHistograms: f.intervalHistograms,
 		Checkpoints:        cps,
 		Drain:              drain,
-	}
+	}, policy, f.clients > 0)
 	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
 		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
 	}
@@ -160,81 +159,50 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 // dbDebugWarning is what a --db-debug run says in its output and result.
 const dbDebugWarning = "--db-debug printed every statement the threads sent (on stderr): the figures include the cost of printing them; run without it to measure"
 
+// runOutput is where a run's lines go.
+type runOutput struct {
+	// human receives the header, the interval lines and the summary: stdout,
+	// or stderr when stdout carries the JSON document or go-tpc's lines;
+	// nothing below sysbench's NOTICE verbosity (quiet).
+	human io.Writer
+	// notes receives the warnings, kept down to sysbench's WARNING level.
+	notes io.Writer
+	quiet bool
+	// goTPC prints go-tpc's lines on stdout (nil: fairbench's own layout).
+	goTPC *gotpcout.Printer
+}
+
+// runState is what `fairbench run` sets up around its measured run, as it
+// is set up.
+type runState struct {
+	out    runOutput
+	rng    *randgen.Factory
+	cfg    driver.Config // the target, as its flags give it (parsed once)
+	ignore string        // the --*-ignore-errors value of its driver
+	pin    clientcpus.Decision
+	srvPID int // the database server's process on this machine (0: none found)
+	found  *machinewatch.Discovered
+	exp    *livemetrics.Exporter
+	s      *session
+	rcfg   runner.Config
+	data   workload.DataReport
+}
+
 // execute is `fairbench run WORKLOAD`.
 func (inv *invocation) execute(cmd *cobra.Command) error {
 	ctx := cmd.Context()
-	a := inv.app
-	// Human output goes to stdout, or to stderr when stdout carries the JSON document.
-	human := a.Stdout
-	if inv.run.format == "json" {
-		human = a.Stderr
-	}
-	// go-tpc's layout has stdout to itself; fairbench's lines go to stderr.
-	goTPC, err := inv.goTPCPrinter(a.Stdout)
+	r, err := inv.checkRun(cmd.Flags())
 	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if goTPC != nil {
-		human = a.Stderr
-	}
-	// Below sysbench's NOTICE level, what sysbench prints at it is left out;
-	// warnings are kept down to its WARNING level (runNotes, after the run).
-	quiet := inv.run.verbosity < sysbenchNotice
-	notes := human
-	if quiet {
-		human = io.Discard
-		if inv.run.verbosity < sysbenchWarning {
-			notes = io.Discard
-		}
-	}
-	if inv.run.clients > 0 && inv.rnd.seed != 0 {
-		// Coordinated clients given one --rand-seed must not send the same
-		// statements: each derives its own seed (recorded in its result).
-		inv.rnd.seed = randgen.ClientSeed(inv.rnd.seed, inv.run.clientID)
-	}
-	rng, err := inv.rnd.factory(time.Now)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	// Validate everything the user typed before touching the target.
-	if _, err := inv.runnerConfig(driver.ErrorPolicy{}); err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if inv.coord, err = inv.coordinate(cmd.Flags(), time.Now()); err != nil {
-		return withCode(ExitUsage, err)
-	}
-	// config also checks the --*-ignore-errors codes against the driver.
-	cfg, _, err := inv.target.config(cmd.Flags(), a.Getenv)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if err := inv.run.server.spec.Validate(); err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if _, err := inv.run.server.check(a.Getenv); err != nil {
 		return err
-	}
-	if err := inv.refuseServerMachineFlags(cfg); err != nil {
-		return withCode(ExitUsage, err)
 	}
 	// Fuzzing stops here: past this point commands write files and connect.
-	if err := a.connecting(); err != nil {
+	if err := inv.app.connecting(); err != nil {
 		return err
 	}
-	// The client's CPUs are checked before anything starts; a pinned client
-	// is this command run again under the mask. A dry run has no server
-	// whose CPUs the client should keep off.
-	var srv clientcpus.Server
-	if !cfg.DryRun {
-		if srv, err = (servermachine.Env{}).ServerCPUs(inv.run.server.spec, servermachine.Target{Config: cfg}); err != nil {
-			return withCode(ExitUsage, err)
-		}
-	}
-	pin, pinnedRun, err := a.pinClient(inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
-	if pinnedRun || err != nil {
+	if pinnedRun, err := inv.placeClient(r); pinnedRun || err != nil {
 		return err
 	}
-	fmt.Fprint(human, describeClientCPUs(pin))
+	fmt.Fprint(r.out.human, describeClientCPUs(r.pin))
 	// The output files are opened now, before connecting: a bad path ends
 	// the command at once, not after a long run with the result lost.
 	files, err := inv.openOutputs()
@@ -242,122 +210,187 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 		return withCode(ExitUsage, err)
 	}
 	defer files.abort()
-	exp, stopServing, err := inv.serveMetrics(ctx, human)
-	if err != nil {
+	var stopServing func(ran bool)
+	if r.exp, stopServing, err = inv.serveMetrics(ctx, r.out.human); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	ran := false // the metrics linger after a run, not after a mistake
 	defer func() { stopServing(ran) }()
-	// The server's machines are described before connecting: an agent
-	// that does not answer refuses the run before anything runs. A dry run
-	// has no server machine: none is described or recorded.
-	var found *machinewatch.Discovered
-	if !cfg.DryRun {
-		machines, discovered, err := inv.run.server.watch(ctx, cfg, srv.PID, a.Getenv, a.Kubernetes, human)
-		if err != nil {
-			return err
-		}
-		inv.run.machines, found = machines, discovered
+	if r.found, err = inv.watchServer(ctx, r); err != nil {
+		return err
 	}
-	s, err := inv.openSession(ctx)
+	if r.s, err = inv.openTarget(ctx, r.cfg, r.ignore); err != nil {
+		return err
+	}
+	defer r.s.close()
+	if err := inv.ready(ctx, r); err != nil {
+		return err
+	}
+	res, outcome, err := inv.measure(ctx, r, files)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	policy, err := driver.ParseErrorPolicy(s.ignore, s.drv.DefaultIgnorable(), open.ErrorCodeCheck(s.cfg.Kind))
+	ran = true
+	return inv.finish(r, files, res, outcome)
+}
+
+// checkRun validates everything the user typed before touching the target:
+// where the output goes, the random numbers, the run's options, the
+// coordination of clients, the target's flags (parsed here, once) and those
+// of the server's machines.
+func (inv *invocation) checkRun(fs *pflag.FlagSet) (*runState, error) {
+	a := inv.app
+	r := &runState{}
+	var err error
+	if r.out, err = inv.outputs(); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if r.rng, err = inv.runRand(); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if _, err := inv.runnerConfig(driver.ErrorPolicy{}); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if inv.coord, err = inv.coordinate(fs, time.Now()); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	// config also checks the --*-ignore-errors codes against the driver.
+	if r.cfg, r.ignore, err = inv.target.config(fs, a.Getenv); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if err := inv.run.server.spec.Validate(); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if _, err := inv.run.server.check(a.Getenv); err != nil {
+		return nil, err
+	}
+	if err := inv.refuseServerMachineFlags(r.cfg); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	return r, nil
+}
+
+// outputs decides where the run's lines go (runOutput).
+func (inv *invocation) outputs() (runOutput, error) {
+	a := inv.app
+	o := runOutput{human: a.Stdout}
+	if inv.run.format == "json" {
+		o.human = a.Stderr
+	}
+	var err error
+	if o.goTPC, err = inv.goTPCPrinter(a.Stdout); err != nil {
+		return o, err
+	}
+	if o.goTPC != nil {
+		o.human = a.Stderr
+	}
+	// Below sysbench's NOTICE level, what sysbench prints at it is left out;
+	// warnings are kept down to its WARNING level (runNotes, after the run).
+	o.quiet = inv.run.verbosity < sysbenchNotice
+	o.notes = o.human
+	if o.quiet {
+		o.human = io.Discard
+		if inv.run.verbosity < sysbenchWarning {
+			o.notes = io.Discard
+		}
+	}
+	return o, nil
+}
+
+// runRand builds the run's random numbers from the --rand-* flags: a
+// coordinated client (--clients) derives its own seed (setup.Rand), which
+// its result's options record when --rand-seed was given.
+func (inv *invocation) runRand() (*randgen.Factory, error) {
+	rng, err := inv.rnd.factory(time.Now)
+	if err != nil || inv.run.clients <= 0 {
+		return rng, err
+	}
+	if rng, err = setup.Rand(rng.Config(), inv.run.clientID, time.Now); err == nil && inv.rnd.seed != 0 {
+		inv.rnd.seed = rng.Config().Seed
+	}
+	return rng, err
+}
+
+// placeClient decides the client's CPUs before anything starts, keeping
+// them off the database server's on this machine (a dry run has no server);
+// a pinned client is this command run again under the mask (pinnedRun).
+func (inv *invocation) placeClient(r *runState) (pinnedRun bool, err error) {
+	var srv clientcpus.Server
+	if !r.cfg.DryRun {
+		if srv, err = (servermachine.Env{}).ServerCPUs(inv.run.server.spec, servermachine.Target{Config: r.cfg}); err != nil {
+			return false, withCode(ExitUsage, err)
+		}
+	}
+	r.srvPID = srv.PID
+	r.pin, pinnedRun, err = inv.app.pinClient(inv.run.pin.spec, srv, inv.run.pin.allowOverlap, "--client-cpus")
+	return pinnedRun, err
+}
+
+// watchServer describes the server's machines before connecting, so that an
+// agent that does not answer refuses the run before anything runs; it
+// returns the agents found through Kubernetes. A dry run has no server
+// machine: none is described or recorded.
+func (inv *invocation) watchServer(ctx context.Context, r *runState) (*machinewatch.Discovered, error) {
+	if r.cfg.DryRun {
+		return nil, nil
+	}
+	machines, found, err := inv.run.server.watch(ctx, r.cfg, r.srvPID, inv.app.Getenv, inv.app.Kubernetes, r.out.human)
 	if err != nil {
+		return nil, err
+	}
+	inv.run.machines = machines
+	return found, nil
+}
+
+// ready readies the open target for the run: the runner configuration with
+// the target's error policy, the checks of the server and its tables, the
+// data set, and the start of coordinated clients.
+func (inv *invocation) ready(ctx context.Context, r *runState) error {
+	var err error
+	if r.rcfg, err = inv.runnerConfig(r.s.target.Ignore); err != nil {
 		return withCode(ExitUsage, err)
 	}
-	rcfg, err := inv.runnerConfig(policy)
-	if err != nil {
-		return withCode(ExitUsage, err)
-	}
-	if inv.run.forcedShutdown.set && rcfg.Duration == 0 {
-		fmt.Fprintln(a.Stderr, "fairbench: note: --forced-shutdown has no effect without --time, as in sysbench: the run ends when its --events have finished")
+	if inv.run.forcedShutdown.set && r.rcfg.Duration == 0 {
+		fmt.Fprintln(inv.app.Stderr, "fairbench: note: --forced-shutdown has no effect without --time, as in sysbench: the run ends when its --events have finished")
 	}
 	// The checks of the server and its tables are a dry run's to skip: it
 	// has neither (inspectData records no data set for it).
-	if !s.cfg.DryRun {
-		if err := inv.checkTarget(ctx, s, rcfg.Threads, human); err != nil {
+	if !r.s.cfg.DryRun {
+		if err := inv.checkTarget(ctx, r.s, r.rcfg.Threads, r.out.human); err != nil {
 			return err
 		}
 	}
-	data, err := inv.inspectData(ctx, s, human)
-	if err != nil {
+	if r.data, err = inv.inspectData(ctx, r.s, r.out.human); err != nil {
 		return err
 	}
 	// The target and its tables are checked before the wait, so that a mistake
 	// shows now and not at the start time; the workers connect after it.
-	if err := inv.coord.readClock(ctx, human, s); err != nil {
+	if err := inv.coord.readClock(ctx, r.out.human, r.s); err != nil {
 		return err
 	}
-	if err := inv.coord.wait(ctx, human, time.Now); err != nil {
-		return err
-	}
+	return inv.coord.wait(ctx, r.out.human, time.Now)
+}
 
-	header(human, a.Version, inv.spec.Name, s, rcfg, rng.Config().Seed)
+// measure prints the header and runs the measured run (measure.Run) under
+// the client's profiles.
+func (inv *invocation) measure(ctx context.Context, r *runState, files *runOutputs) (*result.Result, *runner.Outcome, error) {
+	a := inv.app
+	header(r.out.human, a.Version, inv.spec.Name, r.s, r.rcfg, r.rng.Config().Seed)
 	stopCPUProfile, err := files.startCPUProfile()
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return nil, nil, withCode(ExitUsage, err)
 	}
-	defer stopCPUProfile() // for the early returns; after the run it is stopped, and its error said, below
-	// Interval lines print at --report-interval (warm-up ones always); live
-	// metrics see every interval, so without --report-interval they come
-	// each second.
-	printLines := rcfg.ReportInterval > 0
-	if exp != nil {
+	defer stopCPUProfile() // stopped, and its error said, after the run
+	if r.exp != nil {
 		var kinds []string
 		if k, ok := inv.wl.(workload.Kinded); ok {
 			kinds = k.Kinds()
 		}
-		exp.StartRun(inv.spec.Name, rcfg.Threads, kinds)
-		if rcfg.ReportInterval == 0 {
-			rcfg.ReportInterval = time.Second
-		}
+		r.exp.StartRun(inv.spec.Name, r.rcfg.Threads, kinds)
 	}
-	spec := measure.Spec{
-		Target:       s.target,
-		Workload:     inv.wl,
-		WorkloadName: inv.spec.Name,
-		Rand:         rng,
-		Config:       rcfg,
-		Data:         data,
-		Tool:         result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
-		CommandLine:  redactArgs(append([]string{"fairbench"}, a.argv...)),
-		Options:      inv.run.server.record(resolvedOptions(inv.command.Flags()), found),
-		SharedCPUs:   pin.Shared,
-		Warnings:     pin.Warnings,
-		Client:       inv.coord.client,
-		OnInterval: func(iv result.Interval) {
-			if goTPC == nil && (printLines || iv.Warmup) {
-				intervalLine(human, iv, rcfg.Percentiles)
-			}
-		},
-		OnCheckpoint: func(cp result.Checkpoint) {
-			checkpointReport(human, cp, rcfg.Rate, rcfg.Percentiles)
-		},
-		Progress: progress.New(human, a.IsTerminal(human)),
-	}
-	spec.Options["client-cpus"] = pin.CPUs.String() // the list "rest" gave
-	if inv.run.dbDebug {
-		spec.ThreadDriver = dbdebug.Wrap(s.target.Driver, a.Stderr)
-		spec.Warnings = append(spec.Warnings, dbDebugWarning)
-		fmt.Fprintf(notes, "WARNING: %s\n\n", dbDebugWarning)
-	}
-	inv.recordIgnored(spec.Options)
-	if exp != nil {
-		spec.OnIntervalHistogram = observeInterval(exp, a.Stderr)
-	}
-	if goTPC != nil {
-		spec.OnIntervalKinds = func(iv result.Interval, kinds []metrics.Kind) {
-			if printLines || iv.Warmup {
-				goTPC.Interval(iv, kinds)
-			}
-		}
-	}
-	res, out := measure.Run(ctx, spec)
-	if exp != nil {
-		exp.SetPhase(livemetrics.PhaseDone)
+	res, out := measure.Run(ctx, inv.measureSpec(r))
+	if r.exp != nil {
+		r.exp.SetPhase(livemetrics.PhaseDone)
 	}
 	if err := stopCPUProfile(); err != nil {
 		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
@@ -365,24 +398,75 @@ func (inv *invocation) execute(cmd *cobra.Command) error {
 	if err := files.writeMemProfile(); err != nil {
 		fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 	}
-	ran = true
+	return res, out, nil
+}
 
+// measureSpec is the run as measure.Run takes it, with the options the
+// result records (setup.Options: every flag, the client's CPUs decided) and
+// the lines it prints as it runs.
+func (inv *invocation) measureSpec(r *runState) measure.Spec {
+	a, human, rcfg := inv.app, r.out.human, r.rcfg
+	// Interval lines print at --report-interval (warm-up ones always); live
+	// metrics see every interval, so without --report-interval they come
+	// each second.
+	printLines := rcfg.ReportInterval > 0
+	if r.exp != nil && rcfg.ReportInterval == 0 {
+		rcfg.ReportInterval = time.Second
+	}
+	opts := setup.Options(inv.run.server.record(resolvedOptions(inv.command.Flags()), r.found))
+	opts.AddClientCPUs(r.pin, inv.run.pin.allowOverlap) // the list "rest" gave
+	inv.recordIgnored(opts)
+	spec := measure.Spec{
+		Target: r.s.target, Workload: inv.wl, WorkloadName: inv.spec.Name, Rand: r.rng, Config: rcfg, Data: r.data,
+		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
+		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
+		Options:     opts, SharedCPUs: r.pin.Shared, Warnings: r.pin.Warnings, Client: inv.coord.client(),
+		OnInterval: func(iv result.Interval) {
+			if r.out.goTPC == nil && (printLines || iv.Warmup) {
+				intervalLine(human, iv, rcfg.Percentiles)
+			}
+		},
+		OnCheckpoint: func(cp result.Checkpoint) { checkpointReport(human, cp, rcfg.Rate, rcfg.Percentiles) },
+		Progress:     progress.New(human, a.IsTerminal(human)),
+	}
+	if inv.run.dbDebug {
+		spec.ThreadDriver = dbdebug.Wrap(r.s.target.Driver, a.Stderr)
+		spec.Warnings = append(spec.Warnings, dbDebugWarning)
+		fmt.Fprintf(r.out.notes, "WARNING: %s\n\n", dbDebugWarning)
+	}
+	if r.exp != nil {
+		spec.OnIntervalHistogram = observeInterval(r.exp, a.Stderr)
+	}
+	if goTPC := r.out.goTPC; goTPC != nil {
+		spec.OnIntervalKinds = func(iv result.Interval, kinds []metrics.Kind) {
+			if printLines || iv.Warmup {
+				goTPC.Interval(iv, kinds)
+			}
+		}
+	}
+	return spec
+}
+
+// finish prints the run's summary, writes its result and turns how it
+// ended into the exit code.
+func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result, out *runner.Outcome) error {
+	a, human := inv.app, r.out.human
 	if out.Forced { // sysbench's alarm: its line, then the summary
-		fmt.Fprintln(notes, forcedShutdownFatal)
+		fmt.Fprintln(r.out.notes, forcedShutdownFatal)
 	}
 	switch {
-	case goTPC != nil:
-		goTPC.Summary(res)
+	case r.out.goTPC != nil:
+		r.out.goTPC.Summary(res)
 		runNotes(human, res)
-	case quiet:
-		runNotes(notes, res)
+	case r.out.quiet:
+		runNotes(r.out.notes, res)
 	default:
 		if inv.run.histogram {
 			if err := histogramBlock(human, res.Totals.Latency); err != nil {
 				fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 			}
 		}
-		summary(human, res, rcfg.Percentiles)
+		summary(human, res, r.rcfg.Percentiles)
 	}
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
@@ -589,19 +673,26 @@ const maxStartAhead = 24 * time.Hour
 
 // Values of --start-clock.
 const (
-	startClockServer = "server"
-	startClockLocal  = "local"
+	startClockServer = setup.ClockServer
+	startClockLocal  = setup.ClockLocal
 )
-
-// clockSamples are the round trips that measure the server's clock.
-const clockSamples = 7
 
 // coordination is a run's place among coordinated clients.
 type coordination struct {
-	startAt time.Time          // zero: start at once
-	client  *result.ClientInfo // nil without --clients
-	clock   string             // startClockServer or startClockLocal: whose clock --start-at is read on
-	offset  time.Duration      // the server's clock minus ours (0 on the local clock)
+	// start is --start-at (At zero: start at once) on the clock of
+	// --start-clock, and the server's clock as readClock measured it.
+	start setup.Start
+	// id and of are --client-id and --clients (of 0: not coordinated).
+	id, of int
+}
+
+// client is what the result records of a coordinated client (nil without
+// --clients).
+func (c coordination) client() *result.ClientInfo {
+	if c.of == 0 {
+		return nil
+	}
+	return c.start.Client(c.id, c.of)
 }
 
 // coordinate validates --client-id, --clients and --start-at against now.
@@ -621,11 +712,11 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 			return c, fmt.Errorf("--start-at %s is %s away, more than %s: give a moment closer (a Unix time is in seconds, not milliseconds)",
 				f.startAt, ahead.Round(time.Second), maxStartAhead)
 		}
-		c.startAt = t
+		c.start.At = t
 	}
 	switch f.startClock {
 	case startClockServer, startClockLocal:
-		c.clock = f.startClock
+		c.start.Clock = f.startClock
 	default:
 		return c, fmt.Errorf("--start-clock %q: give server (the database server's clock, the default: the clients' own clocks need not agree) or local (this machine's)", f.startClock)
 	}
@@ -646,7 +737,7 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 	case f.clientID < 0 || f.clientID >= f.clients:
 		return c, fmt.Errorf("--client-id %d is outside 0..%d (--clients=%d): number the clients from 0 to N-1", f.clientID, f.clients-1, f.clients)
 	}
-	c.client = &result.ClientInfo{ID: f.clientID, Of: f.clients, StartAt: c.startAt.UTC(), Clock: c.clock}
+	c.id, c.of = f.clientID, f.clients
 	return c, nil
 }
 
@@ -654,14 +745,11 @@ func (inv *invocation) coordinate(fs *pflag.FlagSet, now time.Time) (coordinatio
 // it (--start-clock=server, the default); the embedded database runs on this
 // machine's clock. The reading is printed and recorded with the client.
 func (c *coordination) readClock(ctx context.Context, w io.Writer, s *session) error {
-	if c.startAt.IsZero() || c.clock != startClockServer {
+	if c.start.At.IsZero() || c.start.Clock != startClockServer {
 		return nil
 	}
 	if s.cfg.Kind == driver.KindSQLite || s.cfg.DryRun { // no server's clock to read
-		c.clock = startClockLocal
-		if c.client != nil {
-			c.client.Clock = startClockLocal
-		}
+		c.start.Clock = startClockLocal
 		return nil
 	}
 	conn, err := s.drv.Connect(ctx, 0)
@@ -670,17 +758,12 @@ func (c *coordination) readClock(ctx context.Context, w io.Writer, s *session) e
 	}
 	defer conn.Close()
 	query := func(ctx context.Context, q string) ([][]string, error) { return conn.QueryStrings(ctx, q) }
-	r, err := dbclock.Measure(ctx, s.cfg.Kind, query, clockSamples)
+	r, err := dbclock.Measure(ctx, s.cfg.Kind, query, setup.ClockSamples)
 	if err != nil {
 		return withCode(ExitTarget, fmt.Errorf("%s: %w (--start-clock=local reads --start-at on this machine's clock instead)", describeTarget(s.cfg), err))
 	}
-	c.offset = r.Offset
+	c.start.Server = r
 	fmt.Fprintf(w, "Clock: %s; --start-at is read on the server's clock (--start-clock=server).\n", r)
-	if c.client != nil {
-		c.client.Clock = startClockServer
-		c.client.ClockOffsetMs = float64(r.Offset) / float64(time.Millisecond)
-		c.client.ClockErrorMs = float64(r.RoundTrip) / 2 / float64(time.Millisecond)
-	}
 	return nil
 }
 
@@ -701,29 +784,26 @@ func parseStartAt(s string) (time.Time, error) {
 // the wait with exit 130; a start time already well past (the connection checks
 // took that long) is refused.
 func (c coordination) wait(ctx context.Context, w io.Writer, now func() time.Time) error {
-	if c.startAt.IsZero() {
+	if c.start.At.IsZero() {
 		return nil
 	}
-	d := c.startAt.Sub(now().Add(c.offset))
+	at := c.start.At.UTC().Format(time.RFC3339Nano)
+	d := c.start.Until(now())
 	if d < -startTolerance {
 		return withCode(ExitUsage, fmt.Errorf("it is already %s past --start-at %s (connecting took that long): give a later start time",
-			(-d).Round(time.Millisecond), c.startAt.UTC().Format(time.RFC3339Nano)))
+			(-d).Round(time.Millisecond), at))
 	}
 	who := "Starting"
-	if c.client != nil {
-		who = fmt.Sprintf("Client %d of %d (client ids 0..%d): starting", c.client.ID, c.client.Of, c.client.Of-1)
+	if c.of > 0 {
+		who = fmt.Sprintf("Client %d of %d (client ids 0..%d): starting", c.id, c.of, c.of-1)
 	}
 	if d <= 0 {
-		fmt.Fprintf(w, "%s now (--start-at %s was %s ago).\n\n", who, c.startAt.UTC().Format(time.RFC3339Nano), (-d).Round(time.Millisecond))
+		fmt.Fprintf(w, "%s now (--start-at %s was %s ago).\n\n", who, at, (-d).Round(time.Millisecond))
 		return nil
 	}
-	fmt.Fprintf(w, "%s at %s (--start-at), in %s; Ctrl-C cancels.\n\n", who, c.startAt.UTC().Format(time.RFC3339Nano), d.Round(time.Millisecond))
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
+	fmt.Fprintf(w, "%s at %s (--start-at), in %s; Ctrl-C cancels.\n\n", who, at, d.Round(time.Millisecond))
+	if setup.Sleep(ctx, d) != nil {
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted while waiting for --start-at: nothing was run"))
 	}
+	return nil
 }

@@ -15,13 +15,12 @@ import (
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// session is an open target (measure.Target) with the --*-ignore-errors
-// value of its driver. cfg, drv, server and tls repeat the target's, for
-// the commands that only read them.
+// session is an open target (measure.Target, with the error policy of its
+// driver's --*-ignore-errors). cfg, drv, server and tls repeat the
+// target's, for the commands that only read them.
 type session struct {
 	target *measure.Target
 	cfg    driver.Config
-	ignore string        // the --*-ignore-errors value of the chosen driver
 	drv    driver.Driver // nil for a prepare that exports files (exportSession)
 	// dialect is drv's, or the target's when there is no driver.
 	dialect driver.Dialect
@@ -39,6 +38,13 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
+	return inv.openTarget(ctx, cfg, ignore)
+}
+
+// openTarget opens the target of cfg, as the connection flags gave it, with
+// ignore (their --*-ignore-errors value) as its error policy: see
+// openSession.
+func (inv *invocation) openTarget(ctx context.Context, cfg driver.Config, ignore string) (*session, error) {
 	if cfg.DryRun {
 		if err := inv.refuseDryRun(); err != nil {
 			return nil, err
@@ -51,6 +57,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 		OnSlow: func() {
 			fmt.Fprintf(inv.app.Stderr, "fairbench: connecting to %s (timeout %s) ...\n", describeTarget(cfg), cfg.Timeout())
 		},
+		IgnoreErrors: ignore,
 	}
 	if inv.run.machines != nil { // run: the server's machines are observed
 		opts.Machines = inv.run.machines
@@ -69,7 +76,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 	case err != nil:
 		return nil, withCode(ExitUsage, err)
 	}
-	return &session{target: t, cfg: t.Config, ignore: ignore, drv: t.Driver, dialect: t.Driver.Dialect(), server: t.Server, tls: t.TLS}, nil
+	return &session{target: t, cfg: t.Config, drv: t.Driver, dialect: t.Driver.Dialect(), server: t.Server, tls: t.TLS}, nil
 }
 
 // exportSession is the session of a prepare that writes files instead of
@@ -78,7 +85,7 @@ func (inv *invocation) openSession(ctx context.Context) (*session, error) {
 // nothing (not the default SQLite database) is created outside the files'
 // directory.
 func (inv *invocation) exportSession() (*session, error) {
-	cfg, ignore, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
+	cfg, _, err := inv.target.config(inv.command.Flags(), inv.app.Getenv)
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
@@ -89,7 +96,7 @@ func (inv *invocation) exportSession() (*session, error) {
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
-	return &session{cfg: cfg, ignore: ignore, dialect: d}, nil
+	return &session{cfg: cfg, dialect: d}, nil
 }
 
 // refuseDryRun refuses a dry run (--mysql-dry-run) of a command that needs

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
+	"github.com/fairbench/fairbench/internal/run/setup"
 )
 
 // DefaultSQLitePath is where the embedded default keeps its database.
@@ -72,8 +73,15 @@ func newTargetFlags(fs *pflag.FlagSet) *targetFlags {
 	return t
 }
 
-// secretFlags are the flags whose values never appear in output or results.
-var secretFlags = map[string]bool{"mysql-password": true, "pgsql-password": true}
+// secretFlags are the flags whose values never appear in output or results
+// (setup.Secrets: the passwords).
+var secretFlags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range setup.Secrets() {
+		m[name] = true
+	}
+	return m
+}()
 
 // resolveKind picks the driver: explicit --db-driver, else the protocol whose flags
 // were given, else the embedded SQLite default.
@@ -224,18 +232,10 @@ func redactArgs(args []string) []string {
 	return out
 }
 
-// resolvedOptions returns every flag's value as parsed, secrets redacted.
+// resolvedOptions returns every flag's value as parsed, secrets redacted
+// (setup.Options.AddFlags).
 func resolvedOptions(fs *pflag.FlagSet) map[string]string {
-	opts := make(map[string]string)
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" {
-			return
-		}
-		v := f.Value.String()
-		if secretFlags[f.Name] && v != "" {
-			v = "***"
-		}
-		opts[f.Name] = v
-	})
+	opts := setup.Options{}
+	opts.AddFlags(fs)
 	return opts
 }

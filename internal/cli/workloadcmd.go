@@ -12,6 +12,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/run/livemetrics"
 	"github.com/fairbench/fairbench/internal/run/runner"
+	"github.com/fairbench/fairbench/internal/run/setup"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
@@ -133,17 +134,17 @@ func (r *randFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&r.specRes, "rand-spec-res", d.SpecialRes, "percentage of draws that hit the special values")
 }
 
-// factory resolves the seed and validates the distribution.
+// factory resolves the seed and validates the distribution (setup.Rand).
 func (r *randFlags) factory(now func() time.Time) (*randgen.Factory, error) {
-	return randgen.NewFactory(randgen.Config{
+	return setup.Rand(randgen.Config{
 		Type:        r.typ,
-		Seed:        randgen.ResolveSeed(r.seed, now),
+		Seed:        r.seed,
 		ZipfianExp:  r.zipfianExp,
 		ParetoH:     r.paretoH,
 		SpecialIter: r.specIter,
 		SpecialPct:  r.specPct,
 		SpecialRes:  r.specRes,
-	})
+	}, setup.NoClient, now)
 }
 
 // invocation is one workload subcommand with its flags bound.

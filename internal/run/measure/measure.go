@@ -80,6 +80,9 @@ type Target struct {
 	// Session is what the server said of the first connection's session
 	// set-up (Config.Isolation, Config.SessionVars); nil when none was asked for.
 	Session *result.Session
+	// Ignore is the error policy of the driver (OpenOptions.IgnoreErrors):
+	// the server errors a run's events roll back and retry.
+	Ignore driver.ErrorPolicy
 	// Managed is the server fairbench started for the run (suite plans with
 	// server:), nil for a server it only connects to. The caller sets it.
 	Managed *result.ManagedServer
@@ -100,7 +103,19 @@ type OpenOptions struct {
 	OnSlow func()
 	// Machines observes the server's machines (nil: none; see MachineObserver).
 	Machines MachineObserver
+	// IgnoreErrors is the target's ignore-errors setting as given (the
+	// --*-ignore-errors flag, a plan's target.ignore_errors; targetspec.Parse
+	// returns it): a comma list of the driver's codes, all, none, or empty
+	// for the driver's defaults. It becomes Target.Ignore.
+	IgnoreErrors string
 }
+
+// PolicyError says the target's ignore-errors setting is not one its driver
+// takes (driver.ParseErrorPolicy).
+type PolicyError struct{ Err error }
+
+func (e *PolicyError) Error() string { return e.Err.Error() }
+func (e *PolicyError) Unwrap() error { return e.Err }
 
 // ConnectError says the first connection to the target failed.
 type ConnectError struct {
@@ -114,21 +129,28 @@ func (e *ConnectError) Error() string {
 
 func (e *ConnectError) Unwrap() error { return e.Err }
 
-// Open opens the driver of cfg, connects once (within ConnectTimeout) to
-// prove the target works, fingerprints the server, asks it whether that
-// connection is encrypted, and describes the server's machines when an
-// observer is given. A failed connection is a *ConnectError; an error
-// opening the driver (a configuration it refuses) is returned as it is.
+// Open opens the driver of cfg with its error policy, connects once (within
+// ConnectTimeout) to prove the target works, fingerprints the server, asks
+// it whether that connection is encrypted, and describes the server's
+// machines when an observer is given. A failed connection is a
+// *ConnectError, an ignore-errors setting the driver refuses a
+// *PolicyError; an error opening the driver (a configuration it refuses) is
+// returned as it is.
 func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, error) {
 	drv, err := open.Driver(cfg)
 	if err != nil {
 		return nil, err
 	}
+	ignore, err := driver.ParseErrorPolicy(opts.IgnoreErrors, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind))
+	if err != nil {
+		drv.Close()
+		return nil, &PolicyError{err}
+	}
 	if cfg.DryRun {
 		// A dry run reaches no server: there is nothing to prove,
 		// fingerprint or observe (Server, TLS, Session and the server's
 		// machines stay unknown), and no answer is made up for them.
-		return &Target{Config: cfg, Driver: drv}, nil
+		return &Target{Config: cfg, Driver: drv, Ignore: ignore}, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	defer cancel()
@@ -144,7 +166,7 @@ func Open(ctx context.Context, cfg driver.Config, opts OpenOptions) (*Target, er
 		return nil, &ConnectError{Config: cfg, Err: err}
 	}
 	defer conn.Close()
-	t := &Target{Config: cfg, Driver: drv, Machines: opts.Machines}
+	t := &Target{Config: cfg, Driver: drv, Machines: opts.Machines, Ignore: ignore}
 	t.Server = sysinfo.DetectServer(cctx, cfg.Kind, conn)
 	t.TLS = sysinfo.DetectTLS(cctx, cfg.Kind, conn)
 	t.Session = sysinfo.DetectSession(cctx, cfg, conn)

@@ -177,3 +177,38 @@ func TestOpenRefusesAnUnreachableTarget(t *testing.T) {
 		t.Fatalf("error %v, want a *ConnectError naming %s", err, cfg.Describe())
 	}
 }
+
+// TestOpenParsesTheErrorPolicy: the target's ignore-errors setting becomes
+// its driver's error policy (the driver's defaults when empty), and a code
+// the driver cannot carry is a *PolicyError before anything connects.
+func TestOpenParsesTheErrorPolicy(t *testing.T) {
+	cases := []struct {
+		name, ignore string
+		ignores      string // a code the policy must ignore ("" for none)
+		refused      bool
+	}{
+		{"driver's defaults", "", "SQLITE_BUSY", false},
+		{"a list", "sqlite_locked", "SQLITE_LOCKED", false},
+		{"none", "none", "", false},
+		{"another driver's code", "1213", "", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tg, err := Open(context.Background(), testdb.SQLite(t), OpenOptions{IgnoreErrors: tc.ignore})
+			var pe *PolicyError
+			if tc.refused {
+				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "1213") {
+					t.Fatalf("error %v, want a *PolicyError naming the code", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tg.Close()
+			if tc.ignores != "" && !tg.Ignore.Ignores(tc.ignores) || tc.ignores == "" && (tg.Ignore.All || len(tg.Ignore.Codes) > 0) {
+				t.Errorf("policy %+v for %q, want it to ignore %q", tg.Ignore, tc.ignore, tc.ignores)
+			}
+		})
+	}
+}

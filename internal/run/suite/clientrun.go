@@ -12,6 +12,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/sysinfo"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/run/setup"
 )
 
 // phaseWait is the Watcher phase of clients meeting.
@@ -47,13 +48,13 @@ func (s *session) startClient(ctx context.Context) error {
 		role = "client 0 is the leader and runs the steps that change data"
 	}
 	fmt.Fprintf(s.out, "Client %d of %d (ids 0..%d), run %s; %s. The database server's clock is %+.3f ms from this client's (round trip %.3f ms).\n",
-		co.id, co.n, co.n-1, co.runID, role, ms(co.offset), ms(co.rtt))
+		co.id, co.n, co.n-1, co.runID, role, ms(co.clock.Offset), ms(co.clock.RoundTrip))
 	return nil
 }
 
 // recordClock keeps the last clock measurement in the manifest.
 func (s *session) recordClock() {
-	s.m.Client.ClockOffsetMs, s.m.Client.ClockRTTMs = ms(s.co.offset), ms(s.co.rtt)
+	s.m.Client.ClockOffsetMs, s.m.Client.ClockRTTMs = ms(s.co.clock.Offset), ms(s.co.clock.RoundTrip)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -219,7 +220,7 @@ func (s *session) cellStart(ctx context.Context, c suitedir.Cell, tg *target) (c
 		if ctx.Err() != nil {
 			return cellSync{}, ErrInterrupted
 		}
-		fmt.Fprintf(s.out, "   measuring the server's clock failed (%v): keeping the offset measured before, %+.3f ms\n", err, ms(co.offset))
+		fmt.Fprintf(s.out, "   measuring the server's clock failed (%v): keeping the offset measured before, %+.3f ms\n", err, ms(co.clock.Offset))
 	}
 	s.recordClock()
 	s.opts.Watch.Phase(phaseWait)
@@ -231,7 +232,7 @@ func (s *session) cellStart(ctx context.Context, c suitedir.Cell, tg *target) (c
 			}
 			return decision{Error: stepErr.Error()}, nil
 		}
-		return decision{Start: co.serverNow().Add(co.lead).UTC().Round(time.Millisecond)}, nil
+		return decision{Start: co.clock.ServerNow().Add(co.lead).UTC().Round(time.Millisecond)}, nil
 	})
 	if err != nil {
 		return cellSync{}, coordErr(ctx, err)
@@ -242,16 +243,16 @@ func (s *session) cellStart(ctx context.Context, c suitedir.Cell, tg *target) (c
 		}
 		return cellSync{}, fmt.Errorf("client 0 (the leader) could not run the steps before the cell: %s", d.Error)
 	}
-	co.busyUntil = d.Start.Add(-co.offset).Add(s.plan.Run.WarmupTime.D() + s.plan.Run.Time.D())
-	late, err := co.waitUntil(ctx, d.Start)
+	start := setup.Start{At: d.Start, Clock: setup.ClockServer, Server: co.clock}
+	co.busyUntil = co.clock.Local(d.Start).Add(s.plan.Run.WarmupTime.D() + s.plan.Run.Time.D())
+	late, err := waitUntil(ctx, start)
 	if err != nil {
 		return cellSync{}, err
 	}
 	if late > 50*time.Millisecond {
 		fmt.Fprintf(s.out, "   started %s late: the start (%s, server clock) was read after it had passed\n", late.Round(time.Millisecond), d.Start.Format("15:04:05.000"))
 	}
-	return cellSync{client: &result.ClientInfo{ID: co.id, Of: co.n, StartAt: d.Start,
-		Clock: "server", ClockOffsetMs: ms(co.offset), ClockErrorMs: ms(co.rtt / 2)}, offset: co.offset}, nil
+	return cellSync{client: start.Client(co.id, co.n), offset: co.clock.Offset}, nil
 }
 
 // cleanupGroup drops the group's data when the plan says so: with clients,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/db/dbclock"
+	"github.com/fairbench/fairbench/internal/run/setup"
 )
 
 // The clients' clocks differ, so a cell starts at a moment of the database
@@ -19,21 +20,18 @@ func (co *coordinator) measureClock(ctx context.Context, samples int) error {
 	if err != nil {
 		return err
 	}
-	co.offset, co.rtt = r.Offset, r.RoundTrip
+	co.clock = r
 	return nil
 }
 
-// serverNow is the server's clock now, by the measured offset.
-func (co *coordinator) serverNow() time.Time { return time.Now().Add(co.offset) }
-
-// waitUntil sleeps until the server's clock reads at, and reports how late
-// this client was when it got there (0 when it waited).
-func (co *coordinator) waitUntil(ctx context.Context, at time.Time) (time.Duration, error) {
-	d := time.Until(at.Add(-co.offset))
+// waitUntil sleeps until the start (setup.Start, on the server's clock), and
+// reports how late this client was when it got there (0 when it waited).
+func waitUntil(ctx context.Context, start setup.Start) (time.Duration, error) {
+	d := start.Until(time.Now())
 	if d <= 0 {
 		return -d, nil
 	}
-	if !sleepCtx(ctx, d) {
+	if setup.Sleep(ctx, d) != nil {
 		return 0, ErrInterrupted
 	}
 	return 0, nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/run/setup"
 )
 
 // meet is one meeting point, named point in the table and what in messages:
@@ -96,7 +98,7 @@ func (co *coordinator) awaitAll(ctx context.Context, point, what string) (map[in
 			}
 			return nil, errors.New(msg)
 		}
-		if !sleepCtx(ctx, co.poll) {
+		if setup.Sleep(ctx, co.poll) != nil {
 			return nil, ErrInterrupted
 		}
 	}
@@ -137,7 +139,7 @@ func (co *coordinator) awaitDecision(ctx context.Context, point, what string) (d
 			}
 			return decision{}, errors.New(msg)
 		}
-		if !sleepCtx(ctx, co.poll) {
+		if setup.Sleep(ctx, co.poll) != nil {
 			return decision{}, ErrInterrupted
 		}
 	}

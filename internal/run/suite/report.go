@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,11 +12,10 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/analysis/usl"
-	"github.com/fairbench/fairbench/internal/db/driver/open"
 	"github.com/fairbench/fairbench/internal/machine/localserver"
-	"github.com/fairbench/fairbench/internal/machine/sysinfo"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/run/measure"
 	"github.com/fairbench/fairbench/internal/run/runner"
 	"github.com/fairbench/fairbench/internal/workload"
 )
@@ -182,7 +182,7 @@ func (p *Plan) dataBytes() int64 {
 // Preflight checks what can be checked before anything runs: that the target
 // accepts a connection and has room for the largest cell's connections (of
 // every coordinated client), and that this process may open as many files
-// (runner.Preflight); or, for a plan that owns its server (started later),
+// (runner.Preflight), on the target as measure.Open opens it; or, for a plan that owns its server (started later),
 // that the server profiles generate a configuration with room enough.
 func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if p.Server != nil {
@@ -201,23 +201,21 @@ func Preflight(ctx context.Context, p *Plan, env Env) error {
 	if err != nil {
 		return err
 	}
-	drv, err := open.Driver(cfg)
-	if err != nil {
+	t, err := measure.Open(ctx, cfg, measure.OpenOptions{})
+	var ce *measure.ConnectError
+	switch {
+	case errors.As(err, &ce):
+		return fmt.Errorf("%s: the target %s does not accept a connection: %w; check the plan's target section (host, port, socket, user, db, password_env)", p.File(), cfg.Describe(), ce.Err)
+	case err != nil:
 		return err
 	}
-	defer drv.Close()
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer t.Close()
+	if err := p.checkConnections(t.Server.Variables["max_connections"], "the server's max_connections"); err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, measure.ConnectTimeout)
 	defer cancel()
-	conn, err := drv.Connect(cctx, 0)
-	if err != nil {
-		return fmt.Errorf("%s: the target %s does not accept a connection: %w; check the plan's target section (host, port, socket, user, db, password_env)", p.File(), cfg.Describe(), err)
-	}
-	server := sysinfo.DetectServer(cctx, cfg.Kind, conn)
-	conn.Close()
-	if err := p.checkConnections(server.Variables["max_connections"], "the server's max_connections"); err != nil {
-		return err
-	}
-	if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
+	if err := runner.Preflight(cctx, t.Driver, p.connectionsPerClient()); err != nil {
 		return fmt.Errorf("%s: before the suite starts: %w", p.File(), err)
 	}
 	return nil

@@ -8,16 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/base/outfile"
 	"github.com/fairbench/fairbench/internal/base/progress"
-	"github.com/fairbench/fairbench/internal/db/driver"
-	"github.com/fairbench/fairbench/internal/db/driver/open"
 	"github.com/fairbench/fairbench/internal/machine/clientcpus"
 	"github.com/fairbench/fairbench/internal/machine/localserver"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
@@ -26,6 +22,7 @@ import (
 	"github.com/fairbench/fairbench/internal/run/measure"
 	"github.com/fairbench/fairbench/internal/run/metrics"
 	"github.com/fairbench/fairbench/internal/run/runner"
+	"github.com/fairbench/fairbench/internal/run/setup"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
 )
@@ -360,11 +357,8 @@ func (s *session) finish(ctx context.Context, runErr error) error {
 }
 
 // target is an open connection target for a group of cells, with the
-// error policy of its driver.
-type target struct {
-	*measure.Target
-	ignore driver.ErrorPolicy
-}
+// error policy of its driver (Target.Ignore).
+type target = measure.Target
 
 // runGroup prepares and warms a data set on tg, then runs its cells, and
 // drops the data set after them when the plan says so and last is set.
@@ -465,33 +459,32 @@ func (s *session) connect(ctx context.Context, g group) (*target, func(), error)
 		stop()
 		return nil, nil, err
 	}
-	mt, err := measure.Open(ctx, cfg, measure.OpenOptions{
-		OnSlow:   func() { fmt.Fprintf(s.out, "connecting to %s (timeout %s) ...\n", cfg.Describe(), cfg.Timeout()) },
-		Machines: machines,
+	tg, err := measure.Open(ctx, cfg, measure.OpenOptions{
+		OnSlow:       func() { fmt.Fprintf(s.out, "connecting to %s (timeout %s) ...\n", cfg.Describe(), cfg.Timeout()) },
+		Machines:     machines,
+		IgnoreErrors: ignore,
 	})
-	if err != nil {
+	var pe *measure.PolicyError
+	switch {
+	case errors.As(err, &pe):
+		stop()
+		return nil, nil, p.errAt("target.ignore_errors", "%v", pe.Err)
+	case err != nil:
 		stop()
 		return nil, nil, err
 	}
-	mt.Managed = managed
-	tg := &target{Target: mt}
-	drv := mt.Driver
+	tg.Managed = managed
 	if p.Server != nil { // a target was checked before the suite began (Preflight)
 		cctx, cancel := context.WithTimeout(ctx, measure.ConnectTimeout)
 		defer cancel()
-		if err := runner.Preflight(cctx, drv, p.connectionsPerClient()); err != nil {
-			drv.Close()
+		if err := runner.Preflight(cctx, tg.Driver, p.connectionsPerClient()); err != nil {
+			tg.Close()
 			stop()
 			return nil, nil, fmt.Errorf("the %s server with profile %s: %w", p.Server.Flavor, g.Profile, err)
 		}
 	}
-	if tg.ignore, err = driver.ParseErrorPolicy(ignore, drv.DefaultIgnorable(), open.ErrorCodeCheck(cfg.Kind)); err != nil {
-		drv.Close()
-		stop()
-		return nil, nil, p.errAt("target.ignore_errors", "%v", err)
-	}
 	s.recordServer(g.Profile, tg)
-	return tg, func() { drv.Close(); stop() }, nil
+	return tg, func() { tg.Close(); stop() }, nil
 }
 
 // startServer starts the plan's server with the group's profile, sized for the
@@ -583,38 +576,37 @@ func (s *session) failCells(cells []suitedir.Cell, err error) {
 	_ = s.m.Write(s.opts.Dir)
 }
 
-// newRand builds the random numbers of a step or a cell. A cell of a
-// coordinated client derives its own seed from run.rand_seed (or from the
-// clock, which reads alike on clients started at one moment), so that the
-// clients do not send the same statements; a step runs on the leader alone
-// and keeps the plan's seed, as a suite without clients does.
+// newRand builds the random numbers of a step or a cell (setup.Rand). A
+// cell of a coordinated client derives its own seed from run.rand_seed (or
+// from the clock); a step runs on the leader alone and keeps the plan's
+// seed, as a suite without clients does.
 func (s *session) newRand(randType string, cell bool) (*randgen.Factory, error) {
 	cfg := randgen.DefaultConfig()
 	cfg.Type = randType
-	cfg.Seed = randgen.ResolveSeed(s.plan.Run.RandSeed, time.Now)
-	if cell && s.co != nil {
-		cfg.Seed = randgen.ClientSeed(cfg.Seed, s.co.id)
-	}
+	cfg.Seed = s.plan.Run.RandSeed
 	if s.plan.Run.RandZipfianExp > 0 {
 		cfg.ZipfianExp = s.plan.Run.RandZipfianExp
 	}
-	return randgen.NewFactory(cfg)
+	client := setup.NoClient
+	if cell && s.co != nil {
+		client = s.co.id
+	}
+	return setup.Rand(cfg, client, time.Now)
 }
 
-// runnerConfig is the run configuration of a cell with threads threads.
+// runnerConfig is the run configuration of a cell with threads threads
+// (setup.RunnerConfig: with tg's error policy; interval histograms for
+// coordinated clients).
 func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *target) runner.Config {
 	r := &s.plan.Run
-	return runner.Config{
+	return setup.RunnerConfig(runner.Config{
 		Threads: threads, Duration: measured, Warmup: warmup, Rate: r.Rate,
 		// Every interval reaches the Watcher (the suite prints no interval lines).
-		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles, Ignore: tg.ignore,
+		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
 		ConnectRate:      r.ConnectRate,
 		Drain:            r.drain,
-		// Coordinated clients keep interval histograms, so that merged cells
-		// get exact interval percentiles.
-		IntervalHistograms: s.opts.Client != nil,
-	}
+	}, tg.Ignore, s.opts.Client != nil)
 }
 
 // runCell runs one cell, writes its result and updates the manifest.
@@ -645,9 +637,9 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 	// other than the data set describes fails the cell before it starts.
 	var data workload.DataReport
 	if err == nil {
-		switch data, err = workload.InspectData(ctx, tg.Driver, wl); {
-		case err != nil && ctx.Err() != nil:
-			err = nil // interrupted: the run below ends at once and says so
+		switch data, err = setup.InspectData(ctx, tg, wl); {
+		case errors.Is(err, setup.ErrInterrupted):
+			err = nil // the run below ends at once and says so
 		case err != nil:
 			err = fmt.Errorf("the data set: %w", err)
 		}
@@ -670,8 +662,8 @@ func (s *session) runCell(ctx context.Context, c suitedir.Cell, tg *target, at c
 		s.opts.Watch.Phase("warmup")
 	}
 	res, out := measure.Run(ctx, measure.Spec{
-		Target: tg.Target, Workload: wl, WorkloadName: c.Workload, Rand: rng, Config: rcfg, Data: data,
-		Tool: s.opts.Tool, CommandLine: s.opts.CommandLine, Options: s.cellOptions(fs, c, rcfg, rng.Config().Seed),
+		Target: tg, Workload: wl, WorkloadName: c.Workload, Rand: rng, Config: rcfg, Data: data,
+		Tool: s.opts.Tool, CommandLine: s.opts.CommandLine, Options: s.cellOptions(fs, rcfg, rng.Config()),
 		Machine: s.cellMachine(), Client: at.client,
 		SharedCPUs: s.opts.ClientCPUs.Shared, Warnings: s.opts.ClientCPUs.Warnings,
 		Suite: &result.SuiteCell{Plan: p.Name, PlanHash: p.Hash(), Cell: c.ID, Index: c.Index, Round: c.Round, Profile: c.Profile,
@@ -727,33 +719,19 @@ func (s *session) keepAttempt(rec *suitedir.CellRecord) {
 
 func trimJSON(name string) string { return name[:len(name)-len(filepath.Ext(name))] }
 
-// cellOptions records the cell's options with the run command's flag names,
-// so that results from suites and from single runs read alike.
-func (s *session) cellOptions(fs *pflag.FlagSet, c suitedir.Cell, rcfg runner.Config, seed uint64) map[string]string {
-	opts := map[string]string{}
-	fs.VisitAll(func(f *pflag.Flag) { opts[f.Name] = f.Value.String() })
-	opts["threads"] = strconv.Itoa(c.Threads)
-	opts["time"] = strconv.FormatFloat(rcfg.Duration.Seconds(), 'f', -1, 64)
-	opts["warmup-time"] = strconv.FormatFloat(rcfg.Warmup.Seconds(), 'f', -1, 64)
-	opts["rand-type"] = c.RandType
-	opts["rand-seed"] = strconv.FormatUint(seed, 10)
-	opts["rate"] = strconv.FormatFloat(rcfg.Rate, 'f', -1, 64)
-	opts["connect-rate"] = strconv.FormatFloat(rcfg.ConnectRate, 'f', -1, 64)
-	opts["ignore-errors"] = rcfg.Ignore.String()
-	var pcts []string
-	for _, pc := range rcfg.Percentiles {
-		pcts = append(pcts, result.PercentileKey(pc))
-	}
-	opts["percentile"] = strings.Join(pcts, ",")
-	opts["client-cpus"] = s.opts.ClientCPUs.CPUs.String()
-	opts["allow-cpu-overlap"] = strconv.FormatBool(s.plan.Run.AllowCPUOverlap)
+// cellOptions records the cell's options under the run command's names
+// (setup.Options), so that results from suites and from single runs read
+// alike: the workload's flags, what the plan asks of the run (rcfg, the
+// random numbers rand), the client's CPUs, the agents describing the
+// server's machines and the session set-up.
+func (s *session) cellOptions(fs *pflag.FlagSet, rcfg runner.Config, rand randgen.Config) map[string]string {
+	opts := setup.Options{}
+	opts.AddFlags(fs)
+	opts.AddRun(rcfg)
+	opts.AddRand(rand)
+	opts.AddClientCPUs(s.opts.ClientCPUs, s.plan.Run.AllowCPUOverlap)
 	s.plan.Target.Sources().Record(opts, s.opts.Agents)
-	// The session set-up as the run command records it (--isolation-level,
-	// --session-var); what the server made of it is in target.session.
-	sess := pflag.NewFlagSet("session", pflag.ContinueOnError)
-	sess.String("isolation-level", s.plan.Target.Isolation, "")
-	sess.StringArray("session-var", s.plan.Target.SessionVars, "")
-	sess.VisitAll(func(f *pflag.Flag) { opts[f.Name] = f.Value.String() })
+	opts.AddSession(s.plan.Target.Isolation, s.plan.Target.SessionVars)
 	return opts
 }
 

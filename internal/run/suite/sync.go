@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/db/dbclock"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/run/setup"
 )
 
 // The clients of a plan with clients: meet through the target database
@@ -48,9 +50,8 @@ const (
 	// syncRowsKept is how long rows of other runs are kept (an aborted run's
 	// rows tell late clients that it was stopped).
 	syncRowsKept = 7 * 24 * time.Hour
-	// clockSamples are the round trips that measure the clock offset at the
-	// start; cellClockSamples before each cell.
-	clockSamples     = 7
+	// cellClockSamples are the round trips that measure the clock offset
+	// before each cell (setup.ClockSamples at the start).
 	cellClockSamples = 3
 	// maxPayload bounds what a row carries (an error message).
 	maxPayload = 8000
@@ -91,15 +92,15 @@ type syncRow struct {
 
 // coordinator is one client's side of the meetings.
 type coordinator struct {
-	drv         driver.Driver
-	kind        string
-	id, n       int
-	runID       string
-	wait        time.Duration
-	poll, lead  time.Duration
-	out         io.Writer
-	conn        driver.Conn   // nil until connected, or after an error
-	offset, rtt time.Duration // server clock minus ours; round trip of the best sample
+	drv        driver.Driver
+	kind       string
+	id, n      int
+	runID      string
+	wait       time.Duration
+	poll, lead time.Duration
+	out        io.Writer
+	conn       driver.Conn     // nil until connected, or after an error
+	clock      dbclock.Reading // the server's clock as last measured (measureClock)
 	// busyUntil is when the cell under way ends (our clock): the leader gives
 	// no sign of life while it runs one, and is not silent before then.
 	busyUntil time.Time
@@ -130,7 +131,7 @@ func openCoordinator(ctx context.Context, cfg driver.Config, p *Plan, c *ClientO
 		co.close()
 		return nil, fmt.Errorf("creating the clients' sync table %s in %s: %w (the user needs CREATE, INSERT, UPDATE, DELETE and SELECT on it)", syncTable, cfg.Describe(), err)
 	}
-	if err := co.measureClock(cctx, clockSamples); err != nil {
+	if err := co.measureClock(cctx, setup.ClockSamples); err != nil {
 		co.close()
 		return nil, fmt.Errorf("reading the database server's clock: %w", err)
 	}
@@ -211,23 +212,11 @@ func (co *coordinator) createTable(ctx context.Context) error {
 		if _, err = co.exec(ctx, syncDDL); err == nil {
 			return nil
 		}
-		if !sleepCtx(ctx, 300*time.Millisecond) {
+		if setup.Sleep(ctx, 300*time.Millisecond) != nil {
 			return ctx.Err()
 		}
 	}
 	return err
-}
-
-// sleepCtx sleeps d unless ctx ends first (false then).
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 // rows reads this run's rows at the given points.
