@@ -13,6 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
@@ -174,7 +175,7 @@ func TestForcedShutdownEndsStuckRun(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Forcing shutdown in 3 seconds\n",
-		forcedShutdownFatal + "\nSQL statistics:\n",
+		sysbenchout.ForcedShutdownFatal + "\nSQL statistics:\n",
 		"    reconnects:                          0      (0.00 per sec.)\n\nNumber of unfinished transactions on forced shutdown: 2\n\nGeneral statistics:\n",
 		"Status: failed: forced shutdown: 2 events were still running 1s after --time",
 	} {

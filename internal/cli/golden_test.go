@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/record/result"
 	goldenfile "github.com/fairbench/fairbench/internal/testing/golden"
 )
@@ -91,14 +92,14 @@ func TestSummaryWithKindsGolden(t *testing.T) {
 func TestIntervalLineGolden(t *testing.T) {
 	var b bytes.Buffer
 	pcts := []float64{50, 95, 99}
-	intervalLine(&b, result.Interval{At: 1.0004, Seconds: 1, Warmup: true, Threads: 16, TPS: 1234.56, QPS: 24691.2,
+	sysbenchout.IntervalLine(&b, result.Interval{At: 1.0004, Seconds: 1, Warmup: true, Threads: 16, TPS: 1234.56, QPS: 24691.2,
 		Counts:    result.Counters{Events: 1234, Reads: 17284, Writes: 4938, Others: 2469, Queries: 24691, Errors: map[string]int64{"1213": 2}},
 		LatencyMs: map[string]float64{"50": 9.1, "95": 21.89, "99": 40.1}}, pcts)
-	intervalLine(&b, result.Interval{At: 10, Seconds: 1, Threads: 16, TPS: 1300, QPS: 26000,
+	sysbenchout.IntervalLine(&b, result.Interval{At: 10, Seconds: 1, Threads: 16, TPS: 1300, QPS: 26000,
 		Counts:    result.Counters{Events: 1300, Reads: 18200, Writes: 5200, Others: 2600, Queries: 26000, Reconnects: 1},
 		LatencyMs: map[string]float64{"50": 8, "95": 20, "99": 38}}, pcts)
-	intervalLine(&b, result.Interval{At: 10.5, Seconds: 0.5, Threads: 16, Stall: true, LatencyMs: map[string]float64{"95": 0}}, pcts)
-	intervalLine(&b, result.Interval{At: 11, Seconds: 1, Threads: 1, TPS: 10, QPS: 10,
+	sysbenchout.IntervalLine(&b, result.Interval{At: 10.5, Seconds: 0.5, Threads: 16, Stall: true, LatencyMs: map[string]float64{"95": 0}}, pcts)
+	sysbenchout.IntervalLine(&b, result.Interval{At: 11, Seconds: 1, Threads: 1, TPS: 10, QPS: 10,
 		Counts:    result.Counters{Events: 10, Reads: 10, Queries: 10},
 		LatencyMs: map[string]float64{"99.9": 1.5}}, []float64{99.9})
 	golden(t, "interval.golden", b.Bytes())
@@ -125,8 +126,8 @@ func TestIntervalLabel(t *testing.T) {
 		{2.3015, "2.302"}, // a partial last interval
 		{0.0004, "0"},
 	} {
-		if got := intervalLabel(tc.at); got != tc.want {
-			t.Errorf("intervalLabel(%v) = %q, want %q", tc.at, got, tc.want)
+		if got := sysbenchout.IntervalLabel(tc.at); got != tc.want {
+			t.Errorf("sysbenchout.IntervalLabel(%v) = %q, want %q", tc.at, got, tc.want)
 		}
 	}
 }

@@ -16,30 +16,6 @@ import (
 	"github.com/fairbench/fairbench/internal/run/runner"
 )
 
-// The sysbench lines run and merge print, by the names they use
-// (compat/sysbenchout).
-const (
-	forcedShutdownFatal = sysbenchout.ForcedShutdownFatal
-	sysbenchWarning     = sysbenchout.LevelWarning
-	sysbenchNotice      = sysbenchout.LevelNotice
-)
-
-// intervalLine prints one interval line (sysbenchout.IntervalLine).
-func intervalLine(w io.Writer, iv result.Interval, pcts []float64) {
-	sysbenchout.IntervalLine(w, iv, pcts)
-}
-
-// checkpointReport prints one --report-checkpoints summary
-// (sysbenchout.CheckpointReport).
-func checkpointReport(w io.Writer, cp result.Checkpoint, rate float64, pcts []float64) {
-	sysbenchout.CheckpointReport(w, cp, rate, pcts)
-}
-
-// histogramBlock prints --histogram (sysbenchout.Histogram).
-func histogramBlock(w io.Writer, l result.Latency) error {
-	return sysbenchout.Histogram(w, l)
-}
-
 // header prints the sysbench-like preamble of a run.
 func header(w io.Writer, version, wl string, s *session, cfg runner.Config, seed uint64) {
 	fmt.Fprintf(w, "fairbench %s (sysbench-compatible %s)\n\n", version, wl)

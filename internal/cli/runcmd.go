@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/base/progress"
 	"github.com/fairbench/fairbench/internal/compat/gotpccli"
 	"github.com/fairbench/fairbench/internal/compat/gotpcout"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/db/dbclock"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/dbdebug"
@@ -286,11 +287,11 @@ func (inv *invocation) outputs() (runOutput, error) {
 	}
 	// Below sysbench's NOTICE level, what sysbench prints at it is left out;
 	// warnings are kept down to its WARNING level (runNotes, after the run).
-	o.quiet = inv.run.verbosity < sysbenchNotice
+	o.quiet = inv.run.verbosity < sysbenchout.LevelNotice
 	o.notes = o.human
 	if o.quiet {
 		o.human = io.Discard
-		if inv.run.verbosity < sysbenchWarning {
+		if inv.run.verbosity < sysbenchout.LevelWarning {
 			o.notes = io.Discard
 		}
 	}
@@ -423,10 +424,10 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 		Options:     opts, SharedCPUs: r.pin.Shared, Warnings: r.pin.Warnings, Client: inv.coord.client(),
 		OnInterval: func(iv result.Interval) {
 			if r.out.goTPC == nil && (printLines || iv.Warmup) {
-				intervalLine(human, iv, rcfg.Percentiles)
+				sysbenchout.IntervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
-		OnCheckpoint: func(cp result.Checkpoint) { checkpointReport(human, cp, rcfg.Rate, rcfg.Percentiles) },
+		OnCheckpoint: func(cp result.Checkpoint) { sysbenchout.CheckpointReport(human, cp, rcfg.Rate, rcfg.Percentiles) },
 		Progress:     progress.New(human, a.IsTerminal(human)),
 	}
 	if inv.run.dbDebug {
@@ -452,7 +453,7 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result, out *runner.Outcome) error {
 	a, human := inv.app, r.out.human
 	if out.Forced { // sysbench's alarm: its line, then the summary
-		fmt.Fprintln(r.out.notes, forcedShutdownFatal)
+		fmt.Fprintln(r.out.notes, sysbenchout.ForcedShutdownFatal)
 	}
 	switch {
 	case r.out.goTPC != nil:
@@ -462,7 +463,7 @@ func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result
 		runNotes(r.out.notes, res)
 	default:
 		if inv.run.histogram {
-			if err := histogramBlock(human, res.Totals.Latency); err != nil {
+			if err := sysbenchout.Histogram(human, res.Totals.Latency); err != nil {
 				fmt.Fprintf(a.Stderr, "fairbench: warning: %v\n", err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/compat/importer"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
@@ -155,7 +156,7 @@ func TestIntervalLayoutMatchesSysbench(t *testing.T) {
 			}
 			var b bytes.Buffer
 			for _, iv := range res.Intervals {
-				intervalLine(&b, iv, percentilesOf(res))
+				sysbenchout.IntervalLine(&b, iv, percentilesOf(res))
 			}
 			got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 			if len(want) == 0 || len(got) != len(want) {
@@ -206,7 +207,7 @@ func TestHistogramLayoutMatchesSysbench(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := histogramBlock(&b, res.Totals.Latency); err != nil {
+	if err := sysbenchout.Histogram(&b, res.Totals.Latency); err != nil {
 		t.Fatal(err)
 	}
 	rows := histogramRows(t, strings.Split(b.String(), "\n"))
@@ -232,12 +233,12 @@ func TestHistogramLayoutMatchesSysbench(t *testing.T) {
 // TestHistogramSlots pins sysbench's slots: 0.001 ms is slot 0, 100 s the
 // last, and a slot's printed value falls back in it.
 func TestHistogramSlots(t *testing.T) {
-	if sbSlot(0.001) != 0 || sbSlot(100000) != sbHistSlots-1 || sbSlot(1e-9) != 0 || sbSlot(1e12) != sbHistSlots-1 {
-		t.Fatalf("slots of the ends: %d %d", sbSlot(0.001), sbSlot(100000))
+	if sysbenchout.Slot(0.001) != 0 || sysbenchout.Slot(100000) != sysbenchout.HistogramSlots-1 || sysbenchout.Slot(1e-9) != 0 || sysbenchout.Slot(1e12) != sysbenchout.HistogramSlots-1 {
+		t.Fatalf("slots of the ends: %d %d", sysbenchout.Slot(0.001), sysbenchout.Slot(100000))
 	}
 	for _, i := range []int{0, 1, 300, 511, 1023} {
-		if got := sbSlot(sbSlotMs(i)); got != i {
-			t.Errorf("slot of slot %d's value %.6f is %d", i, sbSlotMs(i), got)
+		if got := sysbenchout.Slot(sysbenchout.SlotMs(i)); got != i {
+			t.Errorf("slot of slot %d's value %.6f is %d", i, sysbenchout.SlotMs(i), got)
 		}
 	}
 }
@@ -308,7 +309,7 @@ func TestCheckpointLayoutMatchesSysbench(t *testing.T) {
 	}
 	res := runs[0]
 	var b bytes.Buffer
-	checkpointReport(&b, result.Checkpoint{At: 1, Phase: res.Totals}, 0, percentilesOf(res))
+	sysbenchout.CheckpointReport(&b, result.Checkpoint{At: 1, Phase: res.Totals}, 0, percentilesOf(res))
 	fbLines := strings.Split(b.String(), "\n")
 	if fbLines[0] != sbHeader+" (cumulative)" {
 		t.Errorf("header %q, want sysbench's %q followed by \" (cumulative)\"", fbLines[0], sbHeader)

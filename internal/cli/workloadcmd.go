@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/compat/gotpccli"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/run/livemetrics"
 	"github.com/fairbench/fairbench/internal/run/runner"
@@ -52,7 +53,7 @@ type runFlags struct {
 	percentiles    string
 	// histogram prints sysbench's latency histogram before the summary.
 	histogram bool
-	// verbosity is sysbench's --verbosity: below sysbenchNotice the human
+	// verbosity is sysbench's --verbosity: below sysbenchout.LevelNotice the human
 	// output is left out.
 	verbosity int
 	// dbDebug is --db-debug: every statement the threads send is printed
@@ -258,7 +259,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		rfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
 		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
 		rfs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
-		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
+		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchout.LevelNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
 		rfs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
 		rfs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
 		rfs.Var(&inv.run.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
