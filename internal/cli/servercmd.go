@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/machine/cpuset"
 	"github.com/fairbench/fairbench/internal/machine/localserver"
 )
@@ -106,7 +107,7 @@ func (f *serverCmdFlags) startOptions() (localserver.Options, error) {
 	if err != nil {
 		return opts, usageErrorf("--profile: %v", err)
 	}
-	data, err := localserver.ParseBytes(f.dataSize)
+	data, err := bytesize.Parse(f.dataSize)
 	if err != nil {
 		return opts, usageErrorf("--data-size: %v", err)
 	}
@@ -301,7 +302,7 @@ func printStatus(w io.Writer, st localserver.State) {
 	row("version", "%s", st.Version)
 	profile := string(st.Profile)
 	if st.Managed.DataBytes > 0 && st.Profile != localserver.ProfileCustom {
-		profile += ", sized for " + localserver.FormatBytes(st.Managed.DataBytes) + " of data"
+		profile += ", sized for " + bytesize.Format(st.Managed.DataBytes) + " of data"
 	}
 	row("profile", "%s", profile)
 	row("port", "%d on 127.0.0.1", st.Port)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairbench/fairbench/internal/machine/localserver"
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/machine/sysinfo"
 	"github.com/fairbench/fairbench/internal/record/result"
 )
@@ -94,7 +94,7 @@ func writeMachine(w io.Writer, m result.Machine) {
 	line("Frequency", join(mhz("max", m.MaxMHz), mhz("min", m.MinMHz), mhz("cpuinfo", m.MHz), mhz("current", m.CurMHz)))
 	line("Features", strings.Join(m.Features, " "))
 	if m.MemoryBytes > 0 {
-		line("Memory", localserver.FormatBytes(m.MemoryBytes))
+		line("Memory", bytesize.Format(m.MemoryBytes))
 	}
 	line("System", join(m.SystemVendor, m.Product))
 	virt := m.Virtualization

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 )
 
 func TestParseFlavorAndProfile(t *testing.T) {
@@ -31,7 +33,7 @@ func TestParseFlavorAndProfile(t *testing.T) {
 }
 
 func TestGenerateSizes(t *testing.T) {
-	const memory = 16 * gib
+	const memory = 16 * bytesize.GiB
 	for _, tc := range []struct {
 		name    string
 		opts    Options
@@ -48,78 +50,78 @@ func TestGenerateSizes(t *testing.T) {
 				"innodb_flush_log_at_trx_commit": "1", "innodb_flush_method": "O_DIRECT", "max_connections": "2000",
 				"skip_name_resolve": "ON", "performance_schema": "OFF", "max_prepared_stmt_count": "1048576"},
 			inConf: []string{"[mariadbd]", "innodb_buffer_pool_size = 1280M", "bind_address = 127.0.0.1", "# port: a free port is picked at start"},
-			data:   gib,
+			data:   bytesize.GiB,
 		},
 		{
 			name:   "mariadb cpu-bound tiny rounds up to 128 MiB, redo at its minimum",
-			opts:   Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 64 * mib},
+			opts:   Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 64 * bytesize.MiB},
 			want:   map[string]string{"innodb_buffer_pool_size": "128M", "innodb_log_file_size": "256M"},
-			data:   64 * mib,
+			data:   64 * bytesize.MiB,
 			inConf: []string{"# Sized for a data set of 64 MiB."},
 		},
 		{
 			name: "mariadb io-bound is half the data",
-			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileIOBound, DataBytes: 10 * gib, Port: 3399},
+			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileIOBound, DataBytes: 10 * bytesize.GiB, Port: 3399},
 			want: map[string]string{"innodb_buffer_pool_size": "5G", "innodb_log_file_size": "1280M"},
 			// The seeds' 69 GB IO-bound set-up used a 35 GB pool.
 			inConf: []string{"port = 3399", "io-bound: the buffer pool holds about half the data set"},
-			data:   10 * gib,
+			data:   10 * bytesize.GiB,
 		},
 		{
 			name: "mariadb io-bound tiny has a floor",
-			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileIOBound, DataBytes: 16 * mib},
+			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileIOBound, DataBytes: 16 * bytesize.MiB},
 			want: map[string]string{"innodb_buffer_pool_size": "32M", "innodb_log_file_size": "256M"},
-			data: 16 * mib,
+			data: 16 * bytesize.MiB,
 		},
 		{
 			name: "redo log capped at 8 GiB",
-			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 80 * gib, MemoryBytes: 256 * gib},
+			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 80 * bytesize.GiB, MemoryBytes: 256 * bytesize.GiB},
 			want: map[string]string{"innodb_buffer_pool_size": "100G", "innodb_log_file_size": "8G"},
-			data: 80 * gib,
+			data: 80 * bytesize.GiB,
 		},
 		{
 			name:   "mysql uses redo capacity and keeps performance_schema",
-			opts:   Options{Flavor: FlavorMySQL, Profile: ProfileCPUBound, DataBytes: 4 * gib},
+			opts:   Options{Flavor: FlavorMySQL, Profile: ProfileCPUBound, DataBytes: 4 * bytesize.GiB},
 			want:   map[string]string{"innodb_buffer_pool_size": "5G", "innodb_redo_log_capacity": "2560M"},
 			absent: []string{"innodb_log_file_size", "performance_schema"},
 			inConf: []string{"[mysqld]", "mysqlx = OFF"},
-			data:   4 * gib,
+			data:   4 * bytesize.GiB,
 		},
 		{
 			name: "postgres cpu-bound",
-			opts: Options{Flavor: FlavorPostgres, Profile: ProfileCPUBound, DataBytes: 8 * gib, MemoryBytes: 32 * gib},
+			opts: Options{Flavor: FlavorPostgres, Profile: ProfileCPUBound, DataBytes: 8 * bytesize.GiB, MemoryBytes: 32 * bytesize.GiB},
 			want: map[string]string{"shared_buffers": "10GB", "max_wal_size": "2560MB", "checkpoint_timeout": "15min",
 				"synchronous_commit": "on", "fsync": "on", "full_page_writes": "on", "max_connections": "1000"},
 			inConf: []string{"listen_addresses = '127.0.0.1'", "shared_buffers = 10GB"},
-			data:   8 * gib,
+			data:   8 * bytesize.GiB,
 		},
 		{
 			name: "postgres io-bound WAL has PostgreSQL's floor",
-			opts: Options{Flavor: FlavorPostgres, Profile: ProfileIOBound, DataBytes: 64 * mib},
+			opts: Options{Flavor: FlavorPostgres, Profile: ProfileIOBound, DataBytes: 64 * bytesize.MiB},
 			want: map[string]string{"shared_buffers": "32MB", "max_wal_size": "1GB"},
-			data: 64 * mib,
+			data: 64 * bytesize.MiB,
 		},
 		{
 			name:    "io-bound capped at 60% of memory, with a note",
-			opts:    Options{Flavor: FlavorPostgres, Profile: ProfileIOBound, DataBytes: 40 * gib},
+			opts:    Options{Flavor: FlavorPostgres, Profile: ProfileIOBound, DataBytes: 40 * bytesize.GiB},
 			want:    map[string]string{"shared_buffers": "9824MB"}, // 16 GiB × 0.6 rounded down to 8 MiB
-			data:    40 * gib,
+			data:    40 * bytesize.GiB,
 			noteHas: "# note: io-bound buffer pool capped at 9824 MiB (60% of this machine's 16 GiB) instead of 20 GiB: it holds 23% of the data set, not 50%; lower the data set to 19648MiB or less",
 		},
 		{
 			name: "user settings override the profile and are normalised",
-			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 64 * mib,
+			opts: Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 64 * bytesize.MiB,
 				Settings: map[string]string{"innodb-buffer-pool-size": "1G", "Innodb_IO_Capacity": "2000", "performance_schema": "ON"}},
 			want:   map[string]string{"innodb_buffer_pool_size": "1G", "innodb_io_capacity": "2000", "performance_schema": "ON", "innodb_log_file_size": "256M"},
 			inConf: []string{"# user settings (--set)", "innodb_buffer_pool_size = 1G", "innodb_io_capacity = 2000"},
-			data:   64 * mib,
+			data:   64 * bytesize.MiB,
 		},
 		{
 			name: "a user-sized pool skips the cpu-bound memory check",
-			opts: Options{Flavor: FlavorPostgres, Profile: ProfileCPUBound, DataBytes: 100 * gib,
+			opts: Options{Flavor: FlavorPostgres, Profile: ProfileCPUBound, DataBytes: 100 * bytesize.GiB,
 				Settings: map[string]string{"shared_buffers": "1GB"}},
 			want: map[string]string{"shared_buffers": "1GB"},
-			data: 100 * gib,
+			data: 100 * bytesize.GiB,
 		},
 		{
 			name: "custom is only the user's settings",
@@ -190,7 +192,7 @@ func TestGenerateSizes(t *testing.T) {
 
 func TestGeneratePrivatePaths(t *testing.T) {
 	dir := t.TempDir()
-	ms, err := Generate(Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, Dir: dir, Port: 4123, DataBytes: 64 * mib, MemoryBytes: 8 * gib})
+	ms, err := Generate(Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, Dir: dir, Port: 4123, DataBytes: 64 * bytesize.MiB, MemoryBytes: 8 * bytesize.GiB})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +230,7 @@ func TestGenerateErrors(t *testing.T) {
 		{"bad flavor", Options{Flavor: "oracle", Profile: ProfileCPUBound}, `unknown server flavor "oracle": use mariadb, mysql or postgres`},
 		{"bad profile", Options{Flavor: FlavorMariaDB, Profile: "turbo"}, `unknown server profile "turbo": use cpu-bound, io-bound or custom`},
 		{"no dir", Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, Dir: " "}, "no server directory given"},
-		{"cpu-bound does not fit", Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 10 * gib, MemoryBytes: 8 * gib},
+		{"cpu-bound does not fit", Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: 10 * bytesize.GiB, MemoryBytes: 8 * bytesize.GiB},
 			"profile cpu-bound needs a buffer pool of 12.5 GiB for a data set of 10 GiB, more than 4912 MiB (60% of this machine's 8 GiB): lower the data set to at most 3891MiB, or use --profile=io-bound"},
 		{"negative data", Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, DataBytes: -1}, "is negative"},
 		{"bad port", Options{Flavor: FlavorMariaDB, Profile: ProfileCPUBound, Port: 70000}, "port 70000: give a port from 1 to 65535"},
@@ -251,7 +253,7 @@ func TestGenerateErrors(t *testing.T) {
 				opts.Dir = "/srv/fairbench/server"
 			}
 			if opts.MemoryBytes == 0 {
-				opts.MemoryBytes = 16 * gib
+				opts.MemoryBytes = 16 * bytesize.GiB
 			}
 			ms, err := Generate(opts)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

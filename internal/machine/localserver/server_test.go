@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/open"
 )
 
 // testData is the data set size of the test servers: small pools start fast.
-const testData = 64 * mib
+const testData = 64 * bytesize.MiB
 
 // serverDir returns an empty private directory for a test server. Its
 // parents are made searchable, because PostgreSQL runs as the postgres OS
@@ -99,8 +100,8 @@ func checkGenerated(t *testing.T, srv *Server, conn driver.Conn) {
 	}
 	row := queryOne(t, conn, "SELECT @@innodb_buffer_pool_size, @@innodb_log_file_size, @@max_connections, "+
 		"@@innodb_flush_log_at_trx_commit, @@innodb_flush_method, @@skip_name_resolve, @@performance_schema, @@bind_address, DATABASE()")
-	pool, _ := ParseBytes(s["innodb_buffer_pool_size"])
-	logSize, _ := ParseBytes(s["innodb_log_file_size"])
+	pool, _ := bytesize.Parse(s["innodb_buffer_pool_size"])
+	logSize, _ := bytesize.Parse(s["innodb_log_file_size"])
 	want := []string{strconv.FormatInt(pool, 10), strconv.FormatInt(logSize, 10), "2000", "1", "O_DIRECT", "1", "0", "127.0.0.1", Database}
 	for i, w := range want {
 		if row[i] != w {

@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/machine/clientcpus"
 	"github.com/fairbench/fairbench/internal/machine/cpuset"
-	"github.com/fairbench/fairbench/internal/machine/localserver"
 	"github.com/fairbench/fairbench/internal/machine/procfs"
 	"github.com/fairbench/fairbench/internal/machine/sysinfo"
 	"github.com/fairbench/fairbench/internal/record/result"
@@ -394,9 +394,9 @@ func override(m *result.Machine, s Spec) []string {
 	if s.memoryBytes != 0 {
 		was := ""
 		if m.MemoryBytes > 0 {
-			was = localserver.FormatBytes(m.MemoryBytes)
+			was = bytesize.Format(m.MemoryBytes)
 		}
-		say("memory", localserver.FormatBytes(s.memoryBytes), was)
+		say("memory", bytesize.Format(s.memoryBytes), was)
 		m.MemoryBytes = s.memoryBytes
 	}
 	for _, f := range []struct {

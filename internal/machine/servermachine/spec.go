@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/base/lazyre"
-	"github.com/fairbench/fairbench/internal/machine/localserver"
 )
 
 // Spec is what the user said about the server's machines: the --server-*
@@ -199,7 +199,7 @@ func CheckGHz(v float64) error {
 // localserver.ParseBytes, refusing sizes under 16 MiB: a bare "64" is 64
 // bytes, never what was meant.
 func ParseMemory(s string) (int64, error) {
-	n, err := localserver.ParseBytes(s)
+	n, err := bytesize.Parse(s)
 	if err != nil {
 		return 0, err
 	}
