@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/machinewatch"
+	"github.com/fairbench/fairbench/internal/suggest"
 	"github.com/fairbench/fairbench/internal/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
@@ -219,6 +220,8 @@ named), and writes results that record the machine and server they came from.
   fairbench cleanup oltp_read_write --mysql-host=db1 --tables=8`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// cobra's default, which SuggestionsFor does not apply itself.
+		SuggestionsMinimumDistance: 2,
 	}
 	for _, p := range phases {
 		var names []string // another phase's command line cannot reach p's workloads
@@ -241,7 +244,7 @@ named), and writes results that record the machine and server they came from.
 		a.versionCommand(),
 	)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", suggest.FlagError(err, c.Flags(), c.InheritedFlags()))
 	})
 	if first == cobra.ShellCompRequestCmd || first == cobra.ShellCompNoDescRequestCmd {
 		registerCompletions(root)
