@@ -172,6 +172,23 @@ func (a *App) CheckCommandLine(ctx context.Context, args []string) int {
 	return code
 }
 
+// noSubcommand is the Args of a command whose words are its subcommands (as
+// cobra.NoArgs): an unknown one gets cobra's suggestions, "unknown command
+// "strat" for "fairbench server"; did you mean "start"?".
+func noSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default
+	}
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		msg += "; did you mean " + suggest.Quoted(near) + "?"
+	}
+	return errors.New(msg)
+}
+
 // commandPath names the command args selected, for the usage hint.
 func commandPath(root *cobra.Command, args []string) string {
 	cmd, _, err := root.Find(args)

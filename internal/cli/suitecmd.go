@@ -57,7 +57,7 @@ seed000-arm-vs-x86.yaml, seed004-compute-power.yaml, seed003-tpcc-sweep.yaml,
 clients.yaml (three coordinated clients), seed001-split.yaml (the server on a
 share of the machine's CPUs) and seed002-core-scaling.yaml (the server restarted
 on 1, 2, 4, … CPUs: matrix.server_cpus).`,
-		Args: cobra.NoArgs,
+		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
 		},
