@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairbench/fairbench/internal/base/suggest"
 	"github.com/fairbench/fairbench/internal/compat/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -171,6 +172,23 @@ func (a *App) CheckCommandLine(ctx context.Context, args []string) int {
 	return code
 }
 
+// noSubcommand is the Args of a command whose words are its subcommands (as
+// cobra.NoArgs): an unknown one gets cobra's suggestions, "unknown command
+// "strat" for "fairbench server"; did you mean "start"?".
+func noSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default
+	}
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		msg += "; did you mean " + suggest.Quoted(near) + "?"
+	}
+	return errors.New(msg)
+}
+
 // commandPath names the command args selected, for the usage hint.
 func commandPath(root *cobra.Command, args []string) string {
 	cmd, _, err := root.Find(args)
@@ -219,6 +237,8 @@ named), and writes results that record the machine and server they came from.
   fairbench cleanup oltp_read_write --mysql-host=db1 --tables=8`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// cobra's default, which SuggestionsFor does not apply itself.
+		SuggestionsMinimumDistance: 2,
 	}
 	for _, p := range phases {
 		var names []string // another phase's command line cannot reach p's workloads
@@ -241,7 +261,7 @@ named), and writes results that record the machine and server they came from.
 		a.versionCommand(),
 	)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", suggest.FlagError(err, c.Flags(), c.InheritedFlags()))
 	})
 	if first == cobra.ShellCompRequestCmd || first == cobra.ShellCompNoDescRequestCmd {
 		registerCompletions(root)

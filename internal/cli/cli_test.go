@@ -119,7 +119,7 @@ func TestBadInput(t *testing.T) {
 		{"bad flag value", []string{"run", "oltp_point_select", "--threads=many"}, nil, ExitUsage,
 			[]string{"--threads", "many"}, nil},
 		{"unknown flag", []string{"run", "oltp_point_select", "--thread=4"}, nil, ExitUsage,
-			[]string{"unknown flag: --thread"}, nil},
+			[]string{"unknown flag --thread; did you mean --threads?"}, nil},
 		{"zero threads", []string{"run", "oltp_point_select", "--threads=0", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--threads=0: give 1 to 65536 threads"}, nil},
 		// Counts are bounded before anything is sized by them (issue 14:
@@ -136,11 +136,11 @@ func TestBadInput(t *testing.T) {
 		{"huge warmup threads", []string{"warmup", "oltp_point_select", "--threads=100000", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--threads=100000: give 1 to 65536 threads"}, nil},
 		{"huge time", []string{"run", "oltp_point_select", "--time=9223372036854775807", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
-			[]string{`"--time" flag: duration 9223372036854775807 s is longer than 30 days: give at most 2592000 seconds`}, []string{"must not be negative"}},
+			[]string{`--time: duration 9223372036854775807 s is longer than 30 days: give at most 2592000 seconds`}, []string{"must not be negative"}},
 		{"negative time", []string{"run", "oltp_point_select", "--time=-1", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
-			[]string{`"--time" flag: duration -1 is negative`}, nil},
+			[]string{`--time: duration -1 is negative`}, nil},
 		{"huge warm-up time", []string{"run", "oltp_point_select", "--warmup-time=2592001", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
-			[]string{`"--warmup-time" flag: duration 2592001 s is longer than 30 days`}, nil},
+			[]string{`--warmup-time: duration 2592001 s is longer than 30 days`}, nil},
 		{"huge events", []string{"run", "oltp_point_select", "--events=1000000000001", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
 			[]string{"--events=1000000000001: give 0 to 1000000000000 events"}, nil},
 		{"huge report interval", []string{"run", "oltp_point_select", "--report-interval=1e300", "--sqlite-db=" + sqlitePath}, nil, ExitUsage,
@@ -233,7 +233,7 @@ func TestListAndVersion(t *testing.T) {
 		t.Fatalf("version: %d %q", r.code, r.stdout)
 	}
 	r = runCLI(context.Background(), nil, "run", "oltp_read_write", "--help")
-	for _, want := range []string{"oltp_read_write options:", "Run options:", "Connection options:", "--mysql-host", "--warmup-time"} {
+	for _, want := range []string{"oltp_read_write options:", "Run length and load:", "Connection options:", "--mysql-host", "--warmup-time"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("help lacks %q:\n%s", want, r.stdout)
 		}

@@ -55,7 +55,7 @@ log and state. The server listens on 127.0.0.1 only and trusts local users.
   fairbench server start --flavor=mariadb --cpus=0-21   # every server thread on CPUs 0-21
   fairbench server status --flavor=mariadb
   fairbench server stop --flavor=mariadb`),
-		Args: cobra.NoArgs,
+		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(a.serverStartCommand(), a.serverStopCommand(), a.serverStatusCommand())

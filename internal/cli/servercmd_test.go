@@ -77,7 +77,7 @@ func TestServerBadInput(t *testing.T) {
 		{"backwards cpus", []string{"start", "--flavor=mariadb", "--cpus=3-1", "--dry-run"}, ExitUsage, `range "3-1" runs backwards`},
 		{"empty cpus", []string{"start", "--flavor=mariadb", "--cpus=,", "--dry-run"}, ExitUsage, `--cpus: CPU list ",": empty entry`},
 		{"cpus not online", []string{"start", "--flavor=mariadb", "--cpus=65535", "--dry-run"}, ExitUsage, "--cpus 65535: CPU 65535 not usable here: this process may use CPUs "},
-		{"unknown flag", []string{"start", "--flavour=mariadb"}, ExitUsage, "unknown flag: --flavour"},
+		{"unknown flag", []string{"start", "--flavour=mariadb"}, ExitUsage, "unknown flag --flavour; did you mean --flavor?"},
 		{"unknown subcommand", []string{"restart"}, ExitUsage, `unknown command "restart"`},
 		{"status of no server", []string{"status", "--dir=" + empty}, ExitUsage, "no fairbench server in " + empty},
 		{"stop of no server", []string{"stop", "--dir=" + empty}, ExitUsage, "start one with fairbench server start --dir=" + empty},

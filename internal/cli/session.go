@@ -160,7 +160,7 @@ func (inv *invocation) sameFlags() string {
 	var parts []string
 	keep := map[string]bool{}
 	for _, g := range inv.groups {
-		if g.title == "Run options" || g.title == "Prepare options" || g.title == "Random numbers" || g.title == serverMachineGroup {
+		if runGroups[g.title] || g.title == "Prepare options" || g.title == "Random numbers" || g.title == serverMachineGroup {
 			continue
 		}
 		g.fs.VisitAll(func(f *pflag.Flag) { keep[f.Name] = true })

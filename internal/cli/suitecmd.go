@@ -74,7 +74,7 @@ func (a *App) suiteCommand() *cobra.Command {
 		Use:   "suite",
 		Short: "Run a whole benchmark plan (workloads × distributions × threads × rounds) and resume it",
 		Long:  suiteHelp,
-		Args:  cobra.NoArgs,
+		Args:  noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usageErrorf("suite needs a subcommand: fairbench suite run PLAN.yaml, or fairbench suite status DIR")
 		},

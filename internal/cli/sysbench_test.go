@@ -223,7 +223,7 @@ func TestSysbenchOrderRefusals(t *testing.T) {
 		{"oltp_read_write run extra", []string{`unexpected "extra"`}},
 		{"--test=tests/db/oltp.lua --oltp-table-size=1000 prepare", []string{"sysbench 0.5's script", "oltp_read_write"}},
 		{"fileio --file-test-mode=rndrw run", []string{"fileio test is not one fairbench runs"}},
-		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown flag: --oltp-test-mode"}},
+		{"oltp_read_write --oltp-test-mode=complex run", []string{"unknown flag --oltp-test-mode"}},
 		{"oltp_read_write --mysql-dry-run=maybe run", []string{"--mysql-dry-run=maybe: use on or off"}},
 		{"tpcc --mysql-dry-run --warehouses=1 run", []string{"tpcc with --mysql-dry-run", "for the sysbench OLTP workloads"}},
 		{"oltp_read_write --mysql-dry-run --server-vcpus=4 run", []string{"--server-vcpus describes the database server's machine, which a dry run"}},

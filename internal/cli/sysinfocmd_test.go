@@ -85,7 +85,7 @@ func TestImportServerMachines(t *testing.T) {
 		{"an older name with its new one", []string{"--arch", "arm64", "--server-arch", "arm64"}, ExitUsage, nil, []string{"--arch and --server-arch are one flag (--arch is its older name): give one"}, nil},
 		{"older name, MHz", []string{"--machine-ghz", "2600"}, ExitUsage, nil, []string{"--machine-ghz: 2600 GHz is not a CPU frequency: give GHz, not MHz (2.6)"}, nil},
 		{"older name, no memory", []string{"--memory-gib", "0"}, ExitUsage, nil, []string{"--memory-gib: 0: give the machine's memory in GiB"}, nil},
-		{"memory without a unit", []string{"--server-memory", "64"}, ExitUsage, nil, []string{`"--server-memory" flag`, "give a unit"}, nil},
+		{"memory without a unit", []string{"--server-memory", "64"}, ExitUsage, nil, []string{`--server-memory: "64" is 64 bytes`, "give a unit"}, nil},
 		{"a log for a machine", []string{"--server-machine", importLog}, ExitUsage, nil, []string{"--server-machine " + importLog + ": not the output of `fairbench sysinfo --format json`"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

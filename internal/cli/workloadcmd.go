@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -174,6 +176,13 @@ type flagGroup struct {
 	fs    *pflag.FlagSet
 }
 
+// runGroups are the titles of the groups of run's own options, which
+// sameFlags leaves out.
+var runGroups = map[string]bool{
+	"Run length and load": true, "Output": true, "Live metrics and profiles": true,
+	"Coordinated clients": true, "Client CPUs": true,
+}
+
 // workloadCommand builds a phase's command (`prepare`, `run`, ...) with a
 // subcommand for each of the workloads named: all of them, or only those the
 // command line can reach (see commandTree).
@@ -200,6 +209,7 @@ func (a *App) workloadCommand(p phase, workloads []string) *cobra.Command {
 		spec, _ := a.Workloads.Lookup(name)
 		parent.AddCommand(a.newInvocation(p, spec).command)
 	}
+	parent.SetHelpFunc(func(c *cobra.Command, _ []string) { a.phaseHelp(c, p) })
 	return parent
 }
 
@@ -249,38 +259,47 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 
 	switch p {
 	case phaseRun:
-		rfs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-		rfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
+		lfs := pflag.NewFlagSet("run length and load", pflag.ContinueOnError)
+		ofs := pflag.NewFlagSet("output", pflag.ContinueOnError)
+		mfs := pflag.NewFlagSet("live metrics and profiles", pflag.ContinueOnError)
+		kfs := pflag.NewFlagSet("coordinated clients", pflag.ContinueOnError)
+		pfs := pflag.NewFlagSet("client CPUs", pflag.ContinueOnError)
+		lfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
 		inv.run.time = secondsValue(10 * time.Second)
-		rfs.Var(&inv.run.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
-		rfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
-		rfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
-		rfs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
-		rfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
-		rfs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
-		rfs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
-		rfs.IntVar(&inv.run.verbosity, "verbosity", sysbenchout.LevelNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
-		rfs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
-		rfs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
-		rfs.Var(&inv.run.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
-		rfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
-		rfs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
-		rfs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
-		rfs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
-		rfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
-		rfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
-		rfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
+		lfs.Var(&inv.run.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
+		lfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
+		lfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
+		ofs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
+		lfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
+		ofs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
+		ofs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
+		ofs.IntVar(&inv.run.verbosity, "verbosity", sysbenchout.LevelNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
+		ofs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
+		ofs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
+		lfs.Var(&inv.run.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
+		lfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
+		ofs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
+		ofs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+		ofs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
+		mfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
+		mfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
+		lfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 		inv.run.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
-		rfs.Var(&inv.run.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")
-		rfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
-		rfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
-		rfs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
-		rfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
-		rfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
-		rfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
-		rfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
-		inv.run.pin.register(rfs, "the CPUs the database server on this machine may not use")
-		inv.groups = append(inv.groups, flagGroup{"Run options", rfs})
+		lfs.Var(&inv.run.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")
+		mfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
+		mfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
+		ofs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
+		kfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
+		kfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
+		kfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
+		kfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
+		inv.run.pin.register(pfs, "the CPUs the database server on this machine may not use")
+		inv.groups = append(inv.groups,
+			flagGroup{"Run length and load", lfs},
+			flagGroup{"Output", ofs},
+			flagGroup{"Live metrics and profiles", mfs},
+			flagGroup{"Coordinated clients", kfs},
+			flagGroup{"Client CPUs", pfs})
 		sfs := pflag.NewFlagSet("server machine", pflag.ContinueOnError)
 		inv.run.server.register(sfs)
 		inv.groups = append(inv.groups, flagGroup{serverMachineGroup, sfs})
@@ -350,12 +369,97 @@ func (inv *invocation) validateCounts() error {
 	return nil
 }
 
-// help prints the subcommand's flags grouped by kind.
+// help prints the subcommand's flags grouped by kind. The options the
+// workload accepts and never reads (workload.OptionNotes: sysbench's
+// scripts take the family's options alike) follow its own, under a heading
+// of their own; those it refuses (workload.OptionScope) are named, not
+// listed.
 func (inv *invocation) help(c *cobra.Command) {
 	w := c.OutOrStdout()
 	fmt.Fprintf(w, "%s\n\nUsage:\n  fairbench %s %s [flags]\n", inv.spec.Summary, inv.phase, inv.spec.Name)
+	var ignored, refused map[string]string
+	if n, ok := inv.wl.(workload.OptionNotes); ok {
+		ignored = n.IgnoredOptions()
+	}
+	if sc, ok := inv.wl.(workload.OptionScope); ok {
+		refused = sc.UnusedOptions()
+	}
+	var compat []*pflag.Flag
 	for _, g := range inv.groups {
-		fmt.Fprintf(w, "\n%s:\n%s", g.title, g.fs.FlagUsages())
+		g.fs.VisitAll(func(f *pflag.Flag) {
+			if _, ok := ignored[f.Name]; ok {
+				compat = append(compat, f)
+			}
+		})
+	}
+	for i, g := range inv.groups {
+		var read []*pflag.Flag
+		g.fs.VisitAll(func(f *pflag.Flag) {
+			_, ig := ignored[f.Name]
+			_, ref := refused[f.Name]
+			if !ig && !ref {
+				read = append(read, f)
+			}
+		})
+		printFlags(w, g.title, read)
+		if i == 0 { // the workload's own options
+			printFlags(w, "Accepted for sysbench compatibility, with no effect on "+inv.spec.Name, compat)
+		}
+	}
+	byWhy := map[string][]string{}
+	for n, why := range refused {
+		byWhy[why] = append(byWhy[why], "--"+n)
+	}
+	whys := make([]string, 0, len(byWhy))
+	for why := range byWhy {
+		whys = append(whys, why)
+	}
+	sort.Strings(whys)
+	for _, why := range whys {
+		names := byWhy[why]
+		sort.Strings(names)
+		fmt.Fprintf(w, "\n%s refuses %s: %s.\n", inv.spec.Name, strings.Join(names, ", "), why)
 	}
 	fmt.Fprintf(w, "\nPasswords may also come from MYSQL_PWD / PGPASSWORD. Without --mysql-* or --pgsql-* flags the target is the embedded SQLite database %s.\n", DefaultSQLitePath)
+}
+
+// printFlags prints flags under title, as pflag's usage lines; nothing when
+// there are none.
+func printFlags(w io.Writer, title string, flags []*pflag.Flag) {
+	if len(flags) == 0 {
+		return
+	}
+	fs := pflag.NewFlagSet(title, pflag.ContinueOnError)
+	for _, f := range flags {
+		fs.AddFlag(f)
+	}
+	fmt.Fprintf(w, "\n%s:\n%s", title, fs.FlagUsages())
+}
+
+// phaseHelp prints the help of a phase's command (`run --help`, `help
+// run`): its workloads, and the options every workload's command of the
+// phase takes, grouped as a workload's help groups them (the workload's own
+// options are in its help).
+func (a *App) phaseHelp(c *cobra.Command, p phase) {
+	w := c.OutOrStdout()
+	fmt.Fprintf(w, "%s.\n\nUsage:\n  fairbench %s WORKLOAD [flags]\n\nWorkloads:\n", phaseShort[p], p)
+	names := a.Workloads.Names()
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		spec, _ := a.Workloads.Lookup(n)
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, spec.Summary)
+	}
+	if len(names) == 0 {
+		return
+	}
+	spec, _ := a.Workloads.Lookup(names[0])
+	inv := a.newInvocation(p, spec)
+	for _, g := range inv.groups[1:] { // [0] is the workload's own
+		fmt.Fprintf(w, "\n%s:\n%s", g.title, g.fs.FlagUsages())
+	}
+	fmt.Fprintf(w, "\nEach workload has options of its own (--tables, --warehouses, …): 'fairbench %s WORKLOAD --help' lists them with these.\n", p)
+	fmt.Fprintf(w, "Passwords may also come from MYSQL_PWD / PGPASSWORD. Without --mysql-* or --pgsql-* flags the target is the embedded SQLite database %s.\n", DefaultSQLitePath)
 }

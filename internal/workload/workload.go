@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/base/progress"
+	"github.com/fairbench/fairbench/internal/base/suggest"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
@@ -190,11 +192,17 @@ func NewRegistry(specs ...Spec) *Registry {
 	return r
 }
 
-// Lookup returns the spec called name, or an error listing the known names.
+// Lookup returns the spec called name, or an error listing the known names
+// (and the nearest, when one is near).
 func (r *Registry) Lookup(name string) (Spec, error) {
 	s, ok := r.specs[name]
 	if !ok {
-		return Spec{}, fmt.Errorf("unknown workload %q: run 'fairbench list' to see the workloads (%v)", name, r.Names())
+		names := r.Names()
+		list := strings.Join(names, ", ")
+		if near := suggest.Nearest(name, names); near != "" {
+			return Spec{}, fmt.Errorf("unknown workload %q; did you mean %q? The workloads are %s ('fairbench list' describes them)", name, near, list)
+		}
+		return Spec{}, fmt.Errorf("unknown workload %q: the workloads are %s ('fairbench list' describes them)", name, list)
 	}
 	return s, nil
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/base/lazyre"
-	"github.com/fairbench/fairbench/internal/base/yamlkeys"
+	"github.com/fairbench/fairbench/internal/base/suggest"
 )
 
 // Arch names accepted in a sheet's instances.
@@ -251,7 +251,7 @@ func choices(what string, names []string, wrong string) string {
 	if len(names) == 0 {
 		msg = what + " none"
 	}
-	if near := yamlkeys.Nearest(wrong, names); near != "" {
+	if near := suggest.Nearest(wrong, names); near != "" {
 		msg = fmt.Sprintf("did you mean %q? %s", near, msg)
 	}
 	return msg

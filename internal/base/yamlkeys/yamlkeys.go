@@ -7,6 +7,7 @@ package yamlkeys
 
 import (
 	"github.com/fairbench/fairbench/internal/base/lazyre"
+	"github.com/fairbench/fairbench/internal/base/suggest"
 
 	"errors"
 	"fmt"
@@ -129,42 +130,10 @@ func unknownKeyMsg(key, path string, fields map[string]reflect.StructField) stri
 		where = "in " + path
 	}
 	msg := fmt.Sprintf("unknown key %q %s", key, where)
-	if near := Nearest(key, known); near != "" {
+	if near := suggest.Nearest(key, known); near != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", near)
 	}
 	return msg + "; the keys here are " + strings.Join(known, ", ")
-}
-
-// Nearest returns the candidate within edit distance 2 of s, if any.
-func Nearest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // FileError is a mistake in a YAML file, located by line and key path.

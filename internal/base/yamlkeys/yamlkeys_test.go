@@ -61,14 +61,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func TestNearest(t *testing.T) {
-	for _, tc := range []struct{ s, want string }{{"treads", "threads"}, {"threads", "threads"}, {"xyz", ""}, {"round", "rounds"}} {
-		if got := Nearest(tc.s, []string{"threads", "rounds", "workloads"}); got != tc.want {
-			t.Errorf("Nearest(%q) = %q, want %q", tc.s, got, tc.want)
-		}
-	}
-}
-
 func TestProblemsAndFileError(t *testing.T) {
 	var v struct {
 		N int `yaml:"n"`

@@ -27,6 +27,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/base/suggest"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
 )
@@ -237,7 +238,7 @@ func Translate(args []string, extra *pflag.FlagSet) (Translation, error) {
 	f := newFlags()
 	pass := addPassThrough(f.fs, extra)
 	if err := f.fs.Parse(args); err != nil {
-		return Translation{}, fmt.Errorf("%w (go-tpc form: fairbench tpcc [flags] prepare|run|check|cleanup; fairbench tpcc --help lists the flags)", err)
+		return Translation{}, fmt.Errorf("%w (go-tpc form: fairbench tpcc [flags] prepare|run|check|cleanup; fairbench tpcc --help lists the flags)", suggest.FlagError(err, f.fs))
 	}
 	if f.help {
 		return Translation{Help: help(f.fs)}, nil

@@ -119,7 +119,7 @@ func TestRefusals(t *testing.T) {
 		{"tpcc --time 0s run", "give a positive duration"},
 		{"tpcc", "tpcc needs an action"},
 		{"tpcc bench", "tpcc bench: give one action"},
-		{"tpcc --bogus run", "unknown flag: --bogus"},
+		{"tpcc --bogus run", "unknown flag --bogus"},
 		{"tpcc -H a run --mysql-host=b", "--mysql-host is also set by a go-tpc flag"},
 	} {
 		_, err := Translate(strings.Fields(c.args), extra())

@@ -11,12 +11,15 @@ package sysbenchcli
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/base/suggest"
 )
 
 // Catalog is what the caller knows of fairbench's commands.
@@ -34,6 +37,9 @@ type Catalog struct {
 	Flags func(phase, test string) *pflag.FlagSet
 	// ReadFile reads a --config-file.
 	ReadFile func(name string) ([]byte, error)
+	// Suggest returns the commands near a mistyped one (cobra's
+	// SuggestionsFor); nil suggests none.
+	Suggest func(word string) []string
 }
 
 // Phases are fairbench's workload commands, in the order notes name them.
@@ -140,6 +146,12 @@ func Translate(args []string, cat Catalog) (*Command, error) {
 		if contains(cat.Workloads, words[0]) && !contains(cat.Tests, words[0]) {
 			return nil, nil
 		}
+		if err := strayValue(toks, words[0], union); err != nil {
+			return nil, err
+		}
+		if err := unknownCommand(words, cat); err != nil {
+			return nil, err
+		}
 	}
 	c := &Command{Sysbench: true}
 	testWord, cmdWords := testOpt, words
@@ -154,10 +166,82 @@ func Translate(args []string, cat Catalog) (*Command, error) {
 	}
 	phase, ok := sysbenchCommands[cmdWords[0]]
 	if !ok {
-		return nil, fmt.Errorf("unknown command %q for %s: give prepare, run, cleanup, prewarm or help, as in 'fairbench [options] %s [options] run'", cmdWords[0], c.Test, c.Test)
+		if err := strayValue(toks, cmdWords[0], union); err != nil {
+			return nil, err
+		}
+		hint := ""
+		if near := suggest.Nearest(cmdWords[0], sortedKeys(sysbenchCommands)); near != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return nil, fmt.Errorf("unknown command %q for %s%s: give prepare, run, cleanup, prewarm or help, as in 'fairbench [options] %s [options] run'", cmdWords[0], c.Test, hint, c.Test)
 	}
 	c.Phase = phase
 	return c, c.options(toks, cmdWords[1:], cat)
+}
+
+// unknownCommand returns the error for a first word that is neither a
+// fairbench command nor a workload, when the command line does not read as
+// sysbench's order: "unknown command "runn"; did you mean "run"?". It returns
+// nil when the word is a sysbench test, its script, one of sysbench's other
+// tests or a test's name mistyped, or when a sysbench command follows it
+// ("oltp_rw run"): resolveTest then says what to write.
+func unknownCommand(words []string, cat Catalog) error {
+	word := words[0]
+	name := strings.TrimSuffix(path.Base(word), ".lua")
+	if contains(cat.Tests, name) || strings.HasSuffix(word, ".lua") || strings.Contains(word, "/") ||
+		name == "oltp" || name == "parallel_prepare" || otherTests[name] || suggest.Nearest(name, cat.Tests) != "" {
+		return nil
+	}
+	var near []string
+	if cat.Suggest != nil && word != "" {
+		near = cat.Suggest(word)
+	}
+	if len(near) > 0 {
+		return fmt.Errorf("unknown command %q; did you mean %s?", word, suggest.Quoted(near))
+	}
+	for _, w := range words[1:] {
+		if _, ok := sysbenchCommands[w]; ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown command %q: 'fairbench --help' lists the commands (a sysbench command line is written fairbench [options] TESTNAME [options] run)", word)
+}
+
+// strayValue returns the unknown-flag error of an option written without
+// "=" right before word, when no command of any test takes it: word is then
+// its value (--thread 2), which the option, not being known, could not take.
+// nil when word follows no such option.
+func strayValue(toks []token, word string, union func() *pflag.FlagSet) error {
+	for i, t := range toks {
+		if t.word != word {
+			continue
+		}
+		if i == 0 {
+			return nil
+		}
+		o := toks[i-1]
+		if o.word != "" || o.short || o.hasValue {
+			return nil
+		}
+		name, _ := Canonical(o.name)
+		if known(name, union) {
+			return nil
+		}
+		return errors.New(suggest.UnknownFlag(name, suggest.FlagNames(union())))
+	}
+	return nil
+}
+
+// known reports whether option name (modern) is one the translation reads:
+// a flag of some command of the tests, or one of sysbench's it names.
+func known(name string, union func() *pflag.FlagSet) bool {
+	switch name {
+	case "test", "config-file", "help", "version":
+		return true
+	}
+	_, noEff := noEffect[name]
+	_, ref := refused[name]
+	return noEff || ref || union().Lookup(name) != nil
 }
 
 // resolveTest names the workload a test word stands for: a test name, a
@@ -172,6 +256,9 @@ func resolveTest(word string, cat Catalog) (string, error) {
 	case otherTests[name]:
 		return "", fmt.Errorf("sysbench's %s test is not one fairbench runs; its sysbench tests are %s", name, strings.Join(cat.Tests, ", "))
 	}
+	if near := suggest.Nearest(name, cat.Tests); near != "" {
+		return "", fmt.Errorf("%q is not a sysbench test; did you mean %q? (fairbench's sysbench tests are %s)", word, near, strings.Join(cat.Tests, ", "))
+	}
 	return "", fmt.Errorf("%q is neither a fairbench command nor a sysbench test; write one of:\n"+
 		"  fairbench run WORKLOAD [options]                      (fairbench's order; also prepare, cleanup, warmup, check)\n"+
 		"  fairbench [options] TESTNAME [options] prepare|run|cleanup|prewarm|help   (sysbench's order)\n"+
@@ -184,6 +271,9 @@ func resolveTest(word string, cat Catalog) (string, error) {
 // are words left after the command, refused.
 func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 	if len(extra) > 0 {
+		if err := strayValue(toks, extra[0], func() *pflag.FlagSet { return unionFlags(cat) }); err != nil {
+			return err
+		}
 		return fmt.Errorf("unexpected %q after the command: options are written --name=value", extra[0])
 	}
 	phase := c.Phase
@@ -250,10 +340,20 @@ func (c *Command) options(toks []token, extra []string, cat Catalog) error {
 		if f == nil {
 			of := takenBy(cat, c.Test, name)
 			if of == "" {
-				return fmt.Errorf("unknown flag: --%s: neither sysbench's %s nor fairbench takes it ('fairbench %s help' lists the options)", t.name, c.Test, c.Test)
+				var names []string
+				for _, p := range Phases {
+					names = append(names, suggest.FlagNames(cat.Flags(p, c.Test))...)
+				}
+				if suggest.Nearest(name, names) != "" {
+					return errors.New(suggest.UnknownFlag(name, names))
+				}
+				return fmt.Errorf("unknown flag --%s: neither sysbench's %s nor fairbench takes it ('fairbench %s help' lists the options)", t.name, c.Test, c.Test)
 			}
 			c.Ignored = append(c.Ignored, Ignored{Name: name, Value: t.value, Of: of})
 			continue
+		}
+		if !t.hasValue && f.Value.Type() != "bool" && f.NoOptDefVal == "" && !switches[name] {
+			return errors.New(suggest.NeedsValue(f))
 		}
 		c.Args = append(c.Args, "--"+name+"="+flagValue(f, t))
 	}
