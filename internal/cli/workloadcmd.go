@@ -219,39 +219,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 		Use:   spec.Name + " [flags]",
 		Short: spec.Summary,
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := workload.RefuseUnused(spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
-				return withCode(ExitUsage, err)
-			}
-			inv.ignored = append(workload.IgnoredGiven(spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
-			if note, _ := a.dropinIgnored(); note != "" {
-				inv.ignored = append(inv.ignored, note)
-			}
-			inv.ignored = append(inv.ignored, a.formNotes...)
-			if p != phaseRun && p != phaseCheck {
-				for _, note := range inv.ignored {
-					fmt.Fprintf(a.Stderr, "fairbench: note: %s\n", note)
-				}
-			}
-			if err := inv.validateCounts(); err != nil {
-				return withCode(ExitUsage, err)
-			}
-			if err := inv.wl.Validate(); err != nil {
-				return withCode(ExitUsage, err)
-			}
-			switch p {
-			case phasePrepare:
-				return inv.prepare(cmd)
-			case phaseRun:
-				return inv.execute(cmd)
-			case phaseCheck:
-				return inv.checkData(cmd)
-			case phaseWarmup:
-				return inv.warmData(cmd)
-			default:
-				return inv.cleanup(cmd)
-			}
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return inv.runPhase(cmd) },
 	}
 	wfs := pflag.NewFlagSet("workload", pflag.ContinueOnError)
 	inv.wl = spec.New(wfs)
@@ -259,50 +227,7 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 
 	switch p {
 	case phaseRun:
-		lfs := pflag.NewFlagSet("run length and load", pflag.ContinueOnError)
-		ofs := pflag.NewFlagSet("output", pflag.ContinueOnError)
-		mfs := pflag.NewFlagSet("live metrics and profiles", pflag.ContinueOnError)
-		kfs := pflag.NewFlagSet("coordinated clients", pflag.ContinueOnError)
-		pfs := pflag.NewFlagSet("client CPUs", pflag.ContinueOnError)
-		lfs.IntVar(&inv.run.threads, "threads", 1, "number of threads, each with its own connection")
-		inv.run.time = secondsValue(10 * time.Second)
-		lfs.Var(&inv.run.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
-		lfs.Int64Var(&inv.run.events, "events", 0, "stop after this many events; 0 = no limit")
-		lfs.Float64Var(&inv.run.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
-		ofs.Float64Var(&inv.run.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
-		lfs.Var(&inv.run.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
-		ofs.StringVar(&inv.run.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
-		ofs.BoolVar(&inv.run.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
-		ofs.IntVar(&inv.run.verbosity, "verbosity", sysbenchout.LevelNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
-		ofs.BoolVar(&inv.run.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
-		ofs.StringVar(&inv.run.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
-		lfs.Var(&inv.run.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
-		lfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
-		ofs.StringVarP(&inv.run.output, "output", "o", "", "write the JSON result to this file (atomically)")
-		ofs.StringVar(&inv.run.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
-		ofs.StringVar(&inv.run.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
-		mfs.StringVar(&inv.run.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
-		mfs.StringVar(&inv.run.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
-		lfs.Float64Var(&inv.run.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
-		inv.run.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
-		lfs.Var(&inv.run.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")
-		mfs.StringVar(&inv.run.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
-		mfs.Float64Var(&inv.run.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
-		ofs.BoolVar(&inv.run.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
-		kfs.IntVar(&inv.run.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
-		kfs.IntVar(&inv.run.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
-		kfs.StringVar(&inv.run.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
-		kfs.StringVar(&inv.run.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
-		inv.run.pin.register(pfs, "the CPUs the database server on this machine may not use")
-		inv.groups = append(inv.groups,
-			flagGroup{"Run length and load", lfs},
-			flagGroup{"Output", ofs},
-			flagGroup{"Live metrics and profiles", mfs},
-			flagGroup{"Coordinated clients", kfs},
-			flagGroup{"Client CPUs", pfs})
-		sfs := pflag.NewFlagSet("server machine", pflag.ContinueOnError)
-		inv.run.server.register(sfs)
-		inv.groups = append(inv.groups, flagGroup{serverMachineGroup, sfs})
+		inv.groups = append(inv.groups, inv.run.register()...)
 	case phasePrepare:
 		pfs := pflag.NewFlagSet("prepare", pflag.ContinueOnError)
 		pfs.IntVar(&inv.prep.threads, "threads", 1, "tables (or parts of tables) loaded in parallel")
@@ -334,6 +259,93 @@ func (a *App) newInvocation(p phase, spec workload.Spec) *invocation {
 	cmd.SetUsageFunc(func(c *cobra.Command) error { inv.help(c); return nil })
 	inv.command = cmd
 	return inv
+}
+
+// runPhase runs the command's phase once its flags are parsed: it refuses
+// options the workload cannot honour, notes those it ignores, checks the
+// counts and calls the phase.
+func (inv *invocation) runPhase(cmd *cobra.Command) error {
+	if err := workload.RefuseUnused(inv.spec.Name, inv.wl, cmd.Flags().Changed); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	inv.ignored = append(workload.IgnoredGiven(inv.spec.Name, inv.wl, cmd.Flags().Changed), inv.target.ignoredGiven(cmd.Flags())...)
+	if note, _ := inv.app.dropinIgnored(); note != "" {
+		inv.ignored = append(inv.ignored, note)
+	}
+	inv.ignored = append(inv.ignored, inv.app.formNotes...)
+	if inv.phase != phaseRun && inv.phase != phaseCheck {
+		for _, note := range inv.ignored {
+			fmt.Fprintf(inv.app.Stderr, "fairbench: note: %s\n", note)
+		}
+	}
+	if err := inv.validateCounts(); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if err := inv.wl.Validate(); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	switch inv.phase {
+	case phasePrepare:
+		return inv.prepare(cmd)
+	case phaseRun:
+		return inv.execute(cmd)
+	case phaseCheck:
+		return inv.checkData(cmd)
+	case phaseWarmup:
+		return inv.warmData(cmd)
+	default:
+		return inv.cleanup(cmd)
+	}
+}
+
+// register defines the run command's own flags on flag sets of their help
+// groups, in the order help prints them.
+func (r *runFlags) register() []flagGroup {
+	lfs := pflag.NewFlagSet("run length and load", pflag.ContinueOnError)
+	ofs := pflag.NewFlagSet("output", pflag.ContinueOnError)
+	mfs := pflag.NewFlagSet("live metrics and profiles", pflag.ContinueOnError)
+	kfs := pflag.NewFlagSet("coordinated clients", pflag.ContinueOnError)
+	pfs := pflag.NewFlagSet("client CPUs", pflag.ContinueOnError)
+	lfs.IntVar(&r.threads, "threads", 1, "number of threads, each with its own connection")
+	r.time = secondsValue(10 * time.Second)
+	lfs.Var(&r.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
+	lfs.Int64Var(&r.events, "events", 0, "stop after this many events; 0 = no limit")
+	lfs.Float64Var(&r.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
+	ofs.Float64Var(&r.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
+	lfs.Var(&r.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")
+	ofs.StringVar(&r.percentiles, "percentile", "50,90,95,99,99.9", "latency percentiles to report, a comma list")
+	ofs.BoolVar(&r.histogram, "histogram", false, "print sysbench's latency histogram (values in ms) before the summary, from the run's HDR histogram")
+	ofs.IntVar(&r.verbosity, "verbosity", sysbenchout.LevelNotice, "sysbench's verbosity, 0-5: below 3 the header, interval lines and summary are left out (warnings stay at 1 and 2, errors always); the result file is the same at every level")
+	ofs.BoolVar(&r.dbDebug, "db-debug", false, "print every statement the threads send, with its arguments, on stderr, prefixed with the thread's number (as sysbench's --db-debug); the run's figures then include the printing, and its result says so")
+	ofs.StringVar(&r.checkpoints, "report-checkpoints", "", "print a summary of the measured phase so far at these seconds since its start (a comma list: 10,60), as sysbench's checkpoint reports but cumulative (sysbench's reset its counters); kept in the result's checkpoints")
+	lfs.Var(&r.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
+	lfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
+	ofs.StringVarP(&r.output, "output", "o", "", "write the JSON result to this file (atomically)")
+	ofs.StringVar(&r.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
+	ofs.StringVar(&r.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
+	mfs.StringVar(&r.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
+	mfs.StringVar(&r.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
+	lfs.Float64Var(&r.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
+	r.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
+	lfs.Var(&r.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")
+	mfs.StringVar(&r.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this address during the run, e.g. 127.0.0.1:9105; :PORT listens on every interface, without authentication (fine inside a Kubernetes pod, open to the network elsewhere)")
+	mfs.Float64Var(&r.metricsLinger, "metrics-linger", livemetrics.DefaultLinger.Seconds(), "seconds the --metrics-addr endpoint keeps answering after the run ends, so that the last scrape sees the final figures (0 = stop at once; Ctrl-C skips it)")
+	ofs.BoolVar(&r.intervalHistograms, "interval-histograms", false, "keep each interval's latency histogram in the result (always on with --clients), so that 'fairbench merge' recomputes interval percentiles exactly; a few KB per interval")
+	kfs.IntVar(&r.clients, "clients", 0, "number of coordinated clients (processes, usually on several machines) that run together, each writing its own result for 'fairbench merge'; needs --start-at")
+	kfs.IntVar(&r.clientID, "client-id", 0, "this client's id among --clients, from 0 to N-1")
+	kfs.StringVar(&r.startAt, "start-at", "", "wait and start at this moment: an RFC 3339 time (2026-11-22T05:00:00Z) or Unix seconds; give every client the same")
+	kfs.StringVar(&r.startClock, "start-clock", startClockServer, "whose clock --start-at is read on: server (the database server's, measured over round trips, so the clients' clocks need not agree) or local (this machine's)")
+	r.pin.register(pfs, "the CPUs the database server on this machine may not use")
+	sfs := pflag.NewFlagSet("server machine", pflag.ContinueOnError)
+	r.server.register(sfs)
+	return []flagGroup{
+		{"Run length and load", lfs},
+		{"Output", ofs},
+		{"Live metrics and profiles", mfs},
+		{"Coordinated clients", kfs},
+		{"Client CPUs", pfs},
+		{serverMachineGroup, sfs},
+	}
 }
 
 // validateCounts is the one check of the command's own count options
