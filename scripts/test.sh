@@ -2,6 +2,9 @@
 # The whole test suite: starts (and where missing installs) MariaDB, PostgreSQL,
 # sysbench, qemu-user-static, skopeo and chromium, then runs gofmt, go vet and every Go test against
 # the real servers. Usage: scripts/test.sh [go test flags/packages]
+# `make unit` is the lane without them: go test -short ./..., in which every
+# test that needs a server, a container tool or a browser skips, saying so;
+# here nothing skips, and a server that cannot be reached fails its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
