@@ -74,9 +74,39 @@ ensure_tools() {
 	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
+# Compiling is CPU work, installing and starting the servers mostly downloads
+# and disk: on a fresh machine the build cache fills meanwhile. prewarm makes
+# the builds the phases below make: the static linux/amd64 and linux/arm64
+# fairbench the release and image tests build (first: two test packages would
+# otherwise compile them at the same time), this machine's build of go vet
+# and go test, the race detector's of its packages, and the fuzz targets'
+# instrumented test binaries. It stops when the servers are up: what it
+# compiled is cached, the phases compile the rest and report any error.
+RACE_PKGS=(./internal/runner/... ./internal/metrics/... ./internal/workload
+	./internal/driver/netconn/... ./internal/driver/mysql/... ./internal/driver/postgres/...
+	./internal/observe/... ./internal/warmup/... ./internal/localserver/... ./internal/livemetrics/...)
+prewarm() {
+	local arch dir
+	for arch in amd64 arm64; do
+		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/fairbench
+	done
+	go build ./...
+	go build -race "${RACE_PKGS[@]}"
+	for dir in $(grep -rl --include='*_test.go' '^func Fuzz' internal cmd | xargs -n1 dirname | sort -u); do
+		go test -c -o /dev/null -fuzz=. "./$dir"
+	done
+}
+# setsid: its own process group, so that the kill below ends its compilers too.
+setsid bash -c "$(declare -p RACE_PKGS); $(declare -f prewarm); prewarm" >/dev/null 2>&1 &
+prewarm_pid=$!
+trap 'kill -- "-$prewarm_pid" 2>/dev/null || true' EXIT
+
 ensure_mariadb
 ensure_postgres
 ensure_tools
+kill -- "-$prewarm_pid" 2>/dev/null || true
+wait "$prewarm_pid" 2>/dev/null || true
+trap - EXIT
 
 log "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -91,9 +121,7 @@ fi
 # collectors, connection hand-off); under it the TPC-C loads take minutes, so
 # the whole tree runs without it.
 log "go test -race (concurrency packages)"
-go test -race -count=1 -timeout 10m ./internal/runner/... ./internal/metrics/... ./internal/workload \
-	./internal/driver/netconn/... ./internal/driver/mysql/... ./internal/driver/postgres/... \
-	./internal/observe/... ./internal/warmup/... ./internal/localserver/... ./internal/livemetrics/...
+go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}"
 log "go test (everything)"
 go test -count=1 -timeout 15m ./...
 
