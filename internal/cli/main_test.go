@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"strconv"
 	"testing"
+
+	"github.com/fairbench/fairbench/internal/testdb"
 )
 
 // TestMain fails the package when a test left the embedded default's
@@ -15,19 +15,17 @@ import (
 // DefaultSQLitePath relative to the working directory — here, the package.
 // It removes the suites twoSuites ran for the package.
 //
-// Under -short (make unit) it runs 4 parallel tests per CPU unless
-// -parallel is given: those tests then run on SQLite or against no server,
-// and mostly wait (on --time, a --rate, a server that does not answer, the
-// metrics' linger) rather than compute. Without -short the default stands,
-// because the parallel tests share the machine's servers and some start
-// their clients at a --start-at a few seconds ahead.
+// Under -short (make unit) it runs 4 parallel tests per CPU (see
+// testdb.ShortParallel): those tests then run on SQLite or against no
+// server, and mostly wait (on --time, a --rate, a server that does not
+// answer, the metrics' linger) rather than compute. Without -short the
+// default stands, because the parallel tests share the machine's servers and
+// some start their clients at a --start-at a few seconds ahead.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if testing.Short() && !flagGiven("test.parallel") {
-		if err := flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0))); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
+	if err := testdb.ShortParallel(4); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	_, before := os.Stat(DefaultSQLitePath)
 	code := m.Run()
@@ -42,11 +40,4 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
-}
-
-// flagGiven reports whether the command line set the flag name.
-func flagGiven(name string) bool {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }

@@ -14,9 +14,11 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -61,6 +63,27 @@ func SkipShort(t testing.TB, what string) {
 	if testing.Short() {
 		t.Skipf("needs %s (-short)", what)
 	}
+}
+
+// ShortParallel lets perCPU parallel tests per CPU run at once under -short
+// (`make unit`), unless the command line gives -parallel: a package whose
+// parallel tests then run on SQLite or against no server, and mostly wait on
+// fixed durations rather than compute, calls it from TestMain after
+// flag.Parse. Without -short it does nothing: there the parallel tests share
+// the machine's servers, and the default (one per CPU) stands.
+func ShortParallel(perCPU int) error {
+	if !testing.Short() {
+		return nil
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if given {
+		return nil
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(perCPU*runtime.GOMAXPROCS(0))); err != nil {
+		return fmt.Errorf("testdb: set -test.parallel: %w", err)
+	}
+	return nil
 }
 
 // MySQLServer returns a Config for the test MySQL-protocol server without a database.

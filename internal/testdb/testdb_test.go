@@ -1,10 +1,12 @@
 package testdb
 
 import (
+	"flag"
 	"fmt"
 	"maps"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/driver"
@@ -61,5 +63,25 @@ func TestAllTargets(t *testing.T) {
 	}
 	if got := slices.Sorted(maps.Keys(All(t))); !slices.Equal(got, want) {
 		t.Errorf("All (short %v) = %v, want %v", testing.Short(), got, want)
+	}
+}
+
+// TestShortParallel: under -short, without -parallel on the command line,
+// ShortParallel sets it to its count per CPU; otherwise it leaves it.
+func TestShortParallel(t *testing.T) {
+	f := flag.Lookup("test.parallel")
+	before := f.Value.String()
+	t.Cleanup(func() { _ = f.Value.Set(before) })
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if err := ShortParallel(3); err != nil {
+		t.Fatal(err)
+	}
+	want := before
+	if testing.Short() && !given {
+		want = strconv.Itoa(3 * runtime.GOMAXPROCS(0))
+	}
+	if got := f.Value.String(); got != want {
+		t.Errorf("-test.parallel (short %v, given %v) = %s, want %s", testing.Short(), given, got, want)
 	}
 }
