@@ -16,7 +16,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 RELEASE_FILES := README.md $(wildcard LICENSE*) docs plans prices \
 	deploy/kubernetes/README.md $(wildcard deploy/kubernetes/*.yaml)
 
-.PHONY: build build-all test bench clean release image
+.PHONY: build build-all test unit bench clean release image
 
 ## build: static binary for this machine in bin/fairbench
 build:
@@ -56,6 +56,10 @@ image:
 ## test: the whole suite against real MariaDB and PostgreSQL (starts/installs them)
 test:
 	scripts/test.sh
+
+## unit: the tests that need no database server, container tool or browser (go test -short; the rest skip, saying what they need)
+unit:
+	go test -short -count=1 ./...
 
 ## bench: fairbench vs sysbench on the local MariaDB (not a test: prints figures)
 bench: build

@@ -2,6 +2,9 @@
 # The whole test suite: starts (and where missing installs) MariaDB, PostgreSQL,
 # sysbench, qemu-user-static, skopeo and chromium, then runs gofmt, go vet and every Go test against
 # the real servers. Usage: scripts/test.sh [go test flags/packages]
+# `make unit` is the lane without them: go test -short ./..., in which every
+# test that needs a server, a container tool or a browser skips, saying so;
+# here nothing skips, and a server that cannot be reached fails its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,9 +74,39 @@ ensure_tools() {
 	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
+# Compiling is CPU work, installing and starting the servers mostly downloads
+# and disk: on a fresh machine the build cache fills meanwhile. prewarm makes
+# the builds the phases below make: the static linux/amd64 and linux/arm64
+# fairbench the release and image tests build (first: two test packages would
+# otherwise compile them at the same time), this machine's build of go vet
+# and go test, the race detector's of its packages, and the fuzz targets'
+# instrumented test binaries. It stops when the servers are up: what it
+# compiled is cached, the phases compile the rest and report any error.
+RACE_PKGS=(./internal/run/runner/... ./internal/run/metrics/... ./internal/workload
+	./internal/db/driver/netconn/... ./internal/db/driver/mysql/... ./internal/db/driver/postgres/...
+	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/...)
+prewarm() {
+	local arch dir
+	for arch in amd64 arm64; do
+		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/fairbench
+	done
+	go build ./...
+	go build -race "${RACE_PKGS[@]}"
+	for dir in $(grep -rl --include='*_test.go' '^func Fuzz' internal cmd | xargs -n1 dirname | sort -u); do
+		go test -c -o /dev/null -fuzz=. "./$dir"
+	done
+}
+# setsid: its own process group, so that the kill below ends its compilers too.
+setsid bash -c "$(declare -p RACE_PKGS); $(declare -f prewarm); prewarm" >/dev/null 2>&1 &
+prewarm_pid=$!
+trap 'kill -- "-$prewarm_pid" 2>/dev/null || true' EXIT
+
 ensure_mariadb
 ensure_postgres
 ensure_tools
+kill -- "-$prewarm_pid" 2>/dev/null || true
+wait "$prewarm_pid" 2>/dev/null || true
+trap - EXIT
 
 log "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -88,9 +121,7 @@ fi
 # collectors, connection hand-off); under it the TPC-C loads take minutes, so
 # the whole tree runs without it.
 log "go test -race (concurrency packages)"
-go test -race -count=1 -timeout 10m ./internal/run/runner/... ./internal/run/metrics/... ./internal/workload \
-	./internal/db/driver/netconn/... ./internal/db/driver/mysql/... ./internal/db/driver/postgres/... \
-	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/...
+go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}"
 log "go test (everything)"
 go test -count=1 -timeout 15m ./...
 

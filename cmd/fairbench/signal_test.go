@@ -2,30 +2,64 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// buildBinary builds fairbench for this machine into a temporary directory.
+// built is the fairbench binary buildBinary builds once for the package, in
+// dir, which TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary builds fairbench for this machine into a temporary directory,
+// once for the package; the tests only run it.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "fairbench")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "fairbench-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "fairbench")
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("build: %w\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // TestCtrlCWritesPartialResult sends SIGINT to a real run: it must exit 130 and
 // leave a result marked interrupted with what it measured.
 func TestCtrlCWritesPartialResult(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
@@ -80,6 +114,7 @@ func TestCtrlCWritesPartialResult(t *testing.T) {
 // cell: it must exit 130 with the manifest marked interrupted, the partial
 // cell's result kept and the next cell left pending for --resume.
 func TestCtrlCFinishesSuiteManifest(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.yaml")

@@ -14,8 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/fairbench/fairbench/internal/cli"
 	"github.com/fairbench/fairbench/internal/base/syncbuf"
+	"github.com/fairbench/fairbench/internal/cli"
 )
 
 // Names agent-daemonset.yaml, client-rbac.yaml and the README share.

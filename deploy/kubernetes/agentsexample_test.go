@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
 	"github.com/fairbench/fairbench/internal/cli"
 	"github.com/fairbench/fairbench/internal/machine/placement"
 	"github.com/fairbench/fairbench/internal/run/suite"
-	"github.com/fairbench/fairbench/internal/base/syncbuf"
 )
 
 // agentsExample is a commented line of the Jobs' and the plan's example

@@ -22,6 +22,7 @@ import (
 // "volume", then merge and report as documented; and it cuts each client's
 // result out of its interleaved log as the logs route documents.
 func TestReadmeFlowAgainstMariaDB(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs clients against MariaDB")
 	}

@@ -17,9 +17,9 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/fairbench/fairbench/internal/base/syncbuf"
 	"github.com/fairbench/fairbench/internal/cli"
 	"github.com/fairbench/fairbench/internal/run/suite"
-	"github.com/fairbench/fairbench/internal/base/syncbuf"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"

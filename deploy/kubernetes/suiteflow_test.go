@@ -22,6 +22,7 @@ import (
 // with one RUN_ID and the manifest's own command line, then merge, status and
 // report of the merged directory as documented.
 func TestSuiteReadmeFlowAgainstMariaDB(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a suite from several clients against MariaDB")
 	}

@@ -274,12 +274,14 @@ func TestCommandTreeOfAPhase(t *testing.T) {
 // TestEveryWorkloadOnEveryTarget prepares, runs and cleans up each workload through
 // the CLI on MariaDB, PostgreSQL and SQLite.
 func TestEveryWorkloadOnEveryTarget(t *testing.T) {
+	t.Parallel()
 	var workloads []string
 	for _, s := range oltp.Specs() {
 		workloads = append(workloads, s.Name)
 	}
 	for kind, cfg := range testdb.All(t) {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			tgt := targetArgs(cfg)
 			data := []string{"--tables=2", "--table-size=500"}
 			if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_read_write", "--threads=2"}, data, tgt)...); r.code != ExitOK {
@@ -323,6 +325,7 @@ func TestEveryWorkloadOnEveryTarget(t *testing.T) {
 // SQLite prepares missing tables, prints sysbench-like output, and writes a result
 // whose totals add up with the warm-up and the interval series.
 func TestRunOnEmbeddedDefaultPreparesAndRecords(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_read_only", "--table-size=1000", "--threads=2",
@@ -414,6 +417,7 @@ func TestPasswordNeverRecorded(t *testing.T) {
 }
 
 func TestOpenLoopRateReportsQueueing(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=200", "--threads=2", "--rate=100", "--time=2", "--report-interval=1", "--output=" + out}, targetArgs(cfg))...)
@@ -451,6 +455,7 @@ func TestOpenLoopRateReportsQueueing(t *testing.T) {
 // reaches with --events: the first two say in the summary and the result that
 // the run fell short and that the latency measures a growing queue.
 func TestOpenLoopRateNotSustainedWarns(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	for _, tc := range []struct {
 		name  string
@@ -700,8 +705,10 @@ func TestInterruptWritesPartialResult(t *testing.T) {
 // checks the result's per-transaction figures, and runs check: all conditions pass
 // (exit 0), then a corrupted district makes check exit 4 naming the condition.
 func TestTPCCThroughTheCLI(t *testing.T) {
+	t.Parallel()
 	for kind, cfg := range map[string]driver.Config{driver.KindSQLite: testdb.SQLite(t), driver.KindMySQL: testdb.MySQL(t)} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			tgt := targetArgs(cfg)
 			if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
 				t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -801,6 +808,7 @@ next:
 // figures, those of the result file; Ctrl-C ends the linger at once, and the
 // run's exit status stands.
 func TestRunMetricsHistogramAndLinger(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
 	file := filepath.Join(t.TempDir(), "r.json")
@@ -886,6 +894,7 @@ func TestRunMetricsHistogramAndLinger(t *testing.T) {
 // header, the summary and the result; TLS over TCP to a PostgreSQL with TLS
 // records its version and warns of nothing.
 func TestTLSRecordedAndFallbackWarned(t *testing.T) {
+	t.Parallel()
 	my := testdb.MySQL(t)
 	var haveSSL string
 	if err := mysqlDB(t, my).QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil {

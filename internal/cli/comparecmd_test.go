@@ -2,38 +2,73 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-
-	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
-// twoSuites runs the same tiny plan twice (two rounds of two thread counts)
-// and returns the two suite directories.
+// suites are the two suite directories twoSuites runs once for the package,
+// in dir, which TestMain removes.
+var suites struct {
+	once sync.Once
+	dir  string
+	a, b string
+	err  error
+}
+
+// twoSuites runs the same tiny plan twice (two rounds of two thread counts),
+// once for the package and both at once, and returns the two suite
+// directories: the tests only read them.
 func twoSuites(t *testing.T) (string, string) {
 	t.Helper()
-	ctx := context.Background()
-	db := testdb.SQLite(t)
-	plan := writeFile(t, "tiny.yaml", fmt.Sprintf(`target: {sqlite_db: %s}
+	suites.once.Do(func() {
+		ctx := context.Background()
+		dir, err := os.MkdirTemp("", "fairbench-cli-suites-")
+		if err != nil {
+			suites.err = err
+			return
+		}
+		suites.dir = dir
+		// The two suites run at once, each on its own database: they wait
+		// on their 1-s cells more than they compute.
+		dirs, errs := []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, make([]error, 2)
+		var wg sync.WaitGroup
+		for i, out := range dirs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				plan := filepath.Join(dir, filepath.Base(out)+".yaml")
+				if err := os.WriteFile(plan, []byte(fmt.Sprintf(`target: {sqlite_db: %s}
 data: {tables: 1, table_size: 1000}
 matrix: {workloads: [oltp_point_select], threads: [1, 2], rounds: 2}
 run: {time: 1}
-`, db.Path))
-	var dirs []string
-	for _, name := range []string{"a", "b"} {
-		dir := filepath.Join(t.TempDir(), name)
-		if r := runCLI(ctx, nil, "suite", "run", plan, "--out", dir); r.code != ExitOK {
-			t.Fatalf("suite %s: %d %s", name, r.code, r.stderr)
+`, out+".db")), 0o644); err != nil {
+					errs[i] = err
+					return
+				}
+				if r := runCLI(ctx, nil, "suite", "run", plan, "--out", out); r.code != ExitOK {
+					errs[i] = fmt.Errorf("suite %s: %d %s", filepath.Base(out), r.code, r.stderr)
+				}
+			}()
 		}
-		dirs = append(dirs, dir)
+		wg.Wait()
+		if suites.err = errors.Join(errs...); suites.err != nil {
+			return
+		}
+		suites.a, suites.b = dirs[0], dirs[1]
+	})
+	if suites.err != nil {
+		t.Fatal(suites.err)
 	}
-	return dirs[0], dirs[1]
+	return suites.a, suites.b
 }
 
 func TestCompareReportAndCostCommands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a, b := twoSuites(t)
 	ops := []string{"arm=" + a, "x86=" + b}
@@ -123,6 +158,7 @@ func TestCompareBadInput(t *testing.T) {
 }
 
 func TestImportThenCompare(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a, _ := twoSuites(t)
 	logs := filepath.Join("..", "compat", "importer", "testdata")

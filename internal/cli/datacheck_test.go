@@ -153,6 +153,7 @@ func TestOLTPWarnsWhenTableSizeIsNotTheData(t *testing.T) {
 // pass one option set to every test), named in a note, and a run records it
 // among its warnings; an option the workload reads passes without a word.
 func TestOptionsAWorkloadIgnores(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	refused := func(args []string, want ...string) {
 		t.Helper()

@@ -21,6 +21,7 @@ import (
 // or server counters. The same run without --mysql-dry-run reaches the
 // listener and fails.
 func TestDryRunNeedsNoServer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	port, accepted := drivertest.CountingServer(t)
 	target := []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-port=" + strconv.Itoa(port), "--tables=2", "--table-size=1000"}
@@ -70,6 +71,7 @@ func TestDryRunNeedsNoServer(t *testing.T) {
 // as rounds of one directory, not even with --allow-mixed — and name the
 // files and what to do; two dry runs compare as any runs do.
 func TestCompareRefusesDryRunsBesideServedRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	opts := []string{"--tables=1", "--table-size=1000", "--threads=1", "--events=300", "--time=0"}

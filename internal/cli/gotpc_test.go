@@ -18,6 +18,7 @@ import (
 // plans do ("1500ms", "1s") beside plain seconds, and the result records
 // them in seconds.
 func TestRunTimeTakesADuration(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runCLI(context.Background(), nil, join([]string{"run", "oltp_point_select", "--table-size=100",
@@ -217,6 +218,7 @@ func checkGoTPCRun(t *testing.T, r cliRun, res *result.Result, threads int) {
 // (TiDB's documentation) for real against MariaDB, at 1 warehouse with the
 // host, port, user and database substituted: prepare, run, check, cleanup.
 func TestGoTPCCommandLinesRun(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	host, port := cfg.Hosts[0], strconv.Itoa(cfg.Ports[0])
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -261,6 +263,7 @@ func TestGoTPCCommandLinesRun(t *testing.T) {
 // json style: fairbench's own options pass through (--sqlite-db,
 // --warmup-time), and every report is a JSON array.
 func TestGoTPCFormOnEmbeddedSQLite(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runCLI(context.Background(), nil, "tpcc", "--warehouses", "1", "run", "-T", "2", "--output", "json", "--interval", "1s",

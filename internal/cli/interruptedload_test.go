@@ -118,6 +118,7 @@ func TestMissingTablesAreSummarised(t *testing.T) {
 // warehouse whose load did not finish (its marker absent) is refused by run
 // (exit 3) with the prepare that finishes the load, before any thread starts.
 func TestRunRefusesAnIncompleteTPCCLoad(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	tgt := targetArgs(cfg)
 	if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {

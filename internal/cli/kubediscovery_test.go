@@ -76,6 +76,7 @@ func startNodeAgents(t *testing.T, kube machinewatch.KubeEnv, env map[string]str
 // agent is warned about; a discovery that fails refuses the run (exit 3,
 // no result file).
 func TestRunFindsAgentsThroughKubernetes(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
 	ctx := context.Background()

@@ -26,6 +26,7 @@ import (
 // merges their results through the CLI: the merged totals are the sums of the
 // parts and the merged percentiles those of the pooled histograms.
 func TestCoordinatedClientsMerge(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
 	dir := t.TempDir()
@@ -234,6 +235,7 @@ func TestParseStartAt(t *testing.T) {
 // TestInterruptWhileWaitingForStart cancels a run that waits for --start-at: it
 // ends at once with exit 130 and runs nothing.
 func TestInterruptWhileWaitingForStart(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -266,6 +268,7 @@ func TestInterruptWhileWaitingForStart(t *testing.T) {
 // histograms the merged intervals keep no percentiles, as before; with only
 // some clients' histograms the merge says why.
 func TestMergedIntervalsHaveExactPercentiles(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
 	dir := t.TempDir()

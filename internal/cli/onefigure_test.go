@@ -16,6 +16,7 @@ import (
 // suite showed the median and qps, compare the mean and tps) — and each
 // says which center and metric it shows.
 func TestSuiteTablesAndCompareShowOneFigure(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testdb.SQLite(t)
 	workloads := []string{"oltp_point_select", "oltp_read_only"}

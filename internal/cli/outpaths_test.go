@@ -43,6 +43,7 @@ func listTree(t *testing.T, dir string) []string {
 // result and the FIFO stays; the device node stays a device node (as root,
 // -o /dev/null once replaced /dev/null with a regular file).
 func TestOutputOntoSpecialFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testdb.SQLite(t).Path
 	dir := t.TempDir()

@@ -32,6 +32,7 @@ func runTerminal(ctx context.Context, args ...string) cliRun {
 // long it will wait, then fail with exit 3 naming host, port and timeout
 // (it used to wait 30 s in silence, then say "context deadline exceeded").
 func TestUnansweredConnectSaysWhatItWaitsFor(t *testing.T) {
+	t.Parallel()
 	port := drivertest.SilentServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

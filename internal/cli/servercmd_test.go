@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/machine/localserver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // runServerCLI runs `fairbench server ARGS` in-process.
@@ -107,6 +108,7 @@ func TestServerStartRefusesMissingMySQL(t *testing.T) {
 }
 
 func TestServerStartStatusStop(t *testing.T) {
+	testdb.SkipShort(t, "a private MariaDB")
 	dir := filepath.Join(t.TempDir(), "mariadb")
 	r := runServerCLI(t, "start", "--flavor=mariadb", "--dir="+dir, "--data-size=64MiB", "--set=innodb_io_capacity=3000", "--cpus=0")
 	t.Cleanup(func() { localserver.Stop(context.Background(), dir) })

@@ -34,7 +34,7 @@ func mariadbPID(t *testing.T) int {
 // mariadbd process) and what it did; with --server-agent the agent
 // describes and observes it; an agent stopped mid-run leaves the run whole,
 // its figures covering the time it answered; an agent that does not answer
-// at the start refuses the run.
+// at the start refuses the run. The cases run in parallel.
 func TestRunObservesTheServerMachine(t *testing.T) {
 	cfg := testdb.MySQL(t)
 	prepareMySQL(t, cfg)
@@ -45,6 +45,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 	}
 
 	t.Run("local", func(t *testing.T) {
+		t.Parallel()
 		out := filepath.Join(t.TempDir(), "r.json")
 		if r := runCLI(ctx, nil, runArgs(out)...); r.code != ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -63,6 +64,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 	})
 
 	t.Run("agent", func(t *testing.T) {
+		t.Parallel()
 		env := map[string]string{"AGENT_TOKEN": "tok"}
 		url, _, stop := startAgent(t, func(k string) string { return env[k] }, "--token-env", "AGENT_TOKEN", "--pid", strconv.Itoa(pid))
 		defer stop()
@@ -90,6 +92,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 	})
 
 	t.Run("agent stops mid-run", func(t *testing.T) {
+		t.Parallel()
 		// An agent whose counters requests are counted, stopped once the run
 		// has read them three times (the start of the phase and two ticks).
 		srv, err := agent.NewServer(ctx, agent.Options{PID: pid})
@@ -136,6 +139,7 @@ func TestRunObservesTheServerMachine(t *testing.T) {
 	})
 
 	t.Run("agent unreachable", func(t *testing.T) {
+		t.Parallel()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)

@@ -168,6 +168,7 @@ func TestRunServerStoppedBriefly(t *testing.T) {
 // a thread in its sleep does not wait for the server, so no stall is
 // recorded and the run is complete.
 func TestThinkTimesAreNoStall(t *testing.T) {
+	t.Parallel()
 	tgt := targetArgs(testdb.SQLite(t))
 	if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
 		t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -193,6 +194,7 @@ func TestThinkTimesAreNoStall(t *testing.T) {
 // recorded. The run must have had a second without an event for the test
 // to prove anything (at this rate, all but certain).
 func TestLowRateIsNoStall(t *testing.T) {
+	t.Parallel()
 	tgt := targetArgs(testdb.SQLite(t))
 	if r := runCLI(context.Background(), nil, join([]string{"prepare", "oltp_point_select", "--table-size=100"}, tgt)...); r.code != ExitOK {
 		t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)

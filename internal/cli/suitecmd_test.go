@@ -31,6 +31,7 @@ func writeFile(t *testing.T, name, text string) string {
 }
 
 func TestSuiteCommand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testdb.SQLite(t)
 	plan := writeFile(t, "tiny.yaml", fmt.Sprintf(`name: tiny
@@ -207,6 +208,7 @@ func TestSuiteDirDefaults(t *testing.T) {
 // the CLI, launched half a second apart, merges their suite directories and
 // reads the merged one as a suite.
 func TestSuiteClientsCommand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := testdb.MySQL(t)
 	plan := writeFile(t, "trio.yaml", fmt.Sprintf(`name: trio
@@ -268,6 +270,7 @@ clients: {count: 3, wait: 1m}
 }
 
 func TestSuiteServesLiveMetrics(t *testing.T) {
+	t.Parallel()
 	db := testdb.SQLite(t)
 	plan := writeFile(t, "m.yaml", fmt.Sprintf(`target: {sqlite_db: %s}
 data: {tables: 1, table_size: 500}
@@ -290,8 +293,11 @@ run: {time: 2}
 }
 
 func TestRunServesLiveMetrics(t *testing.T) {
+	t.Parallel()
 	db := testdb.SQLite(t)
-	last := scrapeDuring(t, "run", "oltp_point_select", "--sqlite-db", db.Path, "--table-size=500", "--time=3", "--metrics-addr", "127.0.0.1:0")
+	// A second of linger (the default is 5 s) is 20 scrapes of the final figures.
+	last := scrapeDuring(t, "run", "oltp_point_select", "--sqlite-db", db.Path, "--table-size=500", "--time=3", "--metrics-addr", "127.0.0.1:0",
+		"--metrics-linger=1")
 	if !strings.Contains(last, `fairbench_queries_total{type="read",workload="oltp_point_select"}`) {
 		t.Errorf("no read queries in the last scrape:\n%s", last)
 	}

@@ -329,6 +329,7 @@ func TestCheckpointLayoutMatchesSysbench(t *testing.T) {
 // the result, the last (at --time) equal to the totals; a checkpoint past
 // --time is refused before anything runs.
 func TestCheckpointsThroughTheCLI(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	out := filepath.Join(t.TempDir(), "cp.json")
 	base := []string{"--sqlite-db=" + cfg.Path, "--table-size=200", "--threads=2", "--time=2"}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // pageLayout is what the layout script reports of a rendered report.
@@ -84,6 +86,7 @@ var externalRef = regexp.MustCompile(`(?i)((src|href|action|xlink:href|poster|da
 // of each system it charts, and no chart text may render below 10 px. The screenshots are kept in
 // $FAIRBENCH_ARTIFACTS (default test-artifacts/ at the top of the tree).
 func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
+	testdb.SkipShort(t, "chromium")
 	path := findChromium()
 	if path == "" {
 		t.Skip("no Chromium to render the report: scripts/test.sh installs it (apt-get install chromium)")

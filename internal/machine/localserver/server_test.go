@@ -14,6 +14,7 @@ import (
 	"github.com/fairbench/fairbench/internal/base/bytesize"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/open"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // testData is the data set size of the test servers: small pools start fast.
@@ -33,9 +34,11 @@ func serverDir(t *testing.T) string {
 	return filepath.Join(dir, "srv")
 }
 
-// startServer starts a server and stops it when the test ends.
+// startServer starts a server and stops it when the test ends; under -short
+// it skips the test.
 func startServer(t *testing.T, opts Options) *Server {
 	t.Helper()
+	testdb.SkipShort(t, "a private "+string(opts.Flavor)+" server")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv, err := Start(ctx, opts)
@@ -276,6 +279,7 @@ func TestNoServer(t *testing.T) {
 }
 
 func TestStartRefusesForeignDirectory(t *testing.T) {
+	testdb.SkipShort(t, "MariaDB's server installed")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
+
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // moduleRoot is the module's root, where go build runs.
@@ -89,6 +91,7 @@ func runBinary(t *testing.T, bin, arch string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	if arch != runtime.GOARCH || runtime.GOOS != "linux" {
+		testdb.SkipShort(t, qemu[arch])
 		emu, err := exec.LookPath(qemu[arch])
 		if err != nil {
 			t.Skipf("cannot run a linux/%s binary on %s/%s: %s not found (install qemu-user-static; scripts/test.sh does)",

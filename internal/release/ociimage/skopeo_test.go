@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/v1/layout"
+
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // skopeo runs skopeo with a private temporary directory and returns its
@@ -31,6 +33,7 @@ func skopeo(t *testing.T, args ...string) []byte {
 // multi-platform image without changing its digest, as a push with
 // `skopeo copy --all --preserve-digests` does.
 func TestSkopeoReadsTheArchive(t *testing.T) {
+	testdb.SkipShort(t, "skopeo")
 	if _, err := exec.LookPath("skopeo"); err != nil {
 		t.Skip("skopeo not found: it is the independent reader of the archive here (apt-get install skopeo; scripts/test.sh installs it)")
 	}

@@ -78,6 +78,7 @@ func openDriver(t *testing.T, cfg driver.Config) driver.Driver {
 // privateMariaDB starts a MariaDB of its own with room for many connections.
 func privateMariaDB(t *testing.T, maxConnections int) *localserver.Server {
 	t.Helper()
+	testdb.SkipShort(t, "a private MariaDB")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv, err := localserver.Start(ctx, localserver.Options{

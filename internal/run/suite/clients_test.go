@@ -127,6 +127,7 @@ func syncTableThere(t *testing.T, cfg driver.Config) bool {
 }
 
 func TestCoordinatedClientsRunPlanTogether(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	path := writePlan(t, clientsPlan(cfg, 3, "30s", "matrix: {workloads: [oltp_point_select, oltp_read_write], threads: [1, 2]}"))
 	dirs, runID := clientDirs(t, 3), newRunID(t)
@@ -334,6 +335,7 @@ func checkMergeRefusals(t *testing.T, dirs []string, merged string) {
 // TestCoordinatedClientsOnPostgres runs two clients of one cell on
 // PostgreSQL: its clock, its sync table and its cleanup.
 func TestCoordinatedClientsOnPostgres(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.PgSQL(t)
 	path := writePlan(t, clientsPlan(cfg, 2, "30s", "matrix: {workloads: [oltp_point_select], threads: [2]}"))
 	dirs := clientDirs(t, 2)
@@ -363,6 +365,7 @@ func TestCoordinatedClientsOnPostgres(t *testing.T) {
 // once, the run id cannot be used again, and all three started again with a
 // new run id (the two with --resume) complete the plan.
 func TestCoordinatedClientMissing(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	path := writePlan(t, clientsPlan(cfg, 3, "2s", "matrix: {workloads: [oltp_point_select], threads: [1]}"))
 	dirs, runID := clientDirs(t, 3), newRunID(t)
@@ -409,6 +412,7 @@ func TestCoordinatedClientMissing(t *testing.T) {
 // first cell: the others stop at its word, long before clients.wait, and
 // every client keeps the cell it completed.
 func TestCoordinatedClientInterrupted(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	path := writePlan(t, clientsPlan(cfg, 3, "5m", "matrix: {workloads: [oltp_point_select], threads: [1, 2, 3]}"))
 	dirs := clientDirs(t, 3)

@@ -25,6 +25,7 @@ func twoCellPlan(target, data, workload, sql string) string {
 // both sizes; a TPC-C cell on an incomplete load fails before it runs,
 // writing no result.
 func TestSuiteCellsCheckTheirData(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	tgt := targetYAML(cfg)
 	run := func(plan string) (*suitedir.Manifest, string, string, error) {

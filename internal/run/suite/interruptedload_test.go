@@ -19,6 +19,7 @@ import (
 // prepare: reuse loads the data again (saying why) and never reuses it, and
 // its cells run on complete tables.
 func TestSuiteResumeReloadsAnInterruptedPrepare(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	const size = 50000
 	plan := targetYAML(cfg) + `

@@ -15,11 +15,13 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/procfs"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // TestSuitePinsItsServer: a plan's server.cpus reaches the server's start
 // and is recorded in the manifest and every cell's managed_server.cpu_list.
 func TestSuitePinsItsServer(t *testing.T) {
+	testdb.SkipShort(t, "a private MariaDB")
 	if _, err := exec.LookPath("mariadbd"); err != nil {
 		if _, err := os.Stat("/usr/sbin/mariadbd"); err != nil {
 			t.Skip("MariaDB's server is not installed (scripts/test.sh installs it)")
@@ -107,6 +109,7 @@ func taskCPUs(t *testing.T, pid int) map[string]string {
 // records each cell's set; every thread of the server is on the set while
 // the cell is measured. A resumed cell is run on its own set again.
 func TestSuiteServerCPUSweep(t *testing.T) {
+	testdb.SkipShort(t, "a private MariaDB")
 	if _, err := exec.LookPath("mariadbd"); err != nil {
 		if _, err := os.Stat("/usr/sbin/mariadbd"); err != nil {
 			t.Skip("MariaDB's server is not installed (scripts/test.sh installs it)")

@@ -30,6 +30,7 @@ func section(t *testing.T, out, name string) []string {
 // loaded of all with rate and ETA, tables (and bytes) read of all, time run of
 // the warm-up's time, connections opened of all.
 func TestSuiteStepsShowProgress(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	plan := targetYAML(cfg) + `
 name: progress

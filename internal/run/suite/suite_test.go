@@ -138,8 +138,10 @@ func checkComplete(t *testing.T, dir string) *suitedir.Manifest {
 }
 
 func TestSuiteRunsSmallPlan(t *testing.T) {
+	t.Parallel()
 	for name, cfg := range map[string]driver.Config{"sqlite": testdb.SQLite(t), "mariadb": testdb.MySQL(t)} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "suite")
 			path := writePlan(t, smallPlan(targetYAML(cfg), "  changeover_sleep: 0.2\n"))
 			m, out, err := runPlan(context.Background(), t, path, dir, false)
@@ -191,6 +193,7 @@ func TestSuiteChildProcess(t *testing.T) {
 }
 
 func TestSuiteResumesAfterKill(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	path := writePlan(t, smallPlan(targetYAML(cfg), ""))
 	dir := filepath.Join(t.TempDir(), "suite")
@@ -264,6 +267,7 @@ func TestSuiteResumesAfterKill(t *testing.T) {
 }
 
 func TestSuiteInterruptKeepsPartialCell(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	path := writePlan(t, strings.NewReplacer("time: 1\n", "time: 2\n", "rounds: 2", "rounds: 1").Replace(smallPlan(targetYAML(cfg), "")))
 	dir := filepath.Join(t.TempDir(), "suite")
@@ -314,6 +318,7 @@ func TestSuiteInterruptKeepsPartialCell(t *testing.T) {
 }
 
 func TestSuiteFailedCellsContinueOrStop(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	// Dropping a column between cells makes every later cell fail once it
 	// runs (dropped tables would fail it before, when it reads its data).
@@ -358,6 +363,7 @@ func TestSuiteFailedCellsContinueOrStop(t *testing.T) {
 }
 
 func TestSuiteOwnsItsServer(t *testing.T) {
+	testdb.SkipShort(t, "a private MariaDB")
 	if _, err := exec.LookPath("mariadbd"); err != nil {
 		if _, err := os.Stat("/usr/sbin/mariadbd"); err != nil {
 			t.Skip("MariaDB's server is not installed (scripts/test.sh installs it)")
@@ -455,6 +461,7 @@ func TestSuiteServerDiesDuringCell(t *testing.T) {
 }
 
 func serverDiesDuringCell(t *testing.T, reconnectTimeout, why string) {
+	testdb.SkipShort(t, "a private MariaDB")
 	if _, err := os.Stat("/usr/sbin/mariadbd"); err != nil {
 		t.Skip("MariaDB's server is not installed (scripts/test.sh installs it)")
 	}
@@ -534,6 +541,7 @@ func (r *recorder) Interval(iv result.Interval, _ *metrics.Latency) {
 }
 
 func TestSuiteTellsItsWatcher(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	path := writePlan(t, targetYAML(cfg)+"data: {tables: 1, table_size: 500}\nmatrix: {workloads: [oltp_point_select], threads: [1]}\nrun: {time: 2, warmup_time: 1}\n")
 	w := &recorder{}
@@ -557,6 +565,7 @@ func TestSuiteTellsItsWatcher(t *testing.T) {
 // warnings as a run's (through the one measured-run path, runner.Outcome.Fill)
 // and the suite prints them under the cell.
 func TestSuiteCellsCarryWarnings(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	dir := filepath.Join(t.TempDir(), "suite")
 	plan := targetYAML(cfg) + `  ssl: "on"
@@ -611,6 +620,7 @@ run:
 // --isolation-level, --session-var and --mysql-compression do, and the
 // results say so (read back from MariaDB).
 func TestSuiteSessionSetUp(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.MySQL(t)
 	target := targetYAML(cfg) + "  isolation: read-committed\n  session_vars: [innodb_lock_wait_timeout=7]\n  compression: on\n"
 	plan := strings.NewReplacer("rounds: 2", "rounds: 1", "threads: [1, 2]", "threads: [1]",

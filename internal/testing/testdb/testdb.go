@@ -3,6 +3,10 @@
 // when the test ends. The servers are reached at 127.0.0.1 with the machine's
 // test credentials; FAIRBENCH_TEST_MYSQL_* and FAIRBENCH_TEST_PGSQL_* (HOST, PORT,
 // USER, PASSWORD) override them. The project's test script starts the servers.
+//
+// Under -short (`make unit`, the lane that needs no server) MySQL and PgSQL skip
+// the test, and All returns the SQLite target only: see SkipShort. Without -short
+// a server that cannot be reached fails the test.
 package testdb
 
 import (
@@ -10,9 +14,11 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -46,6 +52,38 @@ func uniqueName(prefix string) string {
 		panic(err)
 	}
 	return fmt.Sprintf("fbt_%s_%s", prefix, hex.EncodeToString(b))
+}
+
+// SkipShort skips the test under -short, saying that it needs what ("MariaDB",
+// "PostgreSQL", "sysbench", "chromium"): `make unit` runs go test -short on a
+// machine that may have no database server, container tool or browser. Without
+// -short it does nothing, and a test that cannot find what it needs fails.
+func SkipShort(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("needs %s (-short)", what)
+	}
+}
+
+// ShortParallel lets perCPU parallel tests per CPU run at once under -short
+// (`make unit`), unless the command line gives -parallel: a package whose
+// parallel tests then run on SQLite or against no server, and mostly wait on
+// fixed durations rather than compute, calls it from TestMain after
+// flag.Parse. Without -short it does nothing: there the parallel tests share
+// the machine's servers, and the default (one per CPU) stands.
+func ShortParallel(perCPU int) error {
+	if !testing.Short() {
+		return nil
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if given {
+		return nil
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(perCPU*runtime.GOMAXPROCS(0))); err != nil {
+		return fmt.Errorf("testdb: set -test.parallel: %w", err)
+	}
+	return nil
 }
 
 // MySQLServer returns a Config for the test MySQL-protocol server without a database.
@@ -82,6 +120,7 @@ func PgSQLServer() driver.Config {
 // the test ends, and returns a Config that uses it.
 func MySQL(t testing.TB) driver.Config {
 	t.Helper()
+	SkipShort(t, "MariaDB")
 	cfg := MySQLServer()
 	mc := mysql.NewConfig()
 	mc.User, mc.Passwd, mc.Net = cfg.User, cfg.Password, "tcp"
@@ -112,6 +151,7 @@ func MySQL(t testing.TB) driver.Config {
 // test ends, and returns a Config that uses it.
 func PgSQL(t testing.TB) driver.Config {
 	t.Helper()
+	SkipShort(t, "PostgreSQL")
 	cfg := PgSQLServer()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -157,9 +197,14 @@ func SQLite(t testing.TB) driver.Config {
 }
 
 // All returns a fresh Config for each of the three targets, keyed by driver kind,
-// for table tests that run the same case everywhere.
+// for table tests that run the same case everywhere. Under -short it returns the
+// SQLite target only, and logs that the servers' cases do not run.
 func All(t testing.TB) map[string]driver.Config {
 	t.Helper()
+	if testing.Short() {
+		t.Log("testdb: the MariaDB and PostgreSQL cases need their servers (-short): SQLite only")
+		return map[string]driver.Config{driver.KindSQLite: SQLite(t)}
+	}
 	return map[string]driver.Config{
 		driver.KindMySQL:  MySQL(t),
 		driver.KindPgSQL:  PgSQL(t),

@@ -211,6 +211,7 @@ func (w *tpcc) testRows(t *testing.T, c driver.Conn) int64 {
 // TestResumeAfterCancel interrupts a 2-warehouse load once warehouse 1 is
 // loaded; the next prepare loads warehouse 2 only and the check passes.
 func TestResumeAfterCancel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loads two warehouses")
 	}
@@ -254,6 +255,7 @@ func (l *cancelOnLine) Write(p []byte) (int, error) {
 }
 
 func TestOutputDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := newWorkload(t, "--warehouses=1", "--output-dir="+dir)
 	drv := openDriver(t, testdb.SQLite(t))
@@ -299,6 +301,7 @@ func TestOutputDir(t *testing.T) {
 // only order_line is loaded again, the rows of the others stay,
 // and the warehouse ends marked loaded without part markers.
 func TestResumeWarehouseParts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loads a warehouse")
 	}

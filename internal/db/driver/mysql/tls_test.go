@@ -57,6 +57,7 @@ func TestTLSModesAgainstTLSServer(t *testing.T) {
 // in plain text, and DetectTLS, which the result's target.tls records, says
 // so; with TLS on it says TLS was used.
 func TestOnWithoutTLSFallsBackToPlainText(t *testing.T) {
+	testdb.SkipShort(t, "MariaDB")
 	cfg := testdb.MySQLServer()
 	cfg.SSL = driver.SSLOn
 	d := drivertest.Open(t, New, cfg)

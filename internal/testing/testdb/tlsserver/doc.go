@@ -12,7 +12,8 @@
 //
 // The servers come from the Debian packages mariadb-server and postgresql
 // (scripts/test.sh installs them); a test fails with the package to install when a
-// binary is missing.
+// binary is missing; under -short (`make unit`) StartMariaDB and StartPostgreSQL
+// skip the test instead.
 package tlsserver
 
 import "time"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/base/procutil"
 	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // MariaDB is a private MariaDB server with TLS on, listening on 127.0.0.1:Port.
@@ -34,9 +35,10 @@ type MariaDB struct {
 // StartMariaDB creates a data directory, starts mariadbd with TLS on (server
 // certificate certs.Server, client certificates checked against certs.CA), sets
 // up UserTLS (REQUIRE SSL), UserCert (REQUIRE X509) and Database, and stops the
-// server when the test ends.
+// server when the test ends. Under -short it skips the test.
 func StartMariaDB(t testing.TB, certs *Certs) *MariaDB {
 	t.Helper()
+	testdb.SkipShort(t, "a private MariaDB with TLS")
 	daemon := findBinary(t, "mariadbd", "mariadb-server", "/usr/sbin/mariadbd", "/usr/bin/mariadbd")
 	installDB := findBinary(t, "mariadb-install-db", "mariadb-server", "/usr/bin/mariadb-install-db", "/usr/sbin/mariadb-install-db")
 	dir := t.TempDir()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/base/procutil"
 	"github.com/fairbench/fairbench/internal/db/driver"
+	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
 // PostgreSQL is a private PostgreSQL server with TLS on, listening on
@@ -43,9 +44,10 @@ type PostgreSQL struct {
 // StartPostgreSQL initialises a cluster in a temporary directory, starts it with
 // TLS on (server certificate certs.Server, client certificates checked against
 // certs.CA), creates UserTLS, UserCert and Database, and stops it with
-// "pg_ctl -m immediate stop" when the test ends.
+// "pg_ctl -m immediate stop" when the test ends. Under -short it skips the test.
 func StartPostgreSQL(t testing.TB, certs *Certs) *PostgreSQL {
 	t.Helper()
+	testdb.SkipShort(t, "a private PostgreSQL with TLS")
 	p := &PostgreSQL{Port: freePort(t), certs: certs, bin: postgresBinDir(t), owner: postgresOwner(t)}
 	// Not t.TempDir: the postgres user must be able to reach the directory.
 	dir, err := os.MkdirTemp("", "fairbench-pg-")
