@@ -266,5 +266,45 @@ named), and writes results that record the machine and server they came from.
 	if first == cobra.ShellCompRequestCmd || first == cobra.ShellCompNoDescRequestCmd {
 		registerCompletions(root)
 	}
+	refuseUnknownHelpTopics(root)
 	return root
+}
+
+// suggestCommands returns the commands near a mistyped one: cobra's
+// suggestions, and "help", which cobra never suggests.
+func suggestCommands(root *cobra.Command) func(word string) []string {
+	return func(word string) []string {
+		near := root.SuggestionsFor(word)
+		if suggest.Nearest(word, []string{"help"}) == "help" && !slices.Contains(near, "help") {
+			near = append(near, "help")
+		}
+		return near
+	}
+}
+
+// refuseUnknownHelpTopics makes `fairbench help TOPIC` with an unknown topic a
+// usage error that suggests the nearest commands, where cobra's help prints
+// "Unknown help topic" and the usage and exits 0.
+func refuseUnknownHelpTopics(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "help" || c.Run == nil {
+			continue
+		}
+		show := c.Run
+		c.Run = nil
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				if found, _, err := root.Find(args); err != nil || found == nil || found == root {
+					msg := fmt.Sprintf("unknown help topic %q", strings.Join(args, " "))
+					if near := suggestCommands(root)(args[0]); len(near) > 0 {
+						msg += "; did you mean " + suggest.Quoted(near) + "?"
+					}
+					return usageErrorf("%s ('fairbench help' lists the commands)", msg)
+				}
+			}
+			show(cmd, args)
+			return nil
+		}
+	}
 }

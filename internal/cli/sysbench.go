@@ -41,7 +41,7 @@ func (a *App) sysbenchCatalog(root *cobra.Command) sysbenchcli.Catalog {
 		Workloads: a.Workloads.Names(),
 		Commands:  []string{"help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd},
 		ReadFile:  os.ReadFile,
-		Suggest:   root.SuggestionsFor,
+		Suggest:   suggestCommands(root),
 	}
 	for _, s := range oltp.Specs() {
 		if _, err := a.Workloads.Lookup(s.Name); err == nil {
