@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// testEnv has :x = 5, :d = 2.5, :b = TRUE, :n = NULL and :default_seed = 0
-// (pgbench -D default_seed=0 -D x=5 gives the same seeds for hash tests).
+// testEnv has :x = 5, :d = 2.5, :b = TRUE, :n = NULL and :default_seed = 0,
+// the variables pgbenchArgs gives real pgbench.
 func testEnv() Env {
 	return Env{
 		Lookup: Vars(map[string]Value{
@@ -28,136 +28,138 @@ func eval(t *testing.T, src string) (Value, error) {
 	return Eval(e, testEnv())
 }
 
-// TestEval checks values; the comment "pgbench" marks cases whose value was
-// read from real pgbench 15 (\set a debug(…)).
+// evalCases are expressions and their values; the comment "pgbench" marks
+// cases whose value was read from real pgbench 15 (\set a debug(…)), and
+// TestAgainstPgbench checks them all against it.
+var evalCases = []struct {
+	src  string
+	want Value
+}{
+	{"1", IntValue(1)},
+	{"  42  ", IntValue(42)},
+	{"1.5", DoubleValue(1.5)},
+	{".5e1 + 1.", DoubleValue(6)}, // pgbench
+	{"1e3", DoubleValue(1000)},
+	{"-9223372036854775808", IntValue(math.MinInt64)}, // pgbench
+	{"9223372036854775807", IntValue(math.MaxInt64)},
+	{"TRUE", BoolValue(true)},
+	{"false", BoolValue(false)},
+	{"NULL", NullValue()},
+	{":x + 1", IntValue(6)}, // pgbench
+	{":d * 2", DoubleValue(5)},
+	{"1 + 2 * 3 - 4 / 2", IntValue(5)},             // pgbench
+	{"(1 + 2) * 3", IntValue(9)},                   // pgbench
+	{"- - 3", IntValue(3)},                         // pgbench
+	{"-(1.5)", DoubleValue(-1.5)},                  // pgbench
+	{"+TRUE", BoolValue(true)},                     // pgbench
+	{"-7 / 2", IntValue(-3)},                       // pgbench
+	{"-7 % 2", IntValue(-1)},                       // pgbench
+	{"7 % -3", IntValue(1)},                        // pgbench
+	{"mod(-9223372036854775808, -1)", IntValue(0)}, // pgbench
+	{"-9223372036854775808 % -1", IntValue(0)},     // pgbench
+	{"9223372036854775807 / -1", IntValue(-math.MaxInt64)},
+	{"1.0 % 2", IntValue(1)},     // pgbench: % rounds doubles to int
+	{"mod(7.9, 2)", IntValue(0)}, // pgbench
+	{"1 + 2.5", DoubleValue(3.5)},
+	{"7 / 2.0", DoubleValue(3.5)},
+	{"1.0 / 0", DoubleValue(math.Inf(1))}, // pgbench
+	{"-1.0 / 0", DoubleValue(math.Inf(-1))},
+	{"4611686018427387904 * -2", IntValue(math.MinInt64)},
+	{"-3037000499 * 3037000499", IntValue(-9223372030926249001)},
+	{"1 = 1.0", BoolValue(true)},   // pgbench
+	{"1 <> 2", BoolValue(true)},    // pgbench
+	{"1 != 1", BoolValue(false)},   // pgbench
+	{"1 >= 1.5", BoolValue(false)}, // pgbench
+	{"2 > 1", BoolValue(true)},
+	{"2 <= 2", BoolValue(true)},
+	{"3 < 2", BoolValue(false)},
+	{"NOT 1 = 2", BoolValue(true)},                // pgbench
+	{"NOT FALSE AND FALSE", BoolValue(false)},     // pgbench
+	{"2 < 3 AND 3 < 4 OR FALSE", BoolValue(true)}, // pgbench
+	{"NULL AND TRUE", NullValue()},                // pgbench
+	{"FALSE AND NULL", BoolValue(false)},          // pgbench
+	{"TRUE AND NULL", NullValue()},                // pgbench
+	{"NULL OR TRUE", NullValue()},                 // pgbench
+	{"TRUE OR NULL", BoolValue(true)},             // pgbench
+	{"FALSE OR NULL", NullValue()},                // pgbench
+	{"NULL AND :nosuch", NullValue()},             // pgbench: right side not evaluated
+	{"FALSE AND :nosuch", BoolValue(false)},       // pgbench
+	{"TRUE OR :nosuch", BoolValue(true)},          // pgbench
+	{"NOT NULL", NullValue()},                     // pgbench
+	{"NULL + 1", NullValue()},                     // pgbench
+	{"~NULL", NullValue()},                        // pgbench
+	{"-NULL", NullValue()},                        // pgbench
+	{"int(NULL)", NullValue()},                    // pgbench
+	{"hash(NULL)", NullValue()},                   // pgbench
+	{"debug(NULL)", NullValue()},                  // pgbench
+	{"5 IS NULL", BoolValue(false)},               // pgbench
+	{"NULL IS NULL", BoolValue(true)},             // pgbench
+	{":n IS NOT NULL", BoolValue(false)},
+	{"1 IS TRUE", BoolValue(false)},           // pgbench
+	{"TRUE IS NOT FALSE", BoolValue(true)},    // pgbench
+	{"5 ISNULL", BoolValue(false)},            // pgbench
+	{"5 NOTNULL", BoolValue(true)},            // pgbench
+	{"2 = 2 IS TRUE", BoolValue(true)},        // pgbench
+	{"1 IS NULL IS NULL", BoolValue(false)},   // pgbench
+	{"TRUE IS TRUE IS TRUE", BoolValue(true)}, // pgbench
+	{"1 # 3", IntValue(2)},                    // pgbench
+	{"6 & 3", IntValue(2)},
+	{"~1+2", IntValue(-4)},                                      // pgbench: ~ binds like the bitwise operators
+	{"~1|8", IntValue(-2)},                                      // pgbench
+	{"1 | 2 + 1", IntValue(3)},                                  // pgbench
+	{"-2 << 1 + 1", IntValue(-8)},                               // pgbench
+	{"-8 >> 1", IntValue(-4)},                                   // pgbench
+	{"1 << 64", IntValue(1)},                                    // pgbench (x86-64)
+	{"1 << 65", IntValue(2)},                                    // pgbench (x86-64)
+	{"CASE WHEN NULL THEN 1 ELSE 2 END", IntValue(2)},           // pgbench
+	{"CASE WHEN 0 THEN 1 END", NullValue()},                     // pgbench
+	{"CASE WHEN 1 THEN 1 END", IntValue(1)},                     // pgbench
+	{"CASE WHEN 0.0 THEN 1 ELSE 3 END", IntValue(3)},            // pgbench
+	{"CASE WHEN 1 THEN 1 WHEN :nosuch THEN 2 END", IntValue(1)}, // pgbench
+	{"Case When :x > 9 Then 1 when :x > 4 then 2 END", IntValue(2)},
+	{"abs(-3)", IntValue(3)},
+	{"ABS(-3)", IntValue(3)},                                 // pgbench
+	{"abs (1)", IntValue(1)},                                 // pgbench
+	{"abs(-2.5)", DoubleValue(2.5)},                          // pgbench
+	{"abs(-9223372036854775808)", IntValue(math.MinInt64)},   // pgbench: wraps
+	{"double(3)", DoubleValue(3)},                            // pgbench
+	{"int(3.9)", IntValue(4)},                                // pgbench: rounds
+	{"int(-3.9)", IntValue(-4)},                              // pgbench
+	{"int(2.5)", IntValue(2)},                                // pgbench: half to even
+	{"int(3.5)", IntValue(4)},                                // pgbench
+	{"int(-2.5)", IntValue(-2)},                              // pgbench
+	{"int(-9.2233720368547758e18)", IntValue(math.MinInt64)}, // pgbench
+	{"exp(0)", DoubleValue(1)},
+	{"ln(1)", DoubleValue(0)},
+	{"ln(0)", DoubleValue(math.Inf(-1))}, // pgbench
+	{"sqrt(16)", DoubleValue(4)},
+	{"pow(2, 10)", DoubleValue(1024)}, // pgbench
+	{"power(2, 0.5)", DoubleValue(math.Sqrt2)},
+	{"pi()", DoubleValue(math.Pi)},
+	{"greatest(1, 2.5, 2)", DoubleValue(2.5)}, // pgbench
+	{"greatest(3, 9, -1)", IntValue(9)},
+	{"least(2)", IntValue(2)}, // pgbench
+	{"least(4, -1.5)", DoubleValue(-1.5)},
+	// Hashes and permute: values from pgbench 15 with -D default_seed=0.
+	{"hash_murmur2(42, 0)", IntValue(-3251795447530343920)},
+	{"hash(42)", IntValue(-3251795447530343920)},
+	{"hash_fnv1a(42, 0)", IntValue(-55488592825689361)},
+	{"hash_murmur2(-7, 123456789)", IntValue(2676269244706528868)},
+	{"hash_fnv1a(-7, 123456789)", IntValue(-197487324214030482)},
+	{"permute(0, 10, 5)", IntValue(6)},
+	{"permute(7, 1000, 12345)", IntValue(260)},
+	{"permute(-3, 100, 1)", IntValue(60)},
+	{"permute(123456789, 9999999999, -42)", IntValue(4925549631)},
+	{"permute(5, 1, 3)", IntValue(0)},
+	{"random(1, 1)", IntValue(1)}, // pgbench
+	// NewPRNG(1) is not pgbench client 0's stream (see TestPRNGMatchesPgbench).
+	{"random(7, 7) + random(-3, -3)", IntValue(4)},
+	{"debug(:x)", IntValue(5)},
+}
+
+// TestEval checks evalCases.
 func TestEval(t *testing.T) {
-	i, f, b, null := IntValue, DoubleValue, BoolValue, NullValue()
-	tests := []struct {
-		src  string
-		want Value
-	}{
-		{"1", i(1)},
-		{"  42  ", i(42)},
-		{"1.5", f(1.5)},
-		{".5e1 + 1.", f(6)}, // pgbench
-		{"1e3", f(1000)},
-		{"-9223372036854775808", i(math.MinInt64)}, // pgbench
-		{"9223372036854775807", i(math.MaxInt64)},
-		{"TRUE", b(true)},
-		{"false", b(false)},
-		{"NULL", null},
-		{":x + 1", i(6)}, // pgbench
-		{":d * 2", f(5)},
-		{"1 + 2 * 3 - 4 / 2", i(5)},             // pgbench
-		{"(1 + 2) * 3", i(9)},                   // pgbench
-		{"- - 3", i(3)},                         // pgbench
-		{"-(1.5)", f(-1.5)},                     // pgbench
-		{"+TRUE", b(true)},                      // pgbench
-		{"-7 / 2", i(-3)},                       // pgbench
-		{"-7 % 2", i(-1)},                       // pgbench
-		{"7 % -3", i(1)},                        // pgbench
-		{"mod(-9223372036854775808, -1)", i(0)}, // pgbench
-		{"-9223372036854775808 % -1", i(0)},     // pgbench
-		{"9223372036854775807 / -1", i(-math.MaxInt64)},
-		{"1.0 % 2", i(1)},     // pgbench: % rounds doubles to int
-		{"mod(7.9, 2)", i(0)}, // pgbench
-		{"1 + 2.5", f(3.5)},
-		{"7 / 2.0", f(3.5)},
-		{"1.0 / 0", f(math.Inf(1))}, // pgbench
-		{"-1.0 / 0", f(math.Inf(-1))},
-		{"4611686018427387904 * -2", i(math.MinInt64)},
-		{"-3037000499 * 3037000499", i(-9223372030926249001)},
-		{"1 = 1.0", b(true)},   // pgbench
-		{"1 <> 2", b(true)},    // pgbench
-		{"1 != 1", b(false)},   // pgbench
-		{"1 >= 1.5", b(false)}, // pgbench
-		{"2 > 1", b(true)},
-		{"2 <= 2", b(true)},
-		{"3 < 2", b(false)},
-		{"NOT 1 = 2", b(true)},                // pgbench
-		{"NOT FALSE AND FALSE", b(false)},     // pgbench
-		{"2 < 3 AND 3 < 4 OR FALSE", b(true)}, // pgbench
-		{"NULL AND TRUE", null},               // pgbench
-		{"FALSE AND NULL", b(false)},          // pgbench
-		{"TRUE AND NULL", null},               // pgbench
-		{"NULL OR TRUE", null},                // pgbench
-		{"TRUE OR NULL", b(true)},             // pgbench
-		{"FALSE OR NULL", null},               // pgbench
-		{"NULL AND :nosuch", null},            // pgbench: right side not evaluated
-		{"FALSE AND :nosuch", b(false)},       // pgbench
-		{"TRUE OR :nosuch", b(true)},          // pgbench
-		{"NOT NULL", null},                    // pgbench
-		{"NULL + 1", null},                    // pgbench
-		{"~NULL", null},                       // pgbench
-		{"-NULL", null},                       // pgbench
-		{"int(NULL)", null},                   // pgbench
-		{"hash(NULL)", null},                  // pgbench
-		{"debug(NULL)", null},                 // pgbench
-		{"5 IS NULL", b(false)},               // pgbench
-		{"NULL IS NULL", b(true)},             // pgbench
-		{":n IS NOT NULL", b(false)},
-		{"1 IS TRUE", b(false)},           // pgbench
-		{"TRUE IS NOT FALSE", b(true)},    // pgbench
-		{"5 ISNULL", b(false)},            // pgbench
-		{"5 NOTNULL", b(true)},            // pgbench
-		{"2 = 2 IS TRUE", b(true)},        // pgbench
-		{"1 IS NULL IS NULL", b(false)},   // pgbench
-		{"TRUE IS TRUE IS TRUE", b(true)}, // pgbench
-		{"1 # 3", i(2)},                   // pgbench
-		{"6 & 3", i(2)},
-		{"~1+2", i(-4)},                                      // pgbench: ~ binds like the bitwise operators
-		{"~1|8", i(-2)},                                      // pgbench
-		{"1 | 2 + 1", i(3)},                                  // pgbench
-		{"-2 << 1 + 1", i(-8)},                               // pgbench
-		{"-8 >> 1", i(-4)},                                   // pgbench
-		{"1 << 64", i(1)},                                    // pgbench (x86-64)
-		{"1 << 65", i(2)},                                    // pgbench (x86-64)
-		{"CASE WHEN NULL THEN 1 ELSE 2 END", i(2)},           // pgbench
-		{"CASE WHEN 0 THEN 1 END", null},                     // pgbench
-		{"CASE WHEN 1 THEN 1 END", i(1)},                     // pgbench
-		{"CASE WHEN 0.0 THEN 1 ELSE 3 END", i(3)},            // pgbench
-		{"CASE WHEN 1 THEN 1 WHEN :nosuch THEN 2 END", i(1)}, // pgbench
-		{"Case When :x > 9 Then 1 when :x > 4 then 2 END", i(2)},
-		{"abs(-3)", i(3)},
-		{"ABS(-3)", i(3)},                                 // pgbench
-		{"abs (1)", i(1)},                                 // pgbench
-		{"abs(-2.5)", f(2.5)},                             // pgbench
-		{"abs(-9223372036854775808)", i(math.MinInt64)},   // pgbench: wraps
-		{"double(3)", f(3)},                               // pgbench
-		{"int(3.9)", i(4)},                                // pgbench: rounds
-		{"int(-3.9)", i(-4)},                              // pgbench
-		{"int(2.5)", i(2)},                                // pgbench: half to even
-		{"int(3.5)", i(4)},                                // pgbench
-		{"int(-2.5)", i(-2)},                              // pgbench
-		{"int(-9.2233720368547758e18)", i(math.MinInt64)}, // pgbench
-		{"exp(0)", f(1)},
-		{"ln(1)", f(0)},
-		{"ln(0)", f(math.Inf(-1))}, // pgbench
-		{"sqrt(16)", f(4)},
-		{"pow(2, 10)", f(1024)}, // pgbench
-		{"power(2, 0.5)", f(math.Sqrt2)},
-		{"pi()", f(math.Pi)},
-		{"greatest(1, 2.5, 2)", f(2.5)}, // pgbench
-		{"greatest(3, 9, -1)", i(9)},
-		{"least(2)", i(2)}, // pgbench
-		{"least(4, -1.5)", f(-1.5)},
-		// Hashes and permute: values from pgbench 15 with -D default_seed=0.
-		{"hash_murmur2(42, 0)", i(-3251795447530343920)},
-		{"hash(42)", i(-3251795447530343920)},
-		{"hash_fnv1a(42, 0)", i(-55488592825689361)},
-		{"hash_murmur2(-7, 123456789)", i(2676269244706528868)},
-		{"hash_fnv1a(-7, 123456789)", i(-197487324214030482)},
-		{"permute(0, 10, 5)", i(6)},
-		{"permute(7, 1000, 12345)", i(260)},
-		{"permute(-3, 100, 1)", i(60)},
-		{"permute(123456789, 9999999999, -42)", i(4925549631)},
-		{"permute(5, 1, 3)", i(0)},
-		{"random(1, 1)", i(1)}, // pgbench
-		// NewPRNG(1) is not pgbench client 0's stream (see TestPRNGMatchesPgbench).
-		{"random(7, 7) + random(-3, -3)", i(4)},
-		{"debug(:x)", i(5)},
-	}
-	for _, tt := range tests {
+	for _, tt := range evalCases {
 		got, err := eval(t, tt.src)
 		if err != nil {
 			t.Errorf("%s: %v", tt.src, err)
@@ -186,45 +188,46 @@ func TestEvalNaN(t *testing.T) {
 }
 
 // TestEvalErrors checks evaluation errors; the messages are pgbench's.
+var evalErrorCases = []struct{ src, want string }{
+	{"9223372036854775807 + 1", "bigint add out of range"},
+	{"-9223372036854775807 - 2", "bigint sub out of range"},
+	{"4611686018427387904 * 2", "bigint mul out of range"},
+	{"-9223372036854775808 * -1", "bigint mul out of range"},
+	{"-9223372036854775808 / -1", "bigint div out of range"},
+	{"-(-9223372036854775808)", "bigint sub out of range"},
+	{"7 / 0", "division by zero"},
+	{"7 % 0", "division by zero"},
+	{"mod(1, 0)", "division by zero"},
+	{":nosuch", `undefined variable "nosuch"`},
+	{":_1 + 1", `undefined variable "_1"`},
+	{"NOT 1", "cannot coerce int to boolean"},
+	{"1 AND 2", "cannot coerce int to boolean"},
+	{"TRUE AND 1.5", "cannot coerce double to boolean"},
+	{"FALSE OR 1", "cannot coerce int to boolean"},
+	{"TRUE = TRUE", "cannot coerce boolean to int"},
+	{"TRUE + 1", "cannot coerce boolean to int"},
+	{"NOT TRUE = FALSE", "cannot coerce boolean to int"},
+	{"2.0 = TRUE", "cannot coerce boolean to double"},
+	{"1.5 + TRUE", "cannot coerce boolean to double"},
+	{"double(TRUE)", "cannot coerce boolean to double"},
+	{"int(TRUE)", "cannot coerce boolean to int"},
+	{"greatest(TRUE)", "cannot coerce boolean to int"},
+	{"least(3, TRUE)", "cannot coerce boolean to int"},
+	{"int(1e19)", "double to int overflow for 10000000000000000000.000000"},
+	{"int(9.2233720368547758e18)", "double to int overflow"},
+	{"int(0.0/0)", "double to int overflow"},
+	{"random(5, 4)", "empty range given to random"},
+	{"random(-9223372036854775808, 9223372036854775807)", "random range is too large"},
+	{"random_gaussian(1, 10, 1.9)", "gaussian parameter must be at least 2.000000 (not 1.900000)"},
+	{"random_exponential(1, 10, 0)", "exponential parameter must be greater than zero (not 0.000000)"},
+	{"random_zipfian(1, 10, 1.0)", "zipfian parameter must be in range [1.001, 1000] (not 1.000000)"},
+	{"random_zipfian(1, 10, 1001)", "zipfian parameter must be in range [1.001, 1000] (not 1001.000000)"},
+	{"permute(1, 0)", "permute size parameter must be greater than zero"},
+	{"permute(1, -5, 2)", "permute size parameter must be greater than zero"},
+}
+
 func TestEvalErrors(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"9223372036854775807 + 1", "bigint add out of range"},
-		{"-9223372036854775807 - 2", "bigint sub out of range"},
-		{"4611686018427387904 * 2", "bigint mul out of range"},
-		{"-9223372036854775808 * -1", "bigint mul out of range"},
-		{"-9223372036854775808 / -1", "bigint div out of range"},
-		{"-(-9223372036854775808)", "bigint sub out of range"},
-		{"7 / 0", "division by zero"},
-		{"7 % 0", "division by zero"},
-		{"mod(1, 0)", "division by zero"},
-		{":nosuch", `undefined variable "nosuch"`},
-		{":_1 + 1", `undefined variable "_1"`},
-		{"NOT 1", "cannot coerce int to boolean"},
-		{"1 AND 2", "cannot coerce int to boolean"},
-		{"TRUE AND 1.5", "cannot coerce double to boolean"},
-		{"FALSE OR 1", "cannot coerce int to boolean"},
-		{"TRUE = TRUE", "cannot coerce boolean to int"},
-		{"TRUE + 1", "cannot coerce boolean to int"},
-		{"NOT TRUE = FALSE", "cannot coerce boolean to int"},
-		{"2.0 = TRUE", "cannot coerce boolean to double"},
-		{"1.5 + TRUE", "cannot coerce boolean to double"},
-		{"double(TRUE)", "cannot coerce boolean to double"},
-		{"int(TRUE)", "cannot coerce boolean to int"},
-		{"greatest(TRUE)", "cannot coerce boolean to int"},
-		{"least(3, TRUE)", "cannot coerce boolean to int"},
-		{"int(1e19)", "double to int overflow for 10000000000000000000.000000"},
-		{"int(9.2233720368547758e18)", "double to int overflow"},
-		{"int(0.0/0)", "double to int overflow"},
-		{"random(5, 4)", "empty range given to random"},
-		{"random(-9223372036854775808, 9223372036854775807)", "random range is too large"},
-		{"random_gaussian(1, 10, 1.9)", "gaussian parameter must be at least 2.000000 (not 1.900000)"},
-		{"random_exponential(1, 10, 0)", "exponential parameter must be greater than zero (not 0.000000)"},
-		{"random_zipfian(1, 10, 1.0)", "zipfian parameter must be in range [1.001, 1000] (not 1.000000)"},
-		{"random_zipfian(1, 10, 1001)", "zipfian parameter must be in range [1.001, 1000] (not 1001.000000)"},
-		{"permute(1, 0)", "permute size parameter must be greater than zero"},
-		{"permute(1, -5, 2)", "permute size parameter must be greater than zero"},
-	}
-	for _, tt := range tests {
+	for _, tt := range evalErrorCases {
 		v, err := eval(t, tt.src)
 		if err == nil {
 			t.Errorf("%s = %v, want error %q", tt.src, v, tt.want)
@@ -307,40 +310,41 @@ func TestParseShape(t *testing.T) {
 
 // TestParseErrors checks syntax errors: pgbench rejects each of these, and
 // the error names the column and what was expected or wrong.
+var parseErrorCases = []struct {
+	src  string
+	col  int
+	want string
+}{
+	{"1 +", 4, "expected an operand"},
+	{"(1", 3, `expected ")"`},
+	{"1 < 2 < 3", 7, "do not associate"},
+	{"1 = 1 = 1", 7, "do not associate"},
+	{"1 AND", 6, "expected an operand"},
+	{"CASE END", 6, "expected WHEN after CASE"},
+	{"CASE WHEN 1 THEN 2 ELSE 3", 26, "expected WHEN, ELSE or END"},
+	{"CASE WHEN 1 2 END", 13, "expected THEN"},
+	{"1 @ 2", 3, `unexpected character '@'`},
+	{": x", 1, "expected a variable name"},
+	{"nosuch(1)", 1, `unexpected function name "nosuch"`},
+	{"abs(1, 2)", 1, "unexpected number of arguments (abs)"},
+	{"pi(1)", 1, "unexpected number of arguments (pi)"},
+	{"greatest()", 1, "at least 1 argument"},
+	{"random(1)", 1, "unexpected number of arguments (random)"},
+	{"hash(1, 2, 3)", 1, "unexpected number of arguments (hash)"},
+	{"permute(1)", 1, "unexpected number of arguments (permute)"},
+	{"abs 1", 5, `expected "(" after function name abs`},
+	{"abs(1 2)", 7, `expected "," or ")"`},
+	{"1e400", 1, "double constant overflow (1e400)"},
+	{"99999999999999999999", 1, "bigint constant overflow"},
+	{"9223372036854775808", 1, "out of bigint range unless negated"},
+	{"1 2", 3, "expected an operator or the end"},
+	{":x IS 5", 7, "expected NULL, TRUE or FALSE after IS"},
+	{"", 1, "expected an operand"},
+	{"1 + )", 5, "expected an operand"},
+}
+
 func TestParseErrors(t *testing.T) {
-	tests := []struct {
-		src  string
-		col  int
-		want string
-	}{
-		{"1 +", 4, "expected an operand"},
-		{"(1", 3, `expected ")"`},
-		{"1 < 2 < 3", 7, "do not associate"},
-		{"1 = 1 = 1", 7, "do not associate"},
-		{"1 AND", 6, "expected an operand"},
-		{"CASE END", 6, "expected WHEN after CASE"},
-		{"CASE WHEN 1 THEN 2 ELSE 3", 26, "expected WHEN, ELSE or END"},
-		{"CASE WHEN 1 2 END", 13, "expected THEN"},
-		{"1 @ 2", 3, `unexpected character '@'`},
-		{": x", 1, "expected a variable name"},
-		{"nosuch(1)", 1, `unexpected function name "nosuch"`},
-		{"abs(1, 2)", 1, "unexpected number of arguments (abs)"},
-		{"pi(1)", 1, "unexpected number of arguments (pi)"},
-		{"greatest()", 1, "at least 1 argument"},
-		{"random(1)", 1, "unexpected number of arguments (random)"},
-		{"hash(1, 2, 3)", 1, "unexpected number of arguments (hash)"},
-		{"permute(1)", 1, "unexpected number of arguments (permute)"},
-		{"abs 1", 5, `expected "(" after function name abs`},
-		{"abs(1 2)", 7, `expected "," or ")"`},
-		{"1e400", 1, "double constant overflow (1e400)"},
-		{"99999999999999999999", 1, "bigint constant overflow"},
-		{"9223372036854775808", 1, "out of bigint range unless negated"},
-		{"1 2", 3, "expected an operator or the end"},
-		{":x IS 5", 7, "expected NULL, TRUE or FALSE after IS"},
-		{"", 1, "expected an operand"},
-		{"1 + )", 5, "expected an operand"},
-	}
-	for _, tt := range tests {
+	for _, tt := range parseErrorCases {
 		e, err := Parse(tt.src)
 		if err == nil {
 			t.Errorf("Parse(%q) = %v, want an error", tt.src, e)
