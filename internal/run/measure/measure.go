@@ -55,16 +55,13 @@ type MachineObserver interface {
 	// Describe fingerprints the server's machines, once, when the target
 	// opens (before any run); notes say what could not be read.
 	Describe(ctx context.Context) (machines []result.ServerMachine, notes []string)
-	// Begin snapshots the machines' counters when the measured phase begins
-	// (after the warm-up). It is called from the goroutine that keeps the
-	// run's time and must return quickly.
-	Begin(ctx context.Context)
 	// Interval snapshots them at the end of every interval (warm-up ones
 	// marked), from the reporter goroutine; it must return quickly.
 	Interval(iv result.Interval)
-	// End snapshots them when the measured phase ends and returns what each
-	// machine of Describe did over it, in the same order, and notes.
-	End(ctx context.Context) (observed []result.ObservedServerMachine, notes []string)
+	// MachineWatch begins with the measured phase (after the warm-up) and
+	// ends with it, returning what each machine of Describe did over it, in
+	// the same order, and notes (observe.MachinesObserver in Run's list).
+	observe.MachineWatch
 }
 
 // Target is an open connection target: the driver, its configuration and
