@@ -57,6 +57,8 @@ type fakeRun struct {
 	managed        map[string]string
 	// managedCPUs is the managed server's cpu_list (server start --cpus).
 	managedCPUs string
+	// scripts are the scripts of a scripted workload.
+	scripts []result.Script
 }
 
 // build makes a result of r, with defaults for what r leaves empty.
@@ -104,6 +106,7 @@ func (r fakeRun) build() *result.Result {
 	if r.variables != nil {
 		res.Server.Variables = r.variables
 	}
+	res.Scripts = r.scripts
 	if r.managed != nil {
 		res.ManagedServer = &result.ManagedServer{Flavor: "mariadb", Profile: "custom", Settings: r.managed}
 	}

@@ -123,6 +123,10 @@ func shapeOf(res *result.Result, randType string) string {
 			items = append(items, o.name+"="+v)
 		}
 	}
+	if k := result.ScriptsKey(res.Scripts); k != "" {
+		// The scripts a scripted workload ran: name, weight and text hash.
+		items = append(items, "scripts="+k)
+	}
 	if res.Target.TransportOf() == result.TransportSocket { // TCP, the usual way, is left unsaid
 		items = append(items, "transport="+result.TransportSocket)
 	}

@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -337,5 +339,37 @@ func TestSessionDifferencesAreNotPooledNorCompared(t *testing.T) {
 	var mix *MixError
 	if !errors.As(err, &mix) || !strings.Contains(err.Error(), "options: plain compression=off, zlib compression=on") {
 		t.Fatalf("err = %v, want a MixError naming compression", err)
+	}
+}
+
+// TestDifferentScriptsAreRefused: results of a scripted workload whose
+// scripts differ (text, weight) never share a row; the same scripts do.
+func TestDifferentScriptsAreRefused(t *testing.T) {
+	script := func(text string, weight int) []result.Script {
+		return []result.Script{{Name: "mine.sql", Weight: weight, SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(text))), Text: text}}
+	}
+	run := func(m result.Machine, tps float64, s []result.Script) fakeRun {
+		return fakeRun{machine: m, server: mysql8, workload: "pgbench", threads: 8, tps: tps, scripts: s}
+	}
+	same := script("SELECT 1;\n", 1)
+	x86 := mustSystem(t, "x86", run(x86Machine, 1000, same))
+	arm := mustSystem(t, "arm", run(armMachine, 900, same))
+	c, err := Compare([]*System{x86, arm}, CompareOptions{})
+	if err != nil {
+		t.Fatalf("the same scripts: %v", err)
+	}
+	if len(c.Rows) != 1 || !strings.Contains(c.Rows[0].Key.Options, "scripts=mine.sql@1#") {
+		t.Fatalf("rows %+v, want one keyed by the scripts", c.Rows)
+	}
+	for name, other := range map[string][]result.Script{
+		"text":   script("SELECT 2;\n", 1),
+		"weight": script("SELECT 1;\n", 3),
+	} {
+		arm := mustSystem(t, "arm", run(armMachine, 900, other))
+		_, err := Compare([]*System{x86, arm}, CompareOptions{})
+		var mix *MixError
+		if !errors.As(err, &mix) || !strings.Contains(err.Error(), "scripts=") {
+			t.Errorf("%s differs: err = %v, want a MixError naming the scripts", name, err)
+		}
 	}
 }

@@ -77,6 +77,11 @@ type Counts struct {
 	// New-Order transactions): it counts as an event of its kind and as a
 	// rollback, never as an error.
 	Rollback bool
+	// Retries is how many times the workload re-ran the event after a
+	// serialization or deadlock failure before it completed, or before the
+	// error it returns ended it (pgbench's --max-tries); 0 for workloads that
+	// never retry.
+	Retries int64
 }
 
 // Waiter is implemented by workers that sleep inside Event on purpose (TPC-C's
@@ -126,6 +131,24 @@ type Kinded interface {
 // (TPC-C: tpmC, tpmTotal, efficiency), computed from the measured phase.
 type Summarizer interface {
 	Figures(p *result.Phase) []result.Figure
+}
+
+// Scripted is implemented by workloads that run scripts (pgbench's built-in
+// scripts and script files): the result records each script's text and
+// hash, so that results of different scripts are never compared as one.
+type Scripted interface {
+	// Scripts returns the scripts with their weights and, when the workload
+	// timed every command (StatementTimer), each command's figures over the
+	// measured phase; called once every worker has stopped.
+	Scripts() []result.Script
+}
+
+// StatementTimer is implemented by Scripted workloads that time every command
+// of their scripts (pgbench -r). MeasureFrom is called before any event runs
+// with the start of the measured phase: commands that start before it (the
+// warm-up) are not counted.
+type StatementTimer interface {
+	MeasureFrom(t time.Time)
 }
 
 // Checker is implemented by workloads that can verify the consistency of their

@@ -161,6 +161,11 @@ func Merge(parts []Part, opts MergeOptions) (*Result, error) {
 	if opts.Figures != nil {
 		out.Figures = opts.Figures(&out.Totals)
 	}
+	results := make([]*Result, len(parts))
+	for i, p := range parts {
+		results[i] = p.Result
+	}
+	out.Scripts = mergeScripts(results)
 	outages := make([][]Outage, len(parts))
 	for i, p := range parts {
 		outages[i] = p.Result.Outages
@@ -273,6 +278,7 @@ func checkTogether(parts []Part) error {
 			return "closed loop"
 		}},
 		{"event kinds", func(r *Result) string { return strings.Join(r.Kinds, ",") }},
+		{"scripts", func(r *Result) string { return ScriptsKey(r.Scripts) }},
 		{"warm-up phase", func(r *Result) string { return strconv.FormatBool(r.Warmup != nil) }},
 	}
 	for _, f := range fields {
@@ -516,6 +522,8 @@ func addCounters(to, from *Counters) {
 	to.Writes += from.Writes
 	to.Others += from.Others
 	to.Reconnects += from.Reconnects
+	to.Retries += from.Retries
+	to.Retried += from.Retried
 	to.Errors = addErrorCounts(to.Errors, from.Errors)
 }
 

@@ -452,3 +452,30 @@ func TestMergeKeepsServerMachines(t *testing.T) {
 		t.Errorf("differing descriptions: warnings %q, kept %+v", m.Warnings, m.ServerMachines)
 	}
 }
+
+// TestMergeScripts: clients of one scripted run merge their per-statement
+// figures (counts summed, means weighted by counts); clients whose scripts
+// differ are refused.
+func TestMergeScripts(t *testing.T) {
+	parts := threeClients(t)
+	for i, p := range parts {
+		p.Result.Scripts = []Script{{Name: "tpcb-like", Builtin: true, Weight: 1, SHA256: "abc", Text: "x",
+			Statements: []Statement{{Line: 1, Text: "\\set aid random(1, 100000 * :scale)", Count: int64(10 * (i + 1)), AvgMs: float64(i + 1), Retries: 1}}}}
+	}
+	m, err := Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := m.Scripts[0].Statements[0]
+	// Counts 10, 20, 30 with means 1, 2, 3 ms (in the parts' order).
+	if st.Count != 60 || st.Retries != 3 || math.Abs(st.AvgMs-(10*1+20*2+30*3)/60.0) > 1e-12 {
+		t.Errorf("merged statement %+v", st)
+	}
+	parts = threeClients(t)
+	for i, p := range parts {
+		p.Result.Scripts = []Script{{Name: "mine.sql", Weight: 1, SHA256: "hash" + strconv.Itoa(i)}}
+	}
+	if _, err := Merge(parts, MergeOptions{}); err == nil || !strings.Contains(err.Error(), "scripts differs") {
+		t.Errorf("clients with different scripts: err = %v, want a refusal naming the scripts", err)
+	}
+}

@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.6"
+const SchemaVersion = "1.7"
 
 // Status says how a run ended.
 type Status string
@@ -84,6 +84,10 @@ type Result struct {
 	// Figures are the workload's headline figures over the measured phase
 	// (TPC-C: tpmC, tpmTotal, efficiency).
 	Figures []Figure `json:"figures,omitempty"`
+	// Scripts are the scripts a scripted workload ran (pgbench's; schema
+	// 1.7), with their text and hash and, with per-command timing, each
+	// command's figures.
+	Scripts []Script `json:"scripts,omitempty"`
 
 	// Observed is what the server and the machines did during the measured phase
 	// (schema 1.1): server counter deltas, machine CPU use, the client's own CPU.
@@ -275,6 +279,12 @@ type Counters struct {
 	Writes     int64 `json:"writes"`
 	Others     int64 `json:"others"`
 	Reconnects int64 `json:"reconnects"`
+	// Retries counts the re-runs of transactions after serialization or
+	// deadlock failures (pgbench's --max-tries; schema 1.7), Retried the
+	// transactions retried at least once, whether they then completed or
+	// failed. Zero for workloads that never retry.
+	Retries int64 `json:"retries,omitempty"`
+	Retried int64 `json:"retried,omitempty"`
 	// Errors counts ignored errors by code ("1213": 4).
 	Errors map[string]int64 `json:"errors,omitempty"`
 }

@@ -116,6 +116,11 @@ func (l *Latency) Quantile(q float64) time.Duration {
 // Counters are the event and statement counts of a window.
 type Counters struct {
 	Events, Reads, Writes, Others, Reconnects int64
+	// Retries counts the re-runs of events that a serialization or deadlock
+	// failure made the workload retry (pgbench --max-tries); Retried counts
+	// the events that were retried at least once, whether they then
+	// completed or failed.
+	Retries, Retried int64
 	// Errors counts ignored errors by code; nil until the first one.
 	Errors map[string]int64
 }
@@ -127,6 +132,8 @@ func (c *Counters) Add(o *Counters) {
 	c.Writes += o.Writes
 	c.Others += o.Others
 	c.Reconnects += o.Reconnects
+	c.Retries += o.Retries
+	c.Retried += o.Retried
 	c.Errors = addErrors(c.Errors, o.Errors)
 }
 

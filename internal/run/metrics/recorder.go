@@ -156,6 +156,15 @@ func (r *Recorder) Error(kind int, code string) {
 	r.mu.Unlock()
 }
 
+// Retries records an event (completed or failed) that the workload re-ran n
+// > 0 times after serialization or deadlock failures.
+func (r *Recorder) Retries(n int64) {
+	r.mu.Lock()
+	r.other.Retries += n
+	r.other.Retried++
+	r.mu.Unlock()
+}
+
 // Reconnect records a reconnect after a lost connection.
 func (r *Recorder) Reconnect() {
 	r.mu.Lock()

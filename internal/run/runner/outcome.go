@@ -23,6 +23,9 @@ func (o *Outcome) Fill(res *result.Result, cfg Config, wl workload.Workload) {
 	if sum, ok := wl.(workload.Summarizer); ok {
 		res.Figures = sum.Figures(&res.Totals)
 	}
+	if sc, ok := wl.(workload.Scripted); ok {
+		res.Scripts = sc.Scripts()
+	}
 	res.AddWarning(result.TLSWarning(res.Target))
 	res.AddWarning(result.RateWarning(cfg.Rate, o.Totals))
 	if len(o.Outages) > 0 {

@@ -287,6 +287,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 	t0 := time.Now()
 	r.t0, r.workers = t0, workers
 	r.warmEnd = t0.Add(r.cfg.Warmup)
+	if st, ok := r.deps.Workload.(workload.StatementTimer); ok {
+		st.MeasureFrom(r.warmEnd)
+	}
 	runCtx, cancel := context.WithCancel(parent)
 	r.cancel = cancel
 	callCtx := runCtx
@@ -739,6 +742,9 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 			w.done = metrics.Event{Latency: fin.Sub(intended) - slept, Service: fin.Sub(start) - slept,
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)
+			if c.Retries > 0 {
+				w.rec.Retries(c.Retries)
+			}
 			return true
 		}
 		if ctx.Err() != nil {
@@ -760,6 +766,9 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 				code = "client"
 			}
 			w.rec.Error(c.Kind, code)
+			if c.Retries > 0 {
+				w.rec.Retries(c.Retries)
+			}
 			if rbErr := w.wl.Rollback(ctx); rbErr != nil {
 				if ctx.Err() != nil {
 					return false
