@@ -173,6 +173,11 @@ type Conn interface {
 	// QueryStrings runs a statement and returns its rows as text (NULL as "").
 	// It is for small metadata queries, never for the measured path.
 	QueryStrings(ctx context.Context, query string, args ...any) ([][]string, error)
+	// QueryColumns runs a statement and returns the names of its result's
+	// columns and its rows as text (NULL as ""): what pgbench's \gset and
+	// \aset store. Like QueryStrings, it is not for the measured path of a
+	// workload that needs no names.
+	QueryColumns(ctx context.Context, query string, args ...any) (columns []string, rows [][]string, err error)
 	// BulkInsert loads rows into table as fast as this target allows (COPY, LOAD DATA,
 	// large multi-row INSERTs, or one transaction of prepared inserts) and returns the
 	// number of rows loaded.

@@ -97,6 +97,11 @@ func (c *debugConn) QueryStrings(ctx context.Context, query string, args ...any)
 	return c.Conn.QueryStrings(ctx, query, args...)
 }
 
+func (c *debugConn) QueryColumns(ctx context.Context, query string, args ...any) ([]string, [][]string, error) {
+	c.out.print(c.n, query, args)
+	return c.Conn.QueryColumns(ctx, query, args...)
+}
+
 func (c *debugConn) BulkInsert(ctx context.Context, table string, columns []string, rows driver.RowSource) (int64, error) {
 	c.out.print(c.n, fmt.Sprintf("bulk insert into %s (%s)", table, strings.Join(columns, ", ")), nil)
 	return c.Conn.BulkInsert(ctx, table, columns, rows)

@@ -44,6 +44,9 @@ func (conn) Exec(context.Context, string, ...any) (int64, error) { return 0, nil
 func (conn) Query(context.Context, string, ...any) (int, error) { return 0, nil }
 
 func (conn) QueryStrings(context.Context, string, ...any) ([][]string, error) { return nil, nil }
+func (conn) QueryColumns(context.Context, string, ...any) ([]string, [][]string, error) {
+	return nil, nil, nil
+}
 
 // bulkCheckEvery is how many rows a bulk load reads between looks at its
 // context, so that Ctrl-C ends a long prepare.

@@ -134,34 +134,42 @@ func (c *conn) Query(ctx context.Context, query string, args ...any) (int, error
 
 // QueryStrings runs query and returns its rows as text, NULL as "".
 func (c *conn) QueryStrings(ctx context.Context, query string, args ...any) ([][]string, error) {
+	_, out, err := c.QueryColumns(ctx, query, args...)
+	return out, err
+}
+
+// QueryColumns runs query and returns its column names and its rows as
+// text, NULL as "".
+func (c *conn) QueryColumns(ctx context.Context, query string, args ...any) ([]string, [][]string, error) {
 	vals, err := bindArgs(nil, args)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := c.dl.enter(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer c.dl.leave()
 	rows, err := c.queryer.Query(query, vals)
 	if err != nil {
-		return nil, fmt.Errorf("mysql: %s: %w", query, c.callError(ctx, err))
+		return nil, nil, fmt.Errorf("mysql: %s: %w", query, c.callError(ctx, err))
 	}
 	defer rows.Close()
-	dest := make([]sqldriver.Value, len(rows.Columns()))
+	cols := rows.Columns()
+	dest := make([]sqldriver.Value, len(cols))
 	var out [][]string
 	for {
 		if err := rows.Next(dest); err != nil {
 			if err == io.EOF {
 				break
 			}
-			return out, fmt.Errorf("mysql: %s: read row: %w", query, c.callError(ctx, err))
+			return cols, out, fmt.Errorf("mysql: %s: read row: %w", query, c.callError(ctx, err))
 		}
 		out = append(out, driver.ValuesToStrings(dest))
 	}
 	if err := rows.Close(); err != nil {
-		return out, fmt.Errorf("mysql: %s: %w", query, c.callError(ctx, err))
+		return cols, out, fmt.Errorf("mysql: %s: %w", query, c.callError(ctx, err))
 	}
-	return out, nil
+	return cols, out, nil
 }
 
 // Close closes the connection (COM_QUIT) and stops its deadline watcher.

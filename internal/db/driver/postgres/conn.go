@@ -168,19 +168,30 @@ func drain(rr *pgconn.ResultReader) (rows int, affected int64, err error) {
 
 // QueryStrings runs a statement and returns its rows as text (NULL as "").
 func (c *Conn) QueryStrings(ctx context.Context, query string, args ...any) ([][]string, error) {
+	_, out, err := c.QueryColumns(ctx, query, args...)
+	return out, err
+}
+
+// QueryColumns runs a statement and returns its column names and its rows
+// as text (NULL as "").
+func (c *Conn) QueryColumns(ctx context.Context, query string, args ...any) ([]string, [][]string, error) {
 	sql, n := rebind(query)
 	if n != len(args) {
-		return nil, fmt.Errorf("postgres: %q has %d '?' placeholders but %d arguments were given", query, n, len(args))
+		return nil, nil, fmt.Errorf("postgres: %q has %d '?' placeholders but %d arguments were given", query, n, len(args))
 	}
 	values, err := c.args.encode(args)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %q: %w", query, err)
+		return nil, nil, fmt.Errorf("postgres: %q: %w", query, err)
 	}
 	if err := c.enter(ctx); err != nil {
-		return nil, contextError(query, err)
+		return nil, nil, contextError(query, err)
 	}
 	var out [][]string
 	rr := c.pg.ExecParams(context.Background(), sql, values, nil, nil, nil)
+	var cols []string
+	for _, f := range rr.FieldDescriptions() {
+		cols = append(cols, f.Name)
+	}
 	for rr.NextRow() {
 		vals := rr.Values()
 		row := make([]string, len(vals))
@@ -191,9 +202,14 @@ func (c *Conn) QueryStrings(ctx context.Context, query string, args ...any) ([][
 	}
 	_, err = rr.Close()
 	if err = c.leave(ctx, query, err); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	if len(cols) == 0 { // known only once the first row arrived
+		for _, f := range rr.FieldDescriptions() {
+			cols = append(cols, f.Name)
+		}
+	}
+	return cols, out, nil
 }
 
 // Close closes the connection.

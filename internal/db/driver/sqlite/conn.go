@@ -110,27 +110,35 @@ func (c *conn) Query(ctx context.Context, query string, args ...any) (int, error
 
 // QueryStrings runs query and returns its rows as text, NULL as "".
 func (c *conn) QueryStrings(ctx context.Context, query string, args ...any) ([][]string, error) {
+	_, out, err := c.QueryColumns(ctx, query, args...)
+	return out, err
+}
+
+// QueryColumns runs query and returns its column names and its rows as
+// text, NULL as "".
+func (c *conn) QueryColumns(ctx context.Context, query string, args ...any) ([]string, [][]string, error) {
 	named, err := bindArgs(nil, args)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows, err := c.queryer.QueryContext(ctx, query, named)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: %s: %w", query, err)
+		return nil, nil, fmt.Errorf("sqlite: %s: %w", query, err)
 	}
 	defer rows.Close()
-	dest := make([]sqldriver.Value, len(rows.Columns()))
+	cols := rows.Columns()
+	dest := make([]sqldriver.Value, len(cols))
 	var out [][]string
 	for {
 		if err := rows.Next(dest); err != nil {
 			if err == io.EOF {
 				break
 			}
-			return out, fmt.Errorf("sqlite: %s: read row: %w", query, err)
+			return cols, out, fmt.Errorf("sqlite: %s: read row: %w", query, err)
 		}
 		out = append(out, driver.ValuesToStrings(dest))
 	}
-	return out, nil
+	return cols, out, nil
 }
 
 // Close closes the connection.
