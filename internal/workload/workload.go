@@ -151,6 +151,26 @@ type StatementTimer interface {
 	MeasureFrom(t time.Time)
 }
 
+// RunInfo is what a Threaded workload learns of a run before its workers
+// start.
+type RunInfo struct {
+	// Threads is how many threads (workers) run it.
+	Threads int
+	// Seed is the run's resolved random seed (--rand-seed).
+	Seed uint64
+	// Describe classifies the errors of the run's connections (the
+	// driver's: which are serialization failures or deadlocks).
+	Describe func(error) driver.ErrorInfo
+}
+
+// Threaded is implemented by workloads whose workers need to know the run
+// they are part of (pgbench: each client's :client_id, its random seed,
+// :default_seed, and which errors it retries). The runner calls SetRun
+// once, before it creates any worker.
+type Threaded interface {
+	SetRun(RunInfo)
+}
+
 // Checker is implemented by workloads that can verify the consistency of their
 // data (TPC-C's clause 3.3.2 conditions).
 type Checker interface {

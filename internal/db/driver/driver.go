@@ -157,6 +157,11 @@ type ErrorInfo struct {
 	// ConnectionLost is true when the connection is gone (2006, 2013, broken pipe,
 	// admin shutdown …); the runner reconnects and re-runs the event.
 	ConnectionLost bool
+	// Retryable is true for a serialization failure or a deadlock: the
+	// transaction was rolled back by the server and can be run again as it
+	// was (pgbench's --max-tries): PostgreSQL 40001 and 40P01, MySQL 1213
+	// (deadlock), SQLite SQLITE_BUSY.
+	Retryable bool
 }
 
 // Conn is one connection, used by one goroutine at a time. Queries use '?'

@@ -371,6 +371,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	if th, ok := r.deps.Workload.(workload.Threaded); ok {
+		th.SetRun(workload.RunInfo{Threads: r.cfg.Threads, Seed: r.deps.Rand.Config().Seed, Describe: r.deps.Driver.Describe})
+	}
 	workers := make([]*worker, r.cfg.Threads)
 	errs := make([]error, r.cfg.Threads)
 	sem := make(chan struct{}, r.cfg.ConnectParallel)

@@ -27,6 +27,9 @@ const (
 	crServerLost       = 2013 // CR_SERVER_LOST
 	erAccessDenied     = 1045 // ER_ACCESS_DENIED_ERROR
 	erBadDB            = 1049 // ER_BAD_DB_ERROR
+	// erLockDeadlock is a deadlock: the server rolled the transaction back,
+	// which may be run again (pgbench's --max-tries retries it).
+	erLockDeadlock = 1213 // ER_LOCK_DEADLOCK
 )
 
 // Describe classifies an error returned by this driver's connections: the
@@ -47,6 +50,8 @@ func describe(err error) driver.ErrorInfo {
 		switch me.Number {
 		case erServerShutdown, erNormalShutdown, erConnectionKilled, crServerGone, crServerLost:
 			info.ConnectionLost = true
+		case erLockDeadlock:
+			info.Retryable = true
 		}
 		return info
 	}

@@ -37,6 +37,7 @@ func (d *Driver) Describe(err error) driver.ErrorInfo {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		info.Code = pgErr.Code
+		info.Retryable = pgErr.Code == "40001" || pgErr.Code == "40P01" // serialization_failure, deadlock_detected
 		if sqlStateMeansLost(pgErr.Code) {
 			info.ConnectionLost = true
 			return info

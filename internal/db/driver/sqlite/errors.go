@@ -37,7 +37,8 @@ func codeName(code int) string {
 func (d *Driver) Describe(err error) driver.ErrorInfo {
 	var se *modsqlite.Error
 	if errors.As(err, &se) {
-		return driver.ErrorInfo{Code: codeName(se.Code())}
+		code := codeName(se.Code())
+		return driver.ErrorInfo{Code: code, Retryable: code == "SQLITE_BUSY"}
 	}
 	return driver.ErrorInfo{}
 }
