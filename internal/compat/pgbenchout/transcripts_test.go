@@ -1,6 +1,5 @@
-// The figures of the real pgbench 15.20 runs whose output
-// testdata/pgbench-15 keeps (digits masked: the layout is what is held),
-// copied from the runs' output as they printed it.
+// Code written by hand from the figures of the real pgbench 15.20 runs of
+// testdata/pgbench-15 (whose files keep only their layout: digits masked).
 
 package pgbenchout
 
@@ -386,6 +385,64 @@ var transcripts = []struct {
 			Connect:               true,
 			ConnectionMs:          4.283,
 			TPS:                   210.909505,
+		})
+	}},
+	{"multi-retries", func(w io.Writer) { // $ pgbench -b tpcb-like@1 -b simple-update@1 --max-tries=2 --failures-detailed -c 4 -T 3 -r -R 400 -L 20 -P 1 bench
+		WriteVersion(w, "15.20 (Debian 15.20-0+deb12u1)", "")
+		fmt.Fprintln(w, VacuumStart+VacuumEnd)
+		WriteProgress(w, Progress{Elapsed: 1.0, TPS: 305.0, LatencyMs: 4.180, StddevMs: 9.449, Failed: 4, Throttled: true, LagMs: 1.787, LatencyLimit: true, Skipped: 6, Retrying: true, Retried: 19, Retries: 19})
+		WriteProgress(w, Progress{Elapsed: 2.0, TPS: 368.0, LatencyMs: 3.381, StddevMs: 6.411, Failed: 9, Throttled: true, LagMs: 1.096, LatencyLimit: true, Skipped: 8, Retrying: true, Retried: 32, Retries: 32})
+		WriteProgress(w, Progress{Elapsed: 3.0, TPS: 271.0, LatencyMs: 7.777, StddevMs: 42.242, Failed: 1, Throttled: true, LagMs: 3.395, LatencyLimit: true, Skipped: 122, Retrying: true, Retried: 16, Retries: 16})
+		WriteSummary(w, Summary{
+			Scripts: []Script{
+				{Desc: "<builtin: TPC-B (sort of)>", Weight: 1, Processed: 481, TPS: 167.142728, Retried: 67, Retries: 67, Skipped: 128, LatencyAvgMs: 5.196, LatencyStddevMs: 24.085, Failures: Failures{Serialization: 14, Deadlock: 0}, Statements: []Statement{
+					{LatencyMs: 0.002, Failures: 0, Retries: 0, Text: "\\set aid random(1, 100000 * :scale)"},
+					{LatencyMs: 0.001, Failures: 0, Retries: 0, Text: "\\set bid random(1, 1 * :scale)"},
+					{LatencyMs: 0.000, Failures: 0, Retries: 0, Text: "\\set tid random(1, 10 * :scale)"},
+					{LatencyMs: 0.000, Failures: 0, Retries: 0, Text: "\\set delta random(-5000, 5000)"},
+					{LatencyMs: 0.732, Failures: 0, Retries: 0, Text: "BEGIN;"},
+					{LatencyMs: 0.249, Failures: 0, Retries: 0, Text: "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;"},
+					{LatencyMs: 0.288, Failures: 0, Retries: 0, Text: "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;"},
+					{LatencyMs: 0.132, Failures: 1, Retries: 3, Text: "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;"},
+					{LatencyMs: 0.180, Failures: 13, Retries: 64, Text: "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;"},
+					{LatencyMs: 0.109, Failures: 0, Retries: 0, Text: "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);"},
+					{LatencyMs: 1.177, Failures: 0, Retries: 0, Text: "END;"},
+				}},
+				{Desc: "<builtin: simple update>", Weight: 1, Processed: 466, TPS: 161.930377, Retried: 0, Retries: 0, Skipped: 8, LatencyAvgMs: 4.599, LatencyStddevMs: 23.166, Statements: []Statement{
+					{LatencyMs: 0.002, Failures: 0, Retries: 0, Text: "\\set aid random(1, 100000 * :scale)"},
+					{LatencyMs: 0.001, Failures: 0, Retries: 0, Text: "\\set bid random(1, 1 * :scale)"},
+					{LatencyMs: 0.000, Failures: 0, Retries: 0, Text: "\\set tid random(1, 10 * :scale)"},
+					{LatencyMs: 0.000, Failures: 0, Retries: 0, Text: "\\set delta random(-5000, 5000)"},
+					{LatencyMs: 0.458, Failures: 0, Retries: 0, Text: "BEGIN;"},
+					{LatencyMs: 0.204, Failures: 0, Retries: 0, Text: "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;"},
+					{LatencyMs: 0.196, Failures: 0, Retries: 0, Text: "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;"},
+					{LatencyMs: 0.119, Failures: 0, Retries: 0, Text: "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);"},
+					{LatencyMs: 1.918, Failures: 0, Retries: 0, Text: "END;"},
+				}},
+			},
+			Scale:            2,
+			QueryMode:        "simple",
+			Clients:          4,
+			Threads:          1,
+			MaxTries:         2,
+			Duration:         3,
+			Processed:        947,
+			FailuresDetailed: true,
+			Retried:          67,
+			Retries:          67,
+			Throttled:        true,
+			Skipped:          136,
+			LatencyLimitMs:   20.0,
+			LatencyLate:      24,
+			LatencyMeasured:  true,
+			LatencyAvgMs:     4.902,
+			LatencyStddevMs:  23.639,
+			LagAvgMs:         1.973,
+			LagMaxMs:         246.999,
+			ConnectionMs:     129.316,
+			TPS:              329.073105,
+			PerCommand:       true,
+			Failures:         Failures{Serialization: 14, Deadlock: 0},
 		})
 	}},
 }
