@@ -150,7 +150,7 @@ func (c *Command) Differences() []string {
 		note(c.Log && c.LogPrefix != "", "--log-prefix: no log files are written (see -l)")
 		note(c.Log && c.AggregateInterval > 0, "--aggregate-interval: no aggregated log is written; -P's progress intervals are kept in the result file")
 		note(c.Log && c.SamplingRate > 0, "--sampling-rate: every transaction is measured; none is logged to a file")
-		note(c.Jobs > 1, "-j: every client runs on its own goroutine; -j only shows as the number of threads in the summary")
+		note(c.Jobs > 1, "-j: fairbench schedules the clients itself; -j only shows as the number of threads in the report")
 	}
 	note(c.Debug > 0, "-d: pgbench's debugging output is not printed")
 	return d

@@ -40,6 +40,9 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		if c == nil {
+			t.Fatalf("%q: neither a Command nor an error", line)
+		}
 		rendered := c.Args()
 		again, err := Parse(rendered, env)
 		if err != nil {

@@ -73,14 +73,6 @@ var shortOptions = func() map[byte]*option {
 	return m
 }()
 
-// occurrence is one option as given on the command line, named by its long
-// name, or a word that is not an option (name "").
-type occurrence struct {
-	name  string
-	value string
-	word  string
-}
-
 // usageError is a complaint of getopt's, which pgbench follows with its hint.
 func usageError(format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: `Try "pgbench --help" for more information.`}
@@ -90,68 +82,66 @@ func usageError(format string, args ...any) *Error {
 // clustered (-Sn, -c8), a short option's value in the same word or the next,
 // long options by any unambiguous prefix with their value after "=" or in
 // the next word, words that are not options collected wherever they stand
-// (unless POSIXLY_CORRECT is set), everything after "--" a word. The
-// occurrences come in command-line order, the words at the end in order.
-func getopt(args []string, posixlyCorrect bool) ([]occurrence, error) {
-	var out, words []occurrence
+// (unless POSIXLY_CORRECT is set), everything after "--" a word. It hands
+// each option (by its long name) to use in command-line order, as pgbench's
+// loop receives them, so that a bad value is reported before a bad option
+// after it; use returns stop to end the reading there (pgbench exits). The
+// words come back in order.
+func getopt(args []string, posixlyCorrect bool, use func(name, value string) (stop bool, err error)) (words []string, stopped bool, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			for _, w := range args[i+1:] {
-				words = append(words, occurrence{word: w})
-			}
-			return append(out, words...), nil
+			return append(words, args[i+1:]...), false, nil
 		case strings.HasPrefix(a, "--"):
 			o, err := longOption(a)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			name, value, hasValue := strings.Cut(a[2:], "=")
+			_, value, hasValue := strings.Cut(a[2:], "=")
 			switch {
 			case !o.value && hasValue:
-				return nil, usageError("option '--%s' doesn't allow an argument", o.long)
+				return nil, false, usageError("option '--%s' doesn't allow an argument", o.long)
 			case o.value && !hasValue:
 				if i+1 >= len(args) {
-					return nil, usageError("option '--%s' requires an argument", o.long)
+					return nil, false, usageError("option '--%s' requires an argument", o.long)
 				}
 				i++
 				value = args[i]
 			}
-			_ = name
-			out = append(out, occurrence{name: o.long, value: value})
+			if stop, err := use(o.long, value); stop || err != nil {
+				return nil, stop, err
+			}
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				o := shortOptions[a[j]]
 				if o == nil {
-					return nil, usageError("invalid option -- '%c'", a[j])
+					return nil, false, usageError("invalid option -- '%c'", a[j])
 				}
-				if !o.value {
-					out = append(out, occurrence{name: o.long})
-					continue
-				}
-				value := a[j+1:]
-				if value == "" {
-					if i+1 >= len(args) {
-						return nil, usageError("option requires an argument -- '%c'", a[j])
+				value := ""
+				if o.value {
+					value = a[j+1:]
+					if value == "" {
+						if i+1 >= len(args) {
+							return nil, false, usageError("option requires an argument -- '%c'", a[j])
+						}
+						i++
+						value = args[i]
 					}
-					i++
-					value = args[i]
+					j = len(a) // the rest of the word was the value
 				}
-				out = append(out, occurrence{name: o.long, value: value})
-				break
+				if stop, err := use(o.long, value); stop || err != nil {
+					return nil, stop, err
+				}
 			}
 		default:
 			if posixlyCorrect {
-				for _, w := range args[i:] {
-					words = append(words, occurrence{word: w})
-				}
-				return append(out, words...), nil
+				return append(words, args[i:]...), false, nil
 			}
-			words = append(words, occurrence{word: a})
+			words = append(words, a)
 		}
 	}
-	return append(out, words...), nil
+	return words, false, nil
 }
 
 // longOption finds the option of "--name[=value]": the option of that exact

@@ -21,6 +21,7 @@ package pgbenchcli
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os/user"
 	"strconv"
@@ -52,11 +53,8 @@ func (e *Error) Error() string {
 func (e *Error) ExitCode() int { return ExitUsage }
 
 // errorf builds an Error with pgbench's message.
-func errorf(msg string, args ...string) *Error {
-	for _, a := range args {
-		msg = strings.Replace(msg, "%s", a, 1)
-	}
-	return &Error{Msg: msg}
+func errorf(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
 
 // Mode is what the command line asks pgbench to do.
@@ -173,10 +171,11 @@ type Command struct {
 
 	// Options of both modes.
 
-	// Scale is -s; 0 when not given. In a run it is only used by file
-	// scripts as :scale: a run with a built-in script reads the scale from
-	// pgbench_branches and pgbench warns (ScaleIgnoredWarning) when -s was
-	// given (ScaleIgnored).
+	// Scale is -s; 0 when not given. In a run it is :scale of file scripts
+	// (1 when not given): a run with a built-in script reads the scale from
+	// the rows of pgbench_branches instead, and pgbench warns
+	// (ScaleIgnoredWarning) when -s was given (ScaleIgnored). A -D scale=N
+	// wins over both.
 	Scale int
 	// NoVacuum is -n: no VACUUM in the init steps, none before a run.
 	NoVacuum bool
@@ -282,23 +281,17 @@ func Parse(args []string, env func(string) string) (*Command, error) {
 		}
 		c.EnvRandomSeed = s
 	}
-	occs, err := getopt(args, env("POSIXLY_CORRECT") != "")
+	var done *Command // -b list, --show-script: pgbench prints and exits there
+	words, stopped, err := getopt(args, env("POSIXLY_CORRECT") != "", func(name, value string) (bool, error) {
+		var err error
+		done, err = p.option(name, value)
+		return done != nil, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	var words []string
-	for _, o := range occs {
-		if o.name == "" {
-			words = append(words, o.word)
-			continue
-		}
-		done, err := p.option(o.name, o.value)
-		if err != nil {
-			return nil, err
-		}
-		if done != nil { // -b list, --show-script: pgbench prints and exits here
-			return done, nil
-		}
+	if stopped {
+		return done, nil
 	}
 	if err := p.finish(words, env); err != nil {
 		return nil, err
@@ -482,7 +475,7 @@ func (p *parser) addScript(kind ScriptKind, spec string) error {
 			return errorf("invalid weight specification: %s", spec[at:])
 		}
 		if w < 0 || w > maxInt {
-			return errorf("weight specification out of range (0 .. 2147483647): %s", strconv.FormatInt(w, 10))
+			return errorf("weight specification out of range (0 .. %d): %d", maxInt, w)
 		}
 		s.Weight = int(w)
 	}
@@ -494,7 +487,7 @@ func (p *parser) addScript(kind ScriptKind, spec string) error {
 		s.Name = name
 	}
 	if len(p.c.Scripts) >= MaxScripts {
-		return errorf("at most 128 SQL scripts are allowed")
+		return errorf("at most %d SQL scripts are allowed", MaxScripts)
 	}
 	p.c.Scripts = append(p.c.Scripts, s)
 	return nil
@@ -513,7 +506,7 @@ func findBuiltin(name string) (string, error) {
 	}
 	e := errorf(`no builtin script found for name "%s"`, name)
 	if len(found) > 1 {
-		e = errorf(`ambiguous builtin name: `+strconv.Itoa(len(found))+` builtin scripts found for prefix "%s"`, name)
+		e = errorf(`ambiguous builtin name: %d builtin scripts found for prefix "%s"`, len(found), name)
 	}
 	e.Detail = "available builtin scripts: " + strings.Join(Builtins, ", ")
 	return "", e
@@ -618,10 +611,10 @@ func (p *parser) finish(words []string, env func(string) string) error {
 			return errorf("log file prefix (--log-prefix) is allowed only when logging transactions (-l)")
 		}
 		if c.Duration > 0 && c.AggregateInterval > c.Duration {
-			return errorf("number of seconds for aggregation (%s) must not be higher than test duration (%s)", strconv.Itoa(c.AggregateInterval), strconv.Itoa(c.Duration))
+			return errorf("number of seconds for aggregation (%d) must not be higher than test duration (%d)", c.AggregateInterval, c.Duration)
 		}
 		if c.Duration > 0 && c.AggregateInterval > 0 && c.Duration%c.AggregateInterval != 0 {
-			return errorf("duration (%s) must be a multiple of aggregation interval (%s)", strconv.Itoa(c.Duration), strconv.Itoa(c.AggregateInterval))
+			return errorf("duration (%d) must be a multiple of aggregation interval (%d)", c.Duration, c.AggregateInterval)
 		}
 		if c.ProgressTimestamp && c.Progress == 0 {
 			return errorf("--progress-timestamp is allowed only under --progress")
@@ -681,7 +674,7 @@ func checkPorts(conn Conn) error {
 		hosts = len(strings.Split(conn.Host, ","))
 	}
 	if len(ports) > 1 && len(ports) != hosts {
-		return errorf("could not match %s port numbers to %s hosts", strconv.Itoa(len(ports)), strconv.Itoa(hosts))
+		return errorf("could not match %d port numbers to %d hosts", len(ports), hosts)
 	}
 	for _, port := range ports {
 		if port == "" {
