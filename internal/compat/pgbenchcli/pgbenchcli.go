@@ -103,11 +103,6 @@ const AllInitSteps = "dtgGvpf"
 // DefaultTransactions is -t when neither -t nor -T is given.
 const DefaultTransactions = 10
 
-// ScaleIgnoredWarning is pgbench's warning when -s is given to a run with a
-// built-in script, whose scale is read from pgbench_branches instead (%d:
-// the number of its rows).
-const ScaleIgnoredWarning = "scale option ignored, using count from pgbench_branches table (%d)"
-
 // Script is one script chosen to run.
 type Script struct {
 	Kind ScriptKind
@@ -174,8 +169,8 @@ type Command struct {
 	// Scale is -s; 0 when not given. In a run it is :scale of file scripts
 	// (1 when not given): a run with a built-in script reads the scale from
 	// the rows of pgbench_branches instead, and pgbench warns
-	// (ScaleIgnoredWarning) when -s was given (ScaleIgnored). A -D scale=N
-	// wins over both.
+	// (pgbenchout.ScaleIgnoredWarning) when -s was given (ScaleIgnored). A
+	// -D scale=N wins over both.
 	Scale int
 	// NoVacuum is -n: no VACUUM in the init steps, none before a run.
 	NoVacuum bool
@@ -745,8 +740,9 @@ func (c *Command) BuiltinUsed() bool {
 	return false
 }
 
-// ScaleIgnored reports whether pgbench prints ScaleIgnoredWarning: -s given
-// to a run with a built-in script.
+// ScaleIgnored reports whether pgbench warns that it ignores -s
+// (pgbenchout.ScaleIgnoredWarning): -s given to a run with a built-in
+// script.
 func (c *Command) ScaleIgnored() bool {
 	return c.Mode == ModeRun && c.Scale != 0 && c.BuiltinUsed()
 }

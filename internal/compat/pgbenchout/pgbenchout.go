@@ -1,6 +1,6 @@
 // Package pgbenchout prints a run the way pgbench 15 prints one, so that
 // scripts that read pgbench's output keep working with `fairbench pgbench`:
-// the version banner, the progress lines of -P (with the lag of -R, the
+// -i's steps, data generation progress and timings; the version banner, the progress lines of -P (with the lag of -R, the
 // skipped transactions of -R with -L, the retries of --max-tries, the Unix
 // time of --progress-timestamp) and the final report (the run's parameters,
 // its counts, failures, retries and skipped transactions, latency, lag,
@@ -30,6 +30,15 @@ const (
 
 // VacuumAccountsStart is the second VACUUM of -v, before VacuumEnd.
 const VacuumAccountsStart = "starting vacuum pgbench_accounts..."
+
+// ScaleIgnoredWarning is pgbench's warning (on stderr, after "pgbench:
+// warning: ") when -s is given to a run with a built-in script, whose scale
+// is the number of rows of pgbench_branches (%d) instead.
+const ScaleIgnoredWarning = "scale option ignored, using count from pgbench_branches table (%d)"
+
+// RandomSeedInfo is pgbench's line (on stderr, after "pgbench: ") when a
+// seed is given by --random-seed or PGBENCH_RANDOM_SEED (%d: the seed).
+const RandomSeedInfo = "setting random seed to %d"
 
 // AbortedError is pgbench's message (on stderr, after "pgbench: error: ")
 // when a client aborted: the report above it is incomplete.

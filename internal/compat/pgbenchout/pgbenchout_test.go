@@ -16,6 +16,10 @@ import (
 	goldenfile "github.com/fairbench/fairbench/internal/testing/golden"
 )
 
+// noticeRe matches the server's notices in a transcript, which libpq
+// relays on pgbench's stderr.
+var noticeRe = regexp.MustCompile(`(?m)^NOTICE: .*\n`)
+
 // digitRe matches the digits the transcripts mask.
 var digitRe = regexp.MustCompile(`[0-9]`)
 
@@ -29,17 +33,18 @@ func mask(s string) string { return digitRe.ReplaceAllString(s, "9") }
 // transcript, digits masked, line for line; the rendering is also the
 // golden file testdata/NAME.golden (refreshed with -update).
 func TestTranscriptLayouts(t *testing.T) {
+	all := append(transcripts[:len(transcripts):len(transcripts)], initTranscripts...)
 	files, _ := filepath.Glob(filepath.Join("testdata", "pgbench-15", "*.txt"))
-	if len(files) != len(transcripts) {
-		t.Errorf("%d transcripts in testdata/pgbench-15, %d rendered", len(files), len(transcripts))
+	if len(files) != len(all) {
+		t.Errorf("%d transcripts in testdata/pgbench-15, %d rendered", len(files), len(all))
 	}
-	for _, tc := range transcripts {
+	for _, tc := range all {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata", "pgbench-15", tc.name+".txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmdLine, want, _ := strings.Cut(string(raw), "\n")
+			cmdLine, want, _ := strings.Cut(noticeRe.ReplaceAllString(string(raw), ""), "\n")
 			if !strings.HasPrefix(cmdLine, "$ pgbench ") {
 				t.Fatalf("the transcript begins with %q, not its command line", cmdLine)
 			}
@@ -188,6 +193,19 @@ func TestProgressFrom(t *testing.T) {
 	}
 	if p := ProgressFrom(result.Interval{At: 2, TPS: 5}, Progress{}); p.LatencyMs != 0 || p.Elapsed != 2 {
 		t.Errorf("without a histogram: %+v", p)
+	}
+}
+
+// TestInitProgressTerminal is the data generation's line on a terminal:
+// each overwrites the one before, the last ends the line.
+func TestInitProgressTerminal(t *testing.T) {
+	var b bytes.Buffer
+	WriteInitProgress(&b, InitProgress{Done: 100000, Total: 200000, Elapsed: 0.333, Remaining: 0.334}, true)
+	WriteInitProgress(&b, InitProgress{Done: 200000, Total: 200000, Elapsed: 0.94}, true)
+	want := "100000 of 200000 tuples (50%) done (elapsed 0.33 s, remaining 0.33 s)\r" +
+		"200000 of 200000 tuples (100%) done (elapsed 0.94 s, remaining 0.00 s)\r\n"
+	if b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
 	}
 }
 

@@ -446,3 +446,53 @@ var transcripts = []struct {
 		})
 	}},
 }
+
+// initTranscripts render the recorded -i runs (testdata/pgbench-15/init*.txt)
+// from their figures; the server's NOTICE lines, which libpq relays, are
+// not pgbench's.
+var initTranscripts = []struct {
+	name  string
+	write func(w io.Writer)
+}{
+	{"init", func(w io.Writer) { // $ pgbench -i -s 2 bench
+		WriteInitStep(w, 'd', 0)
+		WriteInitStep(w, 't', 0)
+		WriteInitStep(w, 'g', 0)
+		WriteInitProgress(w, InitProgress{Done: 100000, Total: 200000, Elapsed: 0.25, Remaining: 0.25}, false)
+		WriteInitProgress(w, InitProgress{Done: 200000, Total: 200000, Elapsed: 0.52, Remaining: 0}, false)
+		WriteInitStep(w, 'v', 0)
+		WriteInitStep(w, 'p', 0)
+		WriteInitDone(w, 1.13, []InitTiming{{'d', 0}, {'t', 0.10}, {'g', 0.56}, {'v', 0.18}, {'p', 0.29}})
+	}},
+	{"init-quiet", func(w io.Writer) { // $ pgbench -i -q -s 3 bench
+		WriteInitStep(w, 'd', 0)
+		WriteInitStep(w, 't', 0)
+		WriteInitStep(w, 'g', 0)
+		WriteInitProgress(w, InitProgress{Done: 300000, Total: 300000, Elapsed: 0.51, Remaining: 0}, false)
+		WriteInitStep(w, 'v', 0)
+		WriteInitStep(w, 'p', 0)
+		WriteInitDone(w, 1.17, []InitTiming{{'d', 0.05}, {'t', 0.04}, {'g', 0.56}, {'v', 0.15}, {'p', 0.37}})
+	}},
+	{"init-partitions", func(w io.Writer) { // $ pgbench -i -s 2 --partitions=3 --partition-method=hash -I dtGvpf bench
+		for _, step := range []byte("dtGvpf") {
+			WriteInitStep(w, step, 3)
+		}
+		WriteInitDone(w, 1.47, []InitTiming{{'d', 0.02}, {'t', 0.04}, {'G', 0.70}, {'v', 0.33}, {'p', 0.18}, {'f', 0.20}})
+	}},
+	{"init-nvac", func(w io.Writer) { // $ pgbench -i -n --foreign-keys -s 1 --unlogged-tables bench
+		WriteInitStep(w, 'd', 0)
+		WriteInitStep(w, 't', 0)
+		WriteInitStep(w, 'g', 0)
+		WriteInitProgress(w, InitProgress{Done: 100000, Total: 100000, Elapsed: 0.08, Remaining: 0}, false)
+		WriteInitStep(w, 'p', 0)
+		WriteInitStep(w, 'f', 0)
+		WriteInitDone(w, 0.36, []InitTiming{{'d', 0.03}, {'t', 0.03}, {'g', 0.13}, {'p', 0.10}, {'f', 0.07}})
+	}},
+	{"init-steps", func(w io.Writer) { // $ pgbench -i -I dtg -F 90 -s 1 bench
+		WriteInitStep(w, 'd', 0)
+		WriteInitStep(w, 't', 0)
+		WriteInitStep(w, 'g', 0)
+		WriteInitProgress(w, InitProgress{Done: 100000, Total: 100000, Elapsed: 0.17, Remaining: 0}, false)
+		WriteInitDone(w, 0.27, []InitTiming{{'d', 0.02}, {'t', 0.03}, {'g', 0.22}})
+	}},
+}
