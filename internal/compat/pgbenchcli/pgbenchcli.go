@@ -253,8 +253,11 @@ type parser struct {
 }
 
 // Parse reads pgbench 15's arguments (without the program name); env reads
-// the environment (os.Getenv). It returns the Command, or an *Error with
-// pgbench's message for a line pgbench refuses before connecting.
+// the environment (os.Getenv; an empty variable reads as unset, where
+// pgbench refuses an empty PGBENCH_RANDOM_SEED). It returns the Command, or
+// an *Error with pgbench's message for a line pgbench refuses before
+// connecting. It does not open -f's files: pgbench refuses a file it cannot
+// read while reading the options, the caller when it reads the scripts.
 func Parse(args []string, env func(string) string) (*Command, error) {
 	if env == nil {
 		env = func(string) string { return "" }
