@@ -141,10 +141,7 @@ func (c *Command) Differences() []string {
 			d = append(d, s)
 		}
 	}
-	switch c.Mode {
-	case ModeInit:
-		note(c.Quiet, "-q: the load's progress is fairbench's, not pgbench's line every 5 seconds")
-	case ModeRun:
+	if c.Mode == ModeRun {
 		note(c.Connect, "-C: each client keeps one connection for the whole run; pgbench reconnects for every transaction and counts the connection time in tps")
 		note(c.Log, "-l: no pgbench_log.* files of per-transaction times; the result file holds the latency histogram and the progress intervals")
 		note(c.Log && c.LogPrefix != "", "--log-prefix: no log files are written (see -l)")
