@@ -152,6 +152,8 @@ FUZZ_TARGETS=(
 	"FuzzSessionVar ./internal/db/driver"
 	"FuzzParseCheckpoints ./internal/run/runner"
 	"FuzzParse ./internal/workload/pgbench/expr"
+	"FuzzParse ./internal/workload/pgbench/script"
+	"FuzzRun ./internal/workload/pgbench/script"
 )
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" when -fuzztime ends while a worker is mid-input, with no

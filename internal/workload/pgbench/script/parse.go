@@ -129,7 +129,7 @@ func (b *sqlBuilder) write(s string, sqlForm string, off int) {
 func (p *parser) sqlCommand() error {
 	src := p.src
 	b := &sqlBuilder{start: -1}
-	depth := 0
+	depth, open := 0, 0
 scan:
 	for p.i < len(src) {
 		c := src[p.i]
@@ -208,6 +208,9 @@ scan:
 		case c == '?':
 			return p.errAt(p.i, "? outside quotes: fairbench's drivers take ? as a parameter placeholder; write a variable as :name, and a PostgreSQL ? operator as its function (jsonb_exists and the like)")
 		case c == '(':
+			if depth == 0 {
+				open = p.i
+			}
 			depth++
 			b.write("(", "(", p.i)
 			b.content = true
@@ -242,6 +245,9 @@ scan:
 	}
 	if !b.content {
 		return nil
+	}
+	if depth > 0 {
+		return p.errAt(open, "unbalanced parentheses: this ( is never closed, so no ; after it ends the command (pgbench would send the rest as one query)")
 	}
 	line, col := p.position(b.start)
 	s := p.s
@@ -572,6 +578,9 @@ func (p *parser) store(name string, words []string, wordOff func(int) int, start
 	prefix := ""
 	if len(words) == 1 {
 		prefix = words[0]
+		if !validVarName(prefix) {
+			return p.errAt(wordOff(0), "\\%s: invalid prefix %q: the variables are named prefix+column, so it must be letters, digits and _, not starting with a digit", name, prefix)
+		}
 	}
 	cmd := &cmds[len(cmds)-1]
 	cmd.Store, cmd.Prefix = StoreGset, prefix

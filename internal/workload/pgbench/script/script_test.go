@@ -91,6 +91,7 @@ var parseErrorCases = []struct {
 	{"\\gset\n", `f.sql:1:1: \gset must follow an SQL command (it stores that command's result): put it right after the query, instead of its semicolon or on the next line`, true},
 	{"\\set x 1\n\\aset\n", `f.sql:2:1: \aset must follow an SQL command (it stores that command's result): put it right after the query, instead of its semicolon or on the next line`, true},
 	{"select 1 \\gset\n\\gset\n", `f.sql:2:1: \gset must follow an SQL command (it stores that command's result): put it right after the query, instead of its semicolon or on the next line`, true},
+	{"select 1 \\gset 1a\n", `f.sql:1:16: \gset: invalid prefix "1a": the variables are named prefix+column, so it must be letters, digits and _, not starting with a digit`, false},
 	{"select 1 \\gset a b\n", `f.sql:1:18: \gset: too many arguments: write \gset [PREFIX]`, true},
 	{"\\setshell x echo 1\n", `f.sql:1:1: \setshell is not supported: fairbench does not run shell commands from a benchmark script; compute the value with \set, or run the command before the benchmark and pass its output with -D NAME=VALUE`, false},
 	{"\\shell true\n", `f.sql:1:1: \shell is not supported: fairbench does not run shell commands from a benchmark script; compute the value with \set, or run the command before the benchmark and pass its output with -D NAME=VALUE`, false},
@@ -99,6 +100,7 @@ var parseErrorCases = []struct {
 	{"select :'x';\n", `f.sql:1:8: :'name' is psql's quoting of a variable, which pgbench does not substitute (the server would get it as written): write :name, which fairbench sends as a parameter`, false},
 	{"select data ? 'k' from t;\n", `f.sql:1:13: ? outside quotes: fairbench's drivers take ? as a parameter placeholder; write a variable as :name, and a PostgreSQL ? operator as its function (jsonb_exists and the like)`, false},
 	{"select 'abc;\n", `f.sql:1:8: unterminated quoted string: close it with '`, false},
+	{"select (1;\nselect 2;\n", `f.sql:1:8: unbalanced parentheses: this ( is never closed, so no ; after it ends the command (pgbench would send the rest as one query)`, false},
 	{"select 1 /* x\n", `f.sql:1:10: unterminated /* comment: close it with */`, false},
 	{"select $q$a'b$q$;\n", `f.sql:1:8: a dollar-quoted string holding ', " or ? is not supported (fairbench's drivers would take them for quotes or placeholders): use a '…' string`, false},
 }
