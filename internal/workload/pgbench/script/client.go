@@ -143,7 +143,7 @@ func NewClient(cfg ClientConfig) *Client {
 		}
 	}
 	c.env = expr.Env{Lookup: c.lookup, Rand: c.prng}
-	c.chooser = NewChooser(cfg, cfg.Clients, cfg.ID)
+	c.chooser = NewChooser(cfg, cfg.ID)
 	return c
 }
 
@@ -213,8 +213,7 @@ type Chooser struct {
 // (from 0) under --random-seed=cfg.Seed, for a run of cfg.Clients clients;
 // it uses cfg.Scripts' weights and cfg.Defines (a defined :default_seed is
 // not drawn, which moves the threads' seeds).
-func NewChooser(cfg ClientConfig, threads, thread int) *Chooser {
-	_ = threads
+func NewChooser(cfg ClientConfig, thread int) *Chooser {
 	n := cfg.Clients
 	if _, ok := cfg.Defines["default_seed"]; !ok {
 		n++

@@ -233,7 +233,7 @@ func TestChooseAgainstPgbench(t *testing.T) {
 	for _, run := range []struct {
 		clients, threads int
 		defaultSeed      bool
-	}{{2, 2, false}, {3, 3, true}, {3, 1, false}, {2, 1, true}} {
+	}{{2, 2, false}, {3, 3, true}, {3, 1, false}, {2, 1, true}, {5, 2, false}} {
 		seed := uint64(77 + run.clients)
 		logs := t.TempDir()
 		args := []string{"-t", strconv.Itoa(tx), "-c", strconv.Itoa(run.clients), "-j", strconv.Itoa(run.threads),
@@ -245,14 +245,19 @@ func TestChooseAgainstPgbench(t *testing.T) {
 			cfg.Defines = map[string]Value{"default_seed": TextValue("5")}
 		}
 		pgbenchDB(t, db, args...)
-		// Each log line: client_id transaction_no time script_no …
+		// Each log line: client_id transaction_no time script_no …; thread
+		// N's log is PREFIX.PID.N, thread 0's PREFIX.PID.
 		perClient := map[int][]int{}
-		var all []int
+		perThread := map[int][]int{}
 		files, _ := filepath.Glob(filepath.Join(logs, "tx.*"))
 		if len(files) != run.threads {
 			t.Fatalf("%d pgbench logs, want %d", len(files), run.threads)
 		}
 		for _, f := range files {
+			thread := 0
+			if parts := strings.Split(filepath.Base(f), "."); len(parts) == 3 {
+				thread, _ = strconv.Atoi(parts[2])
+			}
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -262,7 +267,7 @@ func TestChooseAgainstPgbench(t *testing.T) {
 				client, _ := strconv.Atoi(fields[0])
 				script, _ := strconv.Atoi(fields[3])
 				perClient[client] = append(perClient[client], script)
-				all = append(all, script)
+				perThread[thread] = append(perThread[thread], script)
 			}
 		}
 		if run.threads == run.clients {
@@ -279,13 +284,15 @@ func TestChooseAgainstPgbench(t *testing.T) {
 			}
 			continue
 		}
-		ch := NewChooser(cfg, run.threads, 0)
-		var got []int
-		for range all {
-			got = append(got, ch.Choose())
-		}
-		if fmt.Sprint(got) != fmt.Sprint(all) {
-			t.Errorf("%+v: Chooser gives %v, pgbench chose %v", run, got, all)
+		for thread := 0; thread < run.threads; thread++ {
+			ch := NewChooser(cfg, thread)
+			var got []int
+			for range perThread[thread] {
+				got = append(got, ch.Choose())
+			}
+			if fmt.Sprint(got) != fmt.Sprint(perThread[thread]) {
+				t.Errorf("%+v thread %d: Chooser gives %v, pgbench chose %v", run, thread, got, perThread[thread])
+			}
 		}
 	}
 }
@@ -387,5 +394,69 @@ func TestDistributionsAgainstPgbench(t *testing.T) {
 		if rej, d := ksReject(pg[k], otherVals[k], 0.001); !rej {
 			t.Errorf("negative control: KS does not reject %s against pgbench's %s (D = %.4f)", e.other, e.same, d)
 		}
+	}
+}
+
+// TestQuotedVariablesAgainstPgbench shows the pgbench behaviours behind two
+// refusals: its default simple mode pastes a variable into a quoted string
+// (a parameter cannot go there, so Check refuses it), and psql's :'x' reaches
+// the server as written (so Parse refuses it).
+func TestQuotedVariablesAgainstPgbench(t *testing.T) {
+	testdb.SkipShort(t, "PostgreSQL and pgbench")
+	cfg := testdb.PgSQL(t)
+	quoted := "select ':x' as a \\gset\n\\set y debug(:a)\n"
+	out := pgbenchDB(t, cfg, "-t", "1", "-D", "x=5", "-f", writeFile(t, "q.sql", quoted))
+	if vs := debugValues(out); len(vs) != 1 || vs[0].value != "5" {
+		t.Errorf("pgbench did not paste :x into the string: %s", out)
+	}
+	s, err := Parse("q.sql", quoted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check([]*Script{s}, func(name string) bool { return name == "x" }); err == nil {
+		t.Error("Check accepts a defined variable inside a quoted string")
+	}
+	file := writeFile(t, "p.sql", "select :'x';\n")
+	all := []string{"-h", cfg.Hosts[0], "-p", strconv.Itoa(cfg.Ports[0]), "-U", cfg.User, "-n", "-t", "1", "-D", "x=5", "-f", file, cfg.Database}
+	out, _ = pgbench(t, all...)
+	if !strings.Contains(out, "syntax error at or near \":\"") {
+		t.Errorf("pgbench did not send :'x' as written: %s", out)
+	}
+}
+
+// TestIfAgainstPgbench runs an \if chain with nested conditions on random
+// draws with pgbench and with a Client: the branches taken are the same.
+func TestIfAgainstPgbench(t *testing.T) {
+	testdb.SkipShort(t, "PostgreSQL and pgbench")
+	text := "\\set r random(1, 10)\n" +
+		"\\if :r < 3\n\\set b debug(1)\n" +
+		"\\elif :r < 6\n  \\if :r = 4\n  \\set b debug(2)\n  \\else\n  \\set b debug(3)\n  \\endif\n" +
+		"\\elif :r = 7\n\\set b debug(4)\n" +
+		"\\else\n\\set b debug(5 + :r)\n\\endif\n" +
+		"\\if :r > 5\n\\set c debug(100)\n\\endif\n"
+	const tx = 60
+	out := pgbenchDB(t, testdb.PgSQL(t), "-t", strconv.Itoa(tx), "--random-seed=9", "-f", writeFile(t, "if.sql", text))
+	var want []string
+	for _, v := range debugValues(out) {
+		want = append(want, v.value)
+	}
+	s, err := Parse("if.sql", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewClient(ClientConfig{Clients: 1, Seed: 9, Scripts: []*Script{s}})
+	var got []string
+	for range tx {
+		if err := c.Run(context.Background(), s, &recorder{}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := c.Var("b")
+		got = append(got, b.String())
+		if r, _ := c.Var("r"); r.Typed.I > 5 {
+			got = append(got, "100")
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("branches taken:\n%v\npgbench's:\n%v", got, want)
 	}
 }

@@ -405,7 +405,7 @@ func TestChooserWeights(t *testing.T) {
 		s.Weight = w
 		scripts = append(scripts, s)
 	}
-	ch := NewChooser(ClientConfig{Clients: 1, Seed: 3, Scripts: scripts}, 1, 0)
+	ch := NewChooser(ClientConfig{Clients: 1, Seed: 3, Scripts: scripts}, 0)
 	counts := make([]int, 3)
 	const n = 40000
 	for range n {

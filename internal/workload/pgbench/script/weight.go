@@ -20,15 +20,16 @@ func ParseWeighted(arg string) (name string, weight int, err error) {
 	}
 	name, spec := arg[:at], arg[at+1:]
 	num := strings.TrimLeft(spec, " \t\n\r\f\v")
-	w, perr := strconv.ParseInt(strings.TrimPrefix(num, "+"), 10, 64)
-	if perr != nil && !strings.HasPrefix(num, "+-") {
-		if ne, ok := perr.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return "", 0, fmt.Errorf("weight specification out of range (0 .. %d) in %q", math.MaxInt32, arg)
-		}
+	digits := num
+	if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+		digits = digits[1:]
+	}
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
 		return "", 0, fmt.Errorf("invalid weight specification @%s in %q: write NAME@W with W a whole number (a path holding @ needs an explicit weight: %s@1)", spec, arg, arg)
 	}
-	if perr != nil {
-		return "", 0, fmt.Errorf("invalid weight specification @%s in %q: write NAME@W with W a whole number", spec, arg)
+	w, err := strconv.ParseInt(num, 10, 64)
+	if err != nil { // out of int64's range
+		return "", 0, fmt.Errorf("weight specification out of range (0 .. %d) in %q", math.MaxInt32, arg)
 	}
 	if w < 0 || w > math.MaxInt32 {
 		return "", 0, fmt.Errorf("weight specification out of range (0 .. %d): %d in %q", math.MaxInt32, w, arg)
