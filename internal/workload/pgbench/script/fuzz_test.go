@@ -11,7 +11,7 @@ import (
 
 var fuzzSeeds = []string{
 	"\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n",
-	"-- c\nselect :x::int, 'a:b', \"c:d\" /* :z */, $$;$$, e'\\'';\nselect 1 \\gset p_\n\\set y :p_a + 1\n",
+	"-- c\nselect :x::int, 'a:b', \"c:d\" /* :z */, $$;$$, e'\\\\';\nselect 1 \\gset p_\n\\set y :p_a + 1\n",
 	"\\if :client_id = 0\n\\sleep 1 ms\n\\elif :x\nselect 1 as a \\aset\n\\else\n\\set x debug(1)\n\\endif\n",
 	"\\set x 1 + \\\n 2\n\\sleep :x us\nselect (1; 2);\n",
 	"\\if 1\n\\if 0\n\\else\n\\endif\n\\endif\nselect :'x';\n\\setshell x\n\\foo\n",

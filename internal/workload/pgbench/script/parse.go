@@ -288,6 +288,9 @@ func (p *parser) quoted(off int, q byte, escapes bool, b *sqlBuilder) (int, erro
 	for i := off + 1; i < len(src); i++ {
 		switch c := src[i]; {
 		case escapes && c == '\\':
+			if i+1 < len(src) && src[i+1] == '\'' {
+				return 0, p.errAt(i, "\\' in an E'…' string is not supported (fairbench's drivers would take it for the end of the string when looking for ? placeholders): write the quote doubled, ''")
+			}
 			i++
 		case c == q:
 			if i+1 < len(src) && src[i+1] == q {
@@ -372,7 +375,7 @@ func (p *parser) metaCommand() error {
 	for n < len(text) && isVarChar(text[n]) {
 		n++
 	}
-	name := text[1:n]
+	name := strings.ToLower(text[1:n]) // pgbench matches them ignoring case
 	rest := text[n:]
 	line0, col0 := p.position(start)
 	cmd := Command{Line: line0, Column: col0, Text: normalizeSpace(text)}

@@ -19,9 +19,9 @@ var parseCases = []struct {
 }{
 	{"multi-line SQL, comments, casts", "-- a comment\n\nselect :x::int,\n  'a:b' -- :y\n  , \"c:d\" /* :z */\n;\n",
 		[]string{`3:1: select :x::int, 'a:b' , "c:d" /* :z */ | select ?::int, 'a:b' , "c:d" /* :z */ [x]`}},
-	{"semicolons in quotes, parentheses and dollar quotes", "select ';', $$;$$, (select 1; ), e'\\';' ;select 2",
-		[]string{`1:1: select ';', $$;$$, (select 1; ), e'\';' | select ';', $$;$$, (select 1; ), e'\';' []`,
-			`1:42: select 2 | select 2 []`}},
+	{"semicolons in quotes, parentheses and dollar quotes", "select ';', $$;$$, (select 1; ), e'\\\\;''' ;select 2",
+		[]string{`1:1: select ';', $$;$$, (select 1; ), e'\\;''' | select ';', $$;$$, (select 1; ), e'\\;''' []`,
+			`1:44: select 2 | select 2 []`}},
 	{"a meta-command ends an SQL command", "select :a, :a \\set a 1\n\\set b :a + 1",
 		[]string{"1:1: select :a, :a | select ?, ? [a a]", `1:15: \set a 1`, `2:1: \set b :a + 1`}},
 	{"continuation lines", "\\set x 1 + \\\n  2 *\\\r\n 3\n\\sleep 10ms\n\\sleep :x us\n",
@@ -30,6 +30,8 @@ var parseCases = []struct {
 		[]string{`1:1: select 1 as a \gset | select 1 as a []`, `2:1: select 2 as b \aset p_ | select 2 as b []`}},
 	{"if chain", "\\if :x\nselect 1;\n\\elif :x = 2\n\\else\n\\endif\n",
 		[]string{`1:1: \if :x`, "2:1: select 1 | select 1 []", `3:1: \elif :x = 2`, `4:1: \else`, `5:1: \endif`}},
+	{"meta-command names ignore case", "\\SET x 1\n\\Sleep 1 MS\nselect 1; \\set y 2",
+		[]string{`1:1: \SET x 1`, `2:1: \Sleep 1 MS`, "3:1: select 1 | select 1 []", `3:11: \set y 2`}},
 	{"positional dollar and identifiers with $", "select a$b, $1 from t",
 		[]string{"1:1: select a$b, $1 from t | select a$b, $1 from t []"}},
 }
@@ -101,6 +103,7 @@ var parseErrorCases = []struct {
 	{"select data ? 'k' from t;\n", `f.sql:1:13: ? outside quotes: fairbench's drivers take ? as a parameter placeholder; write a variable as :name, and a PostgreSQL ? operator as its function (jsonb_exists and the like)`, false},
 	{"select 'abc;\n", `f.sql:1:8: unterminated quoted string: close it with '`, false},
 	{"select (1;\nselect 2;\n", `f.sql:1:8: unbalanced parentheses: this ( is never closed, so no ; after it ends the command (pgbench would send the rest as one query)`, false},
+	{"select e'a\\'b';\n", `f.sql:1:11: \' in an E'…' string is not supported (fairbench's drivers would take it for the end of the string when looking for ? placeholders): write the quote doubled, ''`, false},
 	{"select 1 /* x\n", `f.sql:1:10: unterminated /* comment: close it with */`, false},
 	{"select $q$a'b$q$;\n", `f.sql:1:8: a dollar-quoted string holding ', " or ? is not supported (fairbench's drivers would take them for quotes or placeholders): use a '…' string`, false},
 }
