@@ -526,7 +526,8 @@ func (p *parser) sleep(cmd *Command, words []string, wordOff func(int) int, star
 		}
 		cmd.SleepVar = count[1:]
 		cmd.sleepV = p.s.local(cmd.SleepVar)
-		cmd.Reads = append(cmd.Reads, Ref{Name: cmd.SleepVar, Line: cmd.Line, Column: p.column(wordOff(0))})
+		line, col := p.position(wordOff(0))
+		cmd.Reads = append(cmd.Reads, Ref{Name: cmd.SleepVar, Line: line, Column: col})
 	} else {
 		j := 0
 		if j < len(count) && (count[j] == '+' || count[j] == '-') {
@@ -562,11 +563,6 @@ func (p *parser) sleep(cmd *Command, words []string, wordOff func(int) int, star
 		return p.errAt(off, "\\sleep: unrecognized time unit %q, must be us, ms or s", unit)
 	}
 	return nil
-}
-
-func (p *parser) column(off int) int {
-	_, col := p.position(off)
-	return col
 }
 
 // store attaches \gset or \aset to the SQL command just before it.

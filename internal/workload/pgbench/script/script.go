@@ -14,7 +14,12 @@
 //   - \setshell, \shell, \startpipeline, \endpipeline and \; (several queries
 //     in one command) are refused at parse time, saying why;
 //   - a -D value written as a quoted SQL literal ('abc') is unquoted, since a
-//     parameter carries the string itself.
+//     parameter carries the string itself;
+//   - what fairbench's drivers' ? placeholders cannot carry is refused at
+//     parse time: a ? outside quotes, \' in an E'…' string, a dollar-quoted
+//     string holding a quote or a ?; so is what the server would reject
+//     anyway (psql's :'x', a ( never closed), and an invalid \set name or
+//     \gset prefix, which pgbench finds only when the command runs.
 package script
 
 import (

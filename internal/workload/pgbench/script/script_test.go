@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/testing/golden"
 	"github.com/fairbench/fairbench/internal/workload/pgbench/expr"
 )
 
@@ -143,8 +144,14 @@ func TestBuiltins(t *testing.T) {
 			t.Errorf("Builtin(%q) = %v, want %s", name, err, want)
 		}
 	}
-	// The constant check of the texts (TestBuiltinsAgainstPgbench compares
-	// them with pgbench's): the select-only script and the tpcb-like's size.
+	// The texts as --show-script prints them, against a golden file
+	// (TestBuiltinsAgainstPgbench compares them with pgbench's own).
+	var shown strings.Builder
+	for _, name := range BuiltinNames() {
+		s, _ := Builtin(name)
+		shown.WriteString(ShowScript(s))
+	}
+	golden.Check(t, "testdata/builtins.golden", []byte(shown.String()))
 	s, _ := Builtin("select-only")
 	if want := "\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"; s.Text != want {
 		t.Errorf("select-only text %q", s.Text)
