@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
+	"github.com/fairbench/fairbench/internal/workload/pgbench/expr"
 )
 
 // The tests of this file run real pgbench 15 as the oracle; they skip under
@@ -458,5 +459,37 @@ func TestIfAgainstPgbench(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("branches taken:\n%v\npgbench's:\n%v", got, want)
+	}
+}
+
+// TestDefinesAgainstPgbench checks how an expression reads a -D value
+// (NULL, boolean prefixes, integers, doubles, malformed) against pgbench.
+func TestDefinesAgainstPgbench(t *testing.T) {
+	testdb.SkipShort(t, "PostgreSQL and pgbench")
+	cfg := testdb.PgSQL(t)
+	file := writeFile(t, "d.sql", "\\set v debug(:x)\n")
+	anyValue := regexp.MustCompile(`(?m)^debug\(script=0,command=1\): (.*)$`)
+	for _, text := range []string{"5", " -7", "+3", "2.5", "1e3", "-0.125", "inf", "null", "NULL", "t", "ye", "on",
+		"of", "off", "n", "FALSE", "abc", "o", "99999999999999999999", "0x10", "1.5x", "nan", "0x1.8", "-0X1p4", "0x"} {
+		all := []string{"-h", cfg.Hosts[0], "-p", strconv.Itoa(cfg.Ports[0]), "-U", cfg.User, "-n", "-t", "1",
+			"-D", "x=" + text, "-f", file, cfg.Database}
+		out, _ := pgbench(t, all...)
+		want := "malformed"
+		if m := anyValue.FindStringSubmatch(out); m != nil {
+			want = m[1]
+		}
+		got := "malformed"
+		if v, ok := interpret(text); ok {
+			got = v.String()
+			if v.Kind == expr.Double {
+				got = "double " + strconv.FormatFloat(v.F, 'g', 15, 64)
+			}
+		}
+		if pv, err := strconv.ParseFloat(strings.TrimPrefix(want, "double "), 64); err == nil && strings.HasPrefix(want, "double ") {
+			want = "double " + strconv.FormatFloat(pv, 'g', 15, 64)
+		}
+		if got != want {
+			t.Errorf("-D x=%q: an expression reads %s, pgbench's %s (%s)", text, got, want, strings.TrimSpace(out))
+		}
 	}
 }

@@ -66,7 +66,11 @@ func interpret(s string) (expr.Value, bool) {
 		}
 		return expr.IntValue(n), true
 	}
-	f, err := strconv.ParseFloat(strings.TrimLeft(s, " \t\n\r\f\v"), 64)
+	t := strings.TrimLeft(s, " \t\n\r\f\v")
+	if u := strings.TrimLeft(t, "+-"); len(u) > 2 && (u[:2] == "0x" || u[:2] == "0X") && !strings.ContainsAny(u, "pP") {
+		t += "p0" // C's strtod reads hexadecimal without an exponent, Go's ParseFloat needs one
+	}
+	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || strings.ContainsRune(s, '_') {
 		return expr.Value{}, false
 	}
