@@ -153,6 +153,8 @@ FUZZ_TARGETS=(
 	"FuzzParseCheckpoints ./internal/run/runner"
 	"FuzzParse ./internal/workload/pgbench/expr"
 	"FuzzParse ./internal/compat/pgbenchcli"
+	"FuzzParse ./internal/workload/pgbench/script"
+	"FuzzRun ./internal/workload/pgbench/script"
 )
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" when -fuzztime ends while a worker is mid-input, with no

@@ -93,14 +93,15 @@ func Eval(e Expr, env Env) (Value, error) {
 		case FuncAnd, FuncOr:
 			return evalAndOr(e, env)
 		}
-		args := make([]Value, len(e.Args))
+		var buf [4]Value // most calls take at most 4 arguments: no allocation
+		args := buf[:0]
 		hasNull := false
-		for i, a := range e.Args {
+		for _, a := range e.Args {
 			v, err := Eval(a, env)
 			if err != nil {
 				return Value{}, err
 			}
-			args[i] = v
+			args = append(args, v)
 			hasNull = hasNull || v.Kind == Null
 		}
 		if hasNull && e.Func != FuncIs && e.Func != FuncDebug {
@@ -111,8 +112,10 @@ func Eval(e Expr, env Env) (Value, error) {
 	return Value{}, errorf("unknown expression node %T", e)
 }
 
-// truth is pgbench's valueTruth, used by CASE: NULL is false, numbers are
-// true when non-zero.
+// Truth is pgbench's valueTruth, used by CASE, \if and \elif: NULL is
+// false, numbers are true when non-zero.
+func Truth(v Value) bool { return truth(v) }
+
 func truth(v Value) bool {
 	switch v.Kind {
 	case Bool:
@@ -158,26 +161,27 @@ func toDouble(v Value) (float64, error) {
 	return 0, errorf("cannot coerce %s to double", v.Kind)
 }
 
-func ints(args []Value) ([]int64, error) {
-	out := make([]int64, len(args))
-	for i, a := range args {
+// ints appends args coerced to integers to out (callers pass a buffer of
+// their stack, so that evaluating allocates nothing).
+func ints(out []int64, args []Value) ([]int64, error) {
+	for _, a := range args {
 		n, err := toInt(a)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = n
+		out = append(out, n)
 	}
 	return out, nil
 }
 
-func doubles(args []Value) ([]float64, error) {
-	out := make([]float64, len(args))
-	for i, a := range args {
+// doubles appends args coerced to doubles to out, as ints does.
+func doubles(out []float64, args []Value) ([]float64, error) {
+	for _, a := range args {
 		f, err := toDouble(a)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = f
+		out = append(out, f)
 	}
 	return out, nil
 }
@@ -230,7 +234,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 	case FuncAdd, FuncSub, FuncMul, FuncDiv:
 		return arith(fn, args)
 	case FuncMod:
-		n, err := ints(args)
+		n, err := ints(make([]int64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -253,7 +257,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 		a, b := args[0], args[1]
 		return BoolValue(a.Kind == b.Kind && a.B == b.B), nil
 	case FuncBitAnd, FuncBitOr, FuncBitXor, FuncLShift, FuncRShift:
-		n, err := ints(args)
+		n, err := ints(make([]int64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -310,7 +314,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 	case FuncGreatest, FuncLeast:
 		return extreme(fn == FuncGreatest, args)
 	case FuncHashFNV1a, FuncHashMurmur2:
-		n, err := ints(args)
+		n, err := ints(make([]int64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -319,7 +323,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 		}
 		return IntValue(HashMurmur2(n[0], uint64(n[1]))), nil
 	case FuncPermute:
-		n, err := ints(args)
+		n, err := ints(make([]int64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -330,7 +334,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 	case FuncPi:
 		return DoubleValue(math.Pi), nil
 	case FuncPow:
-		f, err := doubles(args)
+		f, err := doubles(make([]float64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -343,7 +347,7 @@ func call(fn Func, args []Value, env Env) (Value, error) {
 
 func arith(fn Func, args []Value) (Value, error) {
 	if anyDouble(args) {
-		f, err := doubles(args)
+		f, err := doubles(make([]float64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -357,7 +361,7 @@ func arith(fn Func, args []Value) (Value, error) {
 		}
 		return DoubleValue(f[0] / f[1]), nil // pgbench: x/0.0 is ±Infinity or NaN
 	}
-	n, err := ints(args)
+	n, err := ints(make([]int64, 0, 4), args)
 	if err != nil {
 		return Value{}, err
 	}
@@ -409,7 +413,7 @@ func abs64(a int64) int64 {
 func compare(fn Func, args []Value) (Value, error) {
 	var c int
 	if anyDouble(args) {
-		f, err := doubles(args)
+		f, err := doubles(make([]float64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -423,7 +427,7 @@ func compare(fn Func, args []Value) (Value, error) {
 		}
 		return BoolValue(f[0] <= f[1]), nil
 	}
-	n, err := ints(args)
+	n, err := ints(make([]int64, 0, 4), args)
 	if err != nil {
 		return Value{}, err
 	}
@@ -446,7 +450,7 @@ func compare(fn Func, args []Value) (Value, error) {
 
 func extreme(greatest bool, args []Value) (Value, error) {
 	if anyDouble(args) {
-		f, err := doubles(args)
+		f, err := doubles(make([]float64, 0, 4), args)
 		if err != nil {
 			return Value{}, err
 		}
@@ -458,7 +462,7 @@ func extreme(greatest bool, args []Value) (Value, error) {
 		}
 		return DoubleValue(r), nil
 	}
-	n, err := ints(args)
+	n, err := ints(make([]int64, 0, 4), args)
 	if err != nil {
 		return Value{}, err
 	}
@@ -472,7 +476,7 @@ func extreme(greatest bool, args []Value) (Value, error) {
 }
 
 func random(fn Func, args []Value, env Env) (Value, error) {
-	n, err := ints(args[:2])
+	n, err := ints(make([]int64, 0, 4), args[:2])
 	if err != nil {
 		return Value{}, err
 	}
