@@ -157,8 +157,10 @@ type Dialect interface {
 	// AddForeignKey returns the statement that adds fk to an existing table
 	// ("" without FeatureForeignKeys).
 	AddForeignKey(table string, fk ForeignKey) string
-	// Truncate returns the statement that deletes every row of table.
-	Truncate(table string) string
+	// Truncate returns the statements that delete every row of the tables
+	// (one statement where the target truncates tables that refer to each
+	// other only together, as PostgreSQL does).
+	Truncate(tables ...string) []string
 	// VacuumAnalyze returns the statement that tidies table after a bulk load
 	// and refreshes its planner statistics (PostgreSQL: VACUUM ANALYZE); it may
 	// return rows (MySQL's ANALYZE TABLE), so run it with Query.

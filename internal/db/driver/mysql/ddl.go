@@ -54,8 +54,14 @@ func (Dialect) AddForeignKey(table string, fk driver.ForeignKey) string {
 	return driver.AddForeignKeySQL(table, fk)
 }
 
-// Truncate returns TRUNCATE TABLE table (which commits implicitly).
-func (Dialect) Truncate(table string) string { return "TRUNCATE TABLE " + table }
+// Truncate returns TRUNCATE TABLE for each table (each commits implicitly).
+func (Dialect) Truncate(tables ...string) []string {
+	stmts := make([]string, len(tables))
+	for i, t := range tables {
+		stmts[i] = "TRUNCATE TABLE " + t
+	}
+	return stmts
+}
 
 // VacuumAnalyze returns ANALYZE TABLE table, which returns a row of status:
 // InnoDB has no vacuum; the statistics are what there is to refresh.

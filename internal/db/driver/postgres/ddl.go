@@ -97,8 +97,11 @@ func (Dialect) AddForeignKey(table string, fk driver.ForeignKey) string {
 	return driver.AddForeignKeySQL(table, fk)
 }
 
-// Truncate returns TRUNCATE TABLE table.
-func (Dialect) Truncate(table string) string { return "TRUNCATE TABLE " + table }
+// Truncate returns one TRUNCATE TABLE of all the tables: PostgreSQL refuses
+// to truncate a table another refers to unless both go in one statement.
+func (Dialect) Truncate(tables ...string) []string {
+	return []string{"TRUNCATE TABLE " + strings.Join(tables, ", ")}
+}
 
 // VacuumAnalyze returns VACUUM ANALYZE table, as pgbench's step v runs it.
 func (Dialect) VacuumAnalyze(table string) string { return "VACUUM ANALYZE " + table }

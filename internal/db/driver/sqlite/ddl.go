@@ -22,9 +22,15 @@ func (Dialect) AddPrimaryKey(table string, ix driver.Index) string {
 // AddForeignKey returns "": SQLite declares foreign keys only in CREATE TABLE.
 func (Dialect) AddForeignKey(string, driver.ForeignKey) string { return "" }
 
-// Truncate returns DELETE FROM table (SQLite's truncate optimisation applies
-// to a DELETE without WHERE).
-func (Dialect) Truncate(table string) string { return "DELETE FROM " + table }
+// Truncate returns DELETE FROM for each table (SQLite's truncate
+// optimisation applies to a DELETE without WHERE).
+func (Dialect) Truncate(tables ...string) []string {
+	stmts := make([]string, len(tables))
+	for i, t := range tables {
+		stmts[i] = "DELETE FROM " + t
+	}
+	return stmts
+}
 
 // VacuumAnalyze returns ANALYZE table: a freshly loaded file has nothing to
 // vacuum; the statistics are what the planner needs.
