@@ -54,11 +54,21 @@ func (Dialect) AddForeignKey(table string, fk driver.ForeignKey) string {
 	return driver.AddForeignKeySQL(table, fk)
 }
 
-// Truncate returns TRUNCATE TABLE for each table (each commits implicitly).
+// Truncate returns TRUNCATE TABLE for each table (each commits implicitly)
+// and, for more than one, turns the session's foreign key checks off around
+// them: InnoDB refuses to truncate a table another refers to, and emptying
+// them all together leaves no reference dangling (PostgreSQL's TRUNCATE of
+// several tables at once).
 func (Dialect) Truncate(tables ...string) []string {
-	stmts := make([]string, len(tables))
-	for i, t := range tables {
-		stmts[i] = "TRUNCATE TABLE " + t
+	var stmts []string
+	if len(tables) > 1 {
+		stmts = append(stmts, "SET @fairbench_fk_checks = @@foreign_key_checks", "SET foreign_key_checks = 0")
+	}
+	for _, t := range tables {
+		stmts = append(stmts, "TRUNCATE TABLE "+t)
+	}
+	if len(tables) > 1 {
+		stmts = append(stmts, "SET foreign_key_checks = @fairbench_fk_checks")
 	}
 	return stmts
 }
