@@ -224,12 +224,21 @@ func (w *loadWatch) flush() {
 }
 
 // Drop drops the four tables of pgbench's data set, if they exist (pgbench -i's
-// step d), those that refer to others first.
+// step d), those that refer to others first, in one transaction where DDL is
+// transactional (one commit, as pgbench's one DROP TABLE of all four; MySQL
+// commits each DROP by itself).
 func Drop(ctx context.Context, conn driver.Conn, d driver.Dialect) error {
+	if _, err := conn.Exec(ctx, d.Begin()); err != nil {
+		return fmt.Errorf("drop the pgbench tables: %w", err)
+	}
 	for _, t := range Tables() {
 		if _, err := conn.Exec(ctx, d.DropTable(t)); err != nil {
+			conn.Exec(context.WithoutCancel(ctx), d.Rollback()) //nolint:errcheck // the drop's error is the one to report
 			return fmt.Errorf("drop %s: %w", t, err)
 		}
+	}
+	if _, err := conn.Exec(ctx, d.Commit()); err != nil {
+		return fmt.Errorf("drop the pgbench tables: %w", err)
 	}
 	return nil
 }
