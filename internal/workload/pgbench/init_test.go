@@ -263,8 +263,8 @@ func TestProgressMovesDuringLoad(t *testing.T) {
 			if _, err := Init(testCtx(t), db, opts, w, prog); err != nil {
 				t.Fatal(err)
 			}
-			if len(w.seen) == 0 || w.seen[0] != AccountsPerScale {
-				t.Errorf("counter at the first progress line: %v, want 100000 first", w.seen)
+			if fmt.Sprint(w.seen) != "[100000 200000 300000]" {
+				t.Errorf("counter at the progress lines: %v, want [100000 200000 300000]", w.seen)
 			}
 			if done, total, _ := prog.Snapshot(); done != 3*AccountsPerScale || total != 3*AccountsPerScale {
 				t.Errorf("counter ended at %d of %d", done, total)

@@ -37,24 +37,18 @@ func truncateTables() []string { return []string{Accounts, Branches, History, Te
 func (in *initializer) generateClientSide(ctx context.Context) error {
 	nb, nt, na := counts(in.opts.Scale)
 	in.prog.SetTotal(na)
-	fz, frozen := in.conn.(driver.FrozenBulkInserter)
-	frozen = frozen && in.opts.Partitions == 0
-	if frozen {
-		if err := in.exec(ctx, in.d.Begin()); err != nil {
-			return err
-		}
+	fz, ok := in.conn.(driver.FrozenBulkInserter)
+	if !ok || in.opts.Partitions > 0 {
+		return in.loadClientSide(ctx, nb, nt, na, nil)
 	}
-	if !frozen {
-		fz = nil
+	if err := in.exec(ctx, in.d.Begin()); err != nil {
+		return err
 	}
-	err := in.loadClientSide(ctx, nb, nt, na, fz)
-	if frozen {
-		if err == nil {
-			return in.exec(ctx, in.d.Commit())
-		}
+	if err := in.loadClientSide(ctx, nb, nt, na, fz); err != nil {
 		in.conn.Exec(context.WithoutCancel(ctx), in.d.Rollback()) //nolint:errcheck // the load's error is the one to report
+		return err
 	}
-	return err
+	return in.exec(ctx, in.d.Commit())
 }
 
 // loadClientSide truncates the tables and loads them; with fz, the accounts
