@@ -1,6 +1,9 @@
 package driver
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // ColumnDefinition spells the part of a CREATE TABLE column definition that
 // MySQL, PostgreSQL and SQLite write alike: "name type", then " DEFAULT d"
@@ -38,4 +41,12 @@ func StandardType(c Column) (typ string, ok bool) {
 		return "DECIMAL(" + strconv.Itoa(c.Size) + "," + strconv.Itoa(c.Scale) + ")", true
 	}
 	return "", false
+}
+
+// AddForeignKeySQL spells the ALTER TABLE … ADD CONSTRAINT name FOREIGN KEY
+// (cols) REFERENCES ref (refcols) that standard SQL, MySQL and PostgreSQL
+// all accept.
+func AddForeignKeySQL(table string, fk ForeignKey) string {
+	return "ALTER TABLE " + table + " ADD CONSTRAINT " + fk.Name + " FOREIGN KEY (" + strings.Join(fk.Columns, ", ") +
+		") REFERENCES " + fk.RefTable + " (" + strings.Join(fk.RefColumns, ", ") + ")"
 }

@@ -191,6 +191,15 @@ type Conn interface {
 	Close() error
 }
 
+// FrozenBulkInserter is a Conn whose bulk load can write rows already frozen
+// (PostgreSQL's COPY … FREEZE): visible to every later transaction, so that
+// a VACUUM after the load has little left to do. It is legal only into a
+// table created or truncated in the connection's current transaction (begun
+// with Exec of the Dialect's Begin), and not into a partitioned table.
+type FrozenBulkInserter interface {
+	BulkInsertFrozen(ctx context.Context, table string, columns []string, rows RowSource) (int64, error)
+}
+
 // Stmt is a statement bound to one Conn.
 type Stmt interface {
 	// Exec runs the statement and reports the rows it changed.

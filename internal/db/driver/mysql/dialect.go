@@ -18,7 +18,9 @@ func (Dialect) Name() string { return "mysql" }
 // CreateTable returns one CREATE TABLE statement laid out like sysbench's
 // oltp_common.lua: columns, PRIMARY KEY and/or "KEY xid (id)", then
 // "/*! ENGINE = <engine> */" (innodb when Engine is empty), Options verbatim and,
-// with PartitionByHash > 1, "PARTITION BY HASH(<first key column>) PARTITIONS n".
+// with PartitionByHash > 1, "PARTITION BY HASH(<first key column>) PARTITIONS n"
+// (with Partitioning, the partitions it names: see partitionClause). Unlogged,
+// FillFactor and Tablespace are PostgreSQL's and ignored.
 func (Dialect) CreateTable(t driver.Table) []string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
@@ -49,7 +51,9 @@ func (Dialect) CreateTable(t driver.Table) []string {
 	if o := strings.TrimSpace(t.Options); o != "" {
 		b.WriteString(" " + o)
 	}
-	if t.PartitionByHash > 1 {
+	if t.Partitioning != nil {
+		b.WriteString(partitionClause(t.Name, t.Partitioning))
+	} else if t.PartitionByHash > 1 {
 		if col := partitionColumn(t); col != "" {
 			b.WriteString(" PARTITION BY HASH(" + col + ") PARTITIONS " + strconv.Itoa(t.PartitionByHash))
 		}

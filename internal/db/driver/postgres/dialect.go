@@ -50,13 +50,15 @@ func columnDef(c driver.Column) string {
 	return driver.ColumnDefinition(c, columnType(c))
 }
 
-// CreateTable returns CREATE TABLE for t, then CREATE INDEX for its IDKey and,
-// with PartitionByHash > 1, one CREATE TABLE … PARTITION OF per hash partition
-// (by the first primary-key column, or the first column when there is none).
+// CreateTable returns CREATE [UNLOGGED] TABLE for t (with its fillfactor and
+// tablespace), then CREATE INDEX for its IDKey and, with PartitionByHash > 1,
+// one CREATE TABLE … PARTITION OF per hash partition (by the first
+// primary-key column, or the first column when there is none); with
+// Partitioning, the partitions it names instead (see partitionedTable).
 // Engine and Options are MySQL's and ignored.
 func (Dialect) CreateTable(t driver.Table) []string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE ")
+	b.WriteString(createPrefix(t))
 	b.WriteString(t.Name)
 	b.WriteString(" (")
 	for i, c := range t.Columns {
@@ -71,6 +73,10 @@ func (Dialect) CreateTable(t driver.Table) []string {
 		b.WriteString(")")
 	}
 	b.WriteString(")")
+	if t.Partitioning != nil {
+		return partitionedTable(&b, t)
+	}
+	b.WriteString(storageClause(t))
 	partitionKey := partitionColumn(t)
 	if t.PartitionByHash > 1 && partitionKey != "" {
 		b.WriteString(" PARTITION BY HASH (")
