@@ -208,6 +208,9 @@ func dataLabel(res *result.Result) string {
 	if w, _ := strconv.Atoi(opts["warehouses"]); w > 0 {
 		return "w" + strconv.Itoa(w)
 	}
+	if s, _ := strconv.Atoi(opts["scale"]); s > 0 && strings.HasPrefix(res.Workload, "pgbench") {
+		return "s" + strconv.Itoa(s) // pgbench's scale factor
+	}
 	_, hasT := opts["tables"]
 	_, hasS := opts["table-size"]
 	if !hasT && !hasS {

@@ -55,11 +55,18 @@ var shapingOptions = []shapingOption{
 	// TPC-C: keying and think times, and the transaction mix.
 	{name: "wait", def: "off", norm: normBool, workloads: []string{"tpcc"}},
 	{name: "mix", def: "45:43:4:4:4", norm: normMix, workloads: []string{"tpcc"}},
+	// pgbench's scripts (their text and weights are Key.Options' scripts=…
+	// item): the variables given to them, retries and how statements are
+	// sent (pgbench -M; "" follows db-ps-mode).
+	{name: "define", def: "[]", norm: strings.TrimSpace, workloads: pgbenchAll},
+	{name: "max-tries", def: "1", norm: normNumber, workloads: pgbenchAll},
+	{name: "query-mode", def: "", norm: strings.TrimSpace, workloads: pgbenchAll},
 }
 
 var (
-	oltpReads = []string{"oltp_read_only", "oltp_read_write"}
-	oltpAll   = []string{"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
+	oltpReads  = []string{"oltp_read_only", "oltp_read_write"}
+	pgbenchAll = []string{"pgbench", "pgbench-tpcb-like", "pgbench-simple-update", "pgbench-select-only"}
+	oltpAll    = []string{"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
 		"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete"}
 )
 

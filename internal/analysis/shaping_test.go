@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/pgbench"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
 )
@@ -24,7 +26,7 @@ import (
 // randgen's.
 func TestShapingOptionsAreTheWorkloadsFlags(t *testing.T) {
 	specs := map[string]workload.Spec{}
-	for _, s := range append(oltp.Specs(), tpcc.Specs()...) {
+	for _, s := range slices.Concat(oltp.Specs(), tpcc.Specs(), pgbench.Specs()) {
 		specs[s.Name] = s
 	}
 	rd := randgen.DefaultConfig()

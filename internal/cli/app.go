@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/pgbench"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
 )
 
@@ -105,7 +106,7 @@ func (a *App) connecting() error {
 
 // DefaultWorkloads returns the registry of built-in workloads.
 func DefaultWorkloads() *workload.Registry {
-	return workload.NewRegistry(append(oltp.Specs(), tpcc.Specs()...)...)
+	return workload.NewRegistry(slices.Concat(oltp.Specs(), tpcc.Specs(), pgbench.Specs())...)
 }
 
 // Execute runs the command line args (without the program name) and returns the

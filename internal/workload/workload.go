@@ -151,6 +151,15 @@ type StatementTimer interface {
 	MeasureFrom(t time.Time)
 }
 
+// Retrier is implemented by workloads that retry serialization failures and
+// deadlocks themselves (pgbench's --max-tries): an event that still fails
+// with one (driver.ErrorInfo.Retryable) after its tries is counted as a
+// failed event — an ignored error of its code — and the thread goes on, as
+// pgbench counts failed transactions, whatever --*-ignore-errors says.
+type Retrier interface {
+	RetriesFailures() bool
+}
+
 // RunInfo is what a Threaded workload learns of a run before its workers
 // start.
 type RunInfo struct {

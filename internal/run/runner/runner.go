@@ -533,6 +533,9 @@ type worker struct {
 	counts workload.Counts // the queries of the event in progress, reused likewise
 	// waiter reports the deliberate sleep inside the last event (TPC-C --wait).
 	waiter workload.Waiter
+	// retrier is set when the workload retries serialization failures and
+	// deadlocks itself: one that still ends an event is counted, not fatal.
+	retrier bool
 	// callMark is when the thread's current wait for the server began (Unix
 	// ns): the start of its event, or, for a worker that marks it itself
 	// (marks: workload.CallMarker), the end of its sleep. The thread waits
@@ -565,6 +568,9 @@ func (w *worker) open(ctx context.Context, deps Deps) error {
 	}
 	w.conn, w.wl = conn, wl
 	w.waiter, _ = wl.(workload.Waiter)
+	if rt, ok := deps.Workload.(workload.Retrier); ok {
+		w.retrier = rt.RetriesFailures()
+	}
 	w.marks = false
 	if cm, ok := wl.(workload.CallMarker); ok {
 		w.marks = cm.MarkCalls(&w.callMark)
@@ -763,7 +769,7 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 			if !w.reconnect(ctx, r) {
 				return false
 			}
-		case r.cfg.Ignore.Ignores(info.Code):
+		case r.cfg.Ignore.Ignores(info.Code) || (info.Retryable && w.retrier):
 			code := info.Code
 			if code == "" {
 				code = "client"
