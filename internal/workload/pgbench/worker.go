@@ -241,29 +241,39 @@ func scriptWrites(s *script.Script) bool {
 	return false
 }
 
-// classify returns how a worker sends an SQL command: its class, and for
-// the bare transaction statements pgbench's scripts use (BEGIN, END,
-// COMMIT, ROLLBACK and their TRANSACTION/WORK forms), the dialect's own.
+// classify returns how a worker sends an SQL command: its class, whether
+// it begins or ends a transaction, and for the bare transaction statements
+// pgbench's scripts use (BEGIN, END, COMMIT, ROLLBACK and their
+// TRANSACTION/WORK forms) the dialect's own; a statement with more words
+// (BEGIN ISOLATION LEVEL SERIALIZABLE) is sent as written.
 func classify(sql string, d driver.Dialect, writes bool) command {
 	c := command{query: sql, class: classOf(firstWord(sql))}
 	words := strings.Fields(strings.ToUpper(strings.TrimRight(strings.TrimSpace(sql), "; \t\n")))
-	bare := len(words) == 1 || (len(words) == 2 && (words[1] == "TRANSACTION" || words[1] == "WORK"))
-	if len(words) == 0 || !bare {
+	if len(words) == 0 {
 		return c
 	}
+	bare := len(words) == 1 || (len(words) == 2 && (words[1] == "TRANSACTION" || words[1] == "WORK"))
 	switch words[0] {
 	case "BEGIN", "START":
-		if words[0] == "START" && (len(words) != 2 || words[1] != "TRANSACTION") {
+		if words[0] == "START" && (len(words) < 2 || words[1] != "TRANSACTION") {
 			return c
 		}
-		c.txn, c.query = txnBegin, d.Begin()
-		if writes {
-			c.query = d.BeginWrite()
+		c.txn = txnBegin
+		if bare {
+			c.query = d.Begin()
+			if writes {
+				c.query = d.BeginWrite()
+			}
 		}
 	case "END", "COMMIT":
-		c.txn, c.query = txnCommit, d.Commit()
+		c.txn = txnCommit
+		if bare {
+			c.query = d.Commit()
+		}
 	case "ROLLBACK", "ABORT":
-		c.txn, c.query = txnRollback, d.Rollback()
+		if bare {
+			c.txn, c.query = txnRollback, d.Rollback()
+		}
 	}
 	return c
 }
