@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/base/suggest"
+	"github.com/fairbench/fairbench/internal/compat/pgbenchcli"
 	"github.com/fairbench/fairbench/internal/compat/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -89,6 +90,9 @@ type App struct {
 	// (go-tpc's: its defaults that differ, options without effect), printed
 	// and, for a run, kept among the result's warnings.
 	formNotes []string
+	// pgbench is the pgbench command line argv was read as (see
+	// fromPgbench), nil for other forms.
+	pgbench *pgbenchcli.Command
 	// beforeConnect, when set, is called where a command would first reach a
 	// database, start a server or listen on a port; an error it returns ends
 	// the command. The flag fuzz target stops there, after validation.
@@ -122,7 +126,11 @@ func (a *App) Execute(ctx context.Context, args []string) int {
 		a.Workloads = DefaultWorkloads()
 	}
 	a.argv = args
-	args, code, done := a.fromGoTPC(args)
+	args, code, done := a.fromPgbench(args)
+	if done {
+		return code
+	}
+	args, code, done = a.fromGoTPC(args)
 	if done {
 		return code
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/compat/gotpccli"
 	"github.com/fairbench/fairbench/internal/compat/gotpcout"
+	"github.com/fairbench/fairbench/internal/compat/pgbenchcli"
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
@@ -56,7 +57,7 @@ func (a *App) tpccFlags() *pflag.FlagSet {
 // error.
 func (inv *invocation) goTPCPrinter(w io.Writer) (*gotpcout.Printer, error) {
 	style := inv.run.outputStyle
-	if style == gotpccli.StyleFairbench {
+	if style == gotpccli.StyleFairbench || style == pgbenchcli.StylePgbench {
 		return nil, nil
 	}
 	gs, ok := gotpccli.Output(style)

@@ -30,6 +30,9 @@ func (inv *invocation) prepare(cmd *cobra.Command) error {
 		return err
 	}
 	defer s.close()
+	if inv.app.pgbench != nil {
+		return inv.pgbenchInit(cmd.Context(), s)
+	}
 	fmt.Fprintf(w, "fairbench %s: preparing %s on %s (%s)\n\n", inv.app.Version, inv.spec.Name, describeTarget(s.cfg), s.serverName())
 	return inv.load(cmd.Context(), s, w, inv.prep.threads, inv.prep.replace)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fairbench/fairbench/internal/base/progress"
 	"github.com/fairbench/fairbench/internal/compat/gotpccli"
 	"github.com/fairbench/fairbench/internal/compat/gotpcout"
+	"github.com/fairbench/fairbench/internal/compat/pgbenchcli"
 	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/db/dbclock"
 	"github.com/fairbench/fairbench/internal/db/driver"
@@ -121,7 +122,7 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 			return runner.Config{}, fmt.Errorf("--forced-shutdown=%s: %w", f.forcedShutdown.v, err)
 		}
 	}
-	if f.outputStyle != gotpccli.StyleFairbench {
+	if f.outputStyle != gotpccli.StyleFairbench && f.outputStyle != pgbenchcli.StylePgbench {
 		pcts = gotpcout.WithPercentiles(pcts) // go-tpc's lines show these
 	}
 	// Coordinated clients (--clients) keep interval histograms.
@@ -171,6 +172,10 @@ type runOutput struct {
 	quiet bool
 	// goTPC prints go-tpc's lines on stdout (nil: fairbench's own layout).
 	goTPC *gotpcout.Printer
+	// pgbench prints pgbench's progress lines on stderr and its report on
+	// stdout (nil: another layout); fairbench's own lines are left out, its
+	// notes and warnings go to stderr.
+	pgbench *pgbenchPrinter
 }
 
 // runState is what `fairbench run` sets up around its measured run, as it
@@ -285,10 +290,16 @@ func (inv *invocation) outputs() (runOutput, error) {
 	if o.goTPC != nil {
 		o.human = a.Stderr
 	}
+	if o.pgbench, err = inv.pgbenchPrinter(); err != nil {
+		return o, err
+	}
 	// Below sysbench's NOTICE level, what sysbench prints at it is left out;
 	// warnings are kept down to its WARNING level (runNotes, after the run).
 	o.quiet = inv.run.verbosity < sysbenchout.LevelNotice
 	o.notes = o.human
+	if o.pgbench != nil {
+		o.human, o.notes = io.Discard, a.Stderr
+	}
 	if o.quiet {
 		o.human = io.Discard
 		if inv.run.verbosity < sysbenchout.LevelWarning {
@@ -423,7 +434,10 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 		Options:     opts, SharedCPUs: r.pin.Shared, Warnings: r.pin.Warnings, Client: inv.coord.client(),
 		OnInterval: func(iv result.Interval) {
-			if r.out.goTPC == nil && (printLines || iv.Warmup) {
+			switch {
+			case r.out.pgbench != nil && printLines:
+				r.out.pgbench.interval(iv, float64(time.Now().UnixNano())/1e9-iv.At, maxTries(opts), rcfg.ReportInterval)
+			case r.out.goTPC == nil && r.out.pgbench == nil && (printLines || iv.Warmup):
 				sysbenchout.IntervalLine(human, iv, rcfg.Percentiles)
 			}
 		},
@@ -437,6 +451,9 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 	}
 	if r.exp != nil {
 		spec.OnIntervalHistogram = observeInterval(r.exp, a.Stderr)
+	}
+	if p := r.out.pgbench; p != nil {
+		p.begin(r.s.server, opts["vacuum-first"] != "")
 	}
 	if goTPC := r.out.goTPC; goTPC != nil {
 		spec.OnIntervalKinds = func(iv result.Interval, kinds []metrics.Kind) {
@@ -456,6 +473,9 @@ func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result
 		fmt.Fprintln(r.out.notes, sysbenchout.ForcedShutdownFatal)
 	}
 	switch {
+	case r.out.pgbench != nil:
+		r.out.pgbench.summary(res, out.Connect)
+		runNotes(r.out.notes, res)
 	case r.out.goTPC != nil:
 		r.out.goTPC.Summary(res)
 		runNotes(human, res)

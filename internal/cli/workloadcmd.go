@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/compat/gotpccli"
+	"github.com/fairbench/fairbench/internal/compat/pgbenchcli"
 	"github.com/fairbench/fairbench/internal/compat/sysbenchout"
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/run/livemetrics"
@@ -322,7 +323,7 @@ func (r *runFlags) register() []flagGroup {
 	lfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
 	ofs.StringVarP(&r.output, "output", "o", "", "write the JSON result to this file (atomically)")
 	ofs.StringVar(&r.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
-	ofs.StringVar(&r.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C)")
+	ofs.StringVar(&r.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C) or "+pgbenchcli.StylePgbench+" (pgbench's progress lines on stderr and report on stdout; pgbench's workloads)")
 	mfs.StringVar(&r.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 	mfs.StringVar(&r.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 	lfs.Float64Var(&r.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")

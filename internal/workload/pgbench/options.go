@@ -31,6 +31,12 @@ type Options struct {
 	// or "prepared" (bound parameters, named prepared statements); "" takes
 	// it from --db-ps-mode (auto: prepared; disable: simple).
 	QueryMode string
+	// VacuumFirst is what a run tidies before it starts, as pgbench does
+	// without -n: "tables" vacuums pgbench_branches and pgbench_tellers and
+	// empties pgbench_history; "all" also vacuums pgbench_accounts (-v); ""
+	// touches nothing (fairbench's default: a run leaves the data as
+	// prepared).
+	VacuumFirst string
 	// Init are prepare's options (pgbench -i's): steps, fill factor,
 	// foreign keys, unlogged tables, partitions, tablespaces. Its Scale is
 	// Scale.
@@ -48,6 +54,8 @@ func (o *Options) register(fs *pflag.FlagSet, custom bool) {
 	fs.IntVar(&o.MaxTries, "max-tries", 1, "tries of a transaction that fails with a serialization failure or deadlock, in all; 0: no limit (pgbench --max-tries)")
 	fs.BoolVar(&o.PerCommand, "report-per-command", false, "time every command of the scripts and record each one's count, latency, failures and retries (pgbench -r)")
 	fs.StringVar(&o.QueryMode, "query-mode", "", "how statements are sent: simple, extended or prepared (pgbench -M); default: from --db-ps-mode")
+	fs.StringVar(&o.VacuumFirst, "vacuum-first", "", "before the run, as pgbench without -n: tables (vacuum pgbench_branches and _tellers, empty pgbench_history) or all (and vacuum pgbench_accounts, pgbench -v)")
+	fs.BoolVar(&o.Init.Quiet, "init-quiet", false, "prepare logs its progress every 5 seconds instead of every 100000 rows (pgbench -i -q)")
 	fs.StringVar(&o.Init.Steps, "init-steps", DefaultSteps, "prepare's steps, in order: d drop, t create tables, g generate client-side, G generate server-side, v vacuum, p primary keys, f foreign keys (pgbench -I)")
 	fs.IntVar(&o.Init.FillFactor, "fillfactor", 100, "fill factor of pgbench's tables, 10..100 (pgbench -F; PostgreSQL)")
 	fs.BoolVar(&o.Init.ForeignKeys, "foreign-keys", false, "create foreign keys between pgbench's tables (pgbench --foreign-keys)")

@@ -48,6 +48,7 @@ type worker struct {
 	maxTries int
 
 	cmds   [][]command // per script, per command (zero for meta-commands)
+	exec   script.Executor // the worker, or with --report-per-command the worker that also times meta-commands
 	counts *workload.Counts
 	script int  // the script of the event in progress
 	inTx   bool // a transaction the script began is open
@@ -95,9 +96,15 @@ func (wk *worker) Event(ctx context.Context, c *workload.Counts) error {
 	s := wk.wl.scripts[wk.script]
 	st.stats.startEvent(wk.wl)
 	st.client.Mark()
+	if wk.exec == nil {
+		wk.exec = wk
+		if st.stats.timing {
+			wk.exec = timedWorker{wk}
+		}
+	}
 	for try := 1; ; try++ {
 		wk.failed = -1
-		err := st.client.Run(ctx, s, wk)
+		err := st.client.Run(ctx, s, wk.exec)
 		if err == nil {
 			c.Retries = int64(try - 1)
 			return nil
@@ -184,6 +191,15 @@ func (wk *worker) send(ctx context.Context, c *command, cmd *script.Command, arg
 		wk.counts.Others++
 	}
 	return script.Row{}, nil
+}
+
+// timedWorker is a worker that also times the meta-commands (pgbench -r
+// lists every command), so that a run without -r reads no clock for them.
+type timedWorker struct{ *worker }
+
+// Meta counts a run of meta-command i (script.MetaTimer).
+func (t timedWorker) Meta(i int, start, end time.Time) {
+	t.state.stats.add(t.script, i, start, end)
 }
 
 // Sleep waits d, or until ctx is done (script.Executor: pgbench's \sleep).

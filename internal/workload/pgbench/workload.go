@@ -108,6 +108,11 @@ func (w *Workload) Validate() error {
 	default:
 		return fmt.Errorf("--query-mode %q: give simple, extended or prepared", o.QueryMode)
 	}
+	switch o.VacuumFirst {
+	case "", "tables", "all":
+	default:
+		return fmt.Errorf("--vacuum-first %q: give tables or all (or leave it out)", o.VacuumFirst)
+	}
 	w.defines = map[string]script.Value{}
 	for _, d := range o.Defines {
 		name, v, err := script.ParseDefine(d)
@@ -243,6 +248,9 @@ func (w *Workload) Inspect(ctx context.Context, conn driver.Conn, d driver.Diale
 	if err != nil {
 		return workload.DataReport{}, err
 	}
+	if err := w.vacuumFirst(ctx, conn, d); err != nil {
+		return workload.DataReport{}, err
+	}
 	w.scale = int64(scale)
 	check := result.DataCheck{Option: "scale", Found: strconv.Itoa(scale), Source: "rows of " + Branches}
 	rep := workload.DataReport{Options: map[string]string{"scale": strconv.Itoa(scale)}}
@@ -255,6 +263,25 @@ func (w *Workload) Inspect(ctx context.Context, conn driver.Conn, d driver.Diale
 	}
 	rep.Checks = []result.DataCheck{check}
 	return rep, nil
+}
+
+// vacuumFirst tidies the tables as pgbench does before a run without -n
+// (--vacuum-first): it runs once, before any worker connects.
+func (w *Workload) vacuumFirst(ctx context.Context, conn driver.Conn, d driver.Dialect) error {
+	if w.opts.VacuumFirst == "" {
+		return nil
+	}
+	stmts := []string{d.VacuumAnalyze(Branches), d.VacuumAnalyze(Tellers)}
+	stmts = append(stmts, d.Truncate(History)...)
+	if w.opts.VacuumFirst == "all" {
+		stmts = append(stmts, d.VacuumAnalyze(Accounts))
+	}
+	for _, q := range stmts {
+		if _, err := conn.Query(ctx, q); err != nil {
+			return fmt.Errorf("--vacuum-first: %s: %w", q, err)
+		}
+	}
+	return nil
 }
 
 // Tables names pgbench's tables (workload.Dataset).

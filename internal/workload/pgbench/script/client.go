@@ -324,59 +324,85 @@ func (c *Client) Run(ctx context.Context, s *Script, exec Executor) error {
 	}
 	m := c.slotOf[si]
 	cmds := s.Commands
+	timer, _ := exec.(MetaTimer)
 	for pc := 0; pc < len(cmds); {
 		cmd := &cmds[pc]
-		switch cmd.Kind {
-		case KindSQL:
-			if err := c.sql(ctx, s, pc, cmd, m, exec); err != nil {
+		if timer != nil && cmd.Kind != KindSQL {
+			i, start := pc, time.Now()
+			if err := c.meta(ctx, s, &pc, m, exec); err != nil {
 				return err
 			}
-			pc++
-		case KindSet:
+			timer.Meta(i, start, time.Now())
+			continue
+		}
+		if cmd.Kind != KindSQL {
+			if err := c.meta(ctx, s, &pc, m, exec); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.sql(ctx, s, pc, cmd, m, exec); err != nil {
+			return err
+		}
+		pc++
+	}
+	return nil
+}
+
+// MetaTimer is implemented by Executors that time the meta-commands too
+// (pgbench -r lists every command): Run calls Meta after meta-command i of
+// the script ran, with when it started and ended.
+type MetaTimer interface {
+	Meta(i int, start, end time.Time)
+}
+
+// meta runs the meta-command at *pc and moves *pc to the next command.
+func (c *Client) meta(ctx context.Context, s *Script, pc *int, m []int, exec Executor) error {
+	cmds := s.Commands
+	cmd := &cmds[*pc]
+	switch cmd.Kind {
+	case KindSet:
+		v, err := c.eval(s, cmd, m)
+		if err != nil {
+			return err
+		}
+		c.setTyped(m[cmd.setVar], v)
+		*pc++
+	case KindSleep:
+		d, err := c.sleepFor(s, cmd, m)
+		if err != nil {
+			return err
+		}
+		if d > 0 {
+			if err := exec.Sleep(ctx, d); err != nil {
+				return err
+			}
+		}
+		*pc++
+	case KindElif:
+		// Reached by running to the end of a true branch.
+		*pc = cmd.End
+	case KindIf:
+		for {
 			v, err := c.eval(s, cmd, m)
 			if err != nil {
 				return err
 			}
-			c.setTyped(m[cmd.setVar], v)
-			pc++
-		case KindSleep:
-			d, err := c.sleepFor(s, cmd, m)
-			if err != nil {
-				return err
+			if expr.Truth(v) {
+				*pc++
+				return nil
 			}
-			if d > 0 {
-				if err := exec.Sleep(ctx, d); err != nil {
-					return err
-				}
+			*pc = cmd.Next
+			cmd = &cmds[*pc]
+			if cmd.Kind != KindElif {
+				*pc++ // into the \else branch, or past the \endif
+				return nil
 			}
-			pc++
-		case KindIf, KindElif:
-			if cmd.Kind == KindElif {
-				// Reached by running to the end of a true branch.
-				pc = cmd.End
-				continue
-			}
-			for {
-				v, err := c.eval(s, cmd, m)
-				if err != nil {
-					return err
-				}
-				if expr.Truth(v) {
-					pc++
-					break
-				}
-				pc = cmd.Next
-				cmd = &cmds[pc]
-				if cmd.Kind != KindElif {
-					pc++ // into the \else branch, or past the \endif
-					break
-				}
-			}
-		case KindElse:
-			pc = cmd.End
-		case KindEndif:
-			pc++
 		}
+	case KindElse:
+		*pc = cmd.End
+	case KindEndif:
+		*pc++
 	}
 	return nil
 }

@@ -1,0 +1,165 @@
+package pgbenchcli
+
+import (
+	"strconv"
+	"strings"
+)
+
+// StylePgbench is the --output-style of a run given in pgbench's form:
+// pgbench's progress lines on stderr and its report on stdout.
+const StylePgbench = "pgbench"
+
+// DefaultSocketDir is where libpq looks for the server's Unix socket when
+// neither -h nor PGHOST names a host (Debian's and most distributions'
+// build; pgbench compiled elsewhere may use /tmp).
+const DefaultSocketDir = "/var/run/postgresql"
+
+// Translation is a pgbench command line in fairbench's own form.
+type Translation struct {
+	// Args are fairbench's arguments: "prepare pgbench-tpcb-like …" for -i,
+	// "run WORKLOAD …" for a run.
+	Args []string
+	// Note is the one line that says what fairbench does differently from
+	// pgbench for this command line; "" when nothing.
+	Note string
+}
+
+// Translate returns c (a run or -i) as fairbench's arguments: the pgbench
+// workloads with the PostgreSQL target c connects to (a Unix socket in
+// DefaultSocketDir when no host is given, as libpq), pgbench's options as
+// the workloads' and the run's, and --output-style=pgbench for a run.
+func Translate(c *Command) Translation {
+	target := []string{"--db-driver=pgsql"}
+	host := c.Conn.Host
+	if host == "" {
+		host = DefaultSocketDir
+	}
+	target = append(target, "--pgsql-host="+host)
+	if c.Conn.Port != "" {
+		target = append(target, "--pgsql-port="+c.Conn.Port)
+	}
+	if c.Conn.User != "" {
+		target = append(target, "--pgsql-user="+c.Conn.User)
+	}
+	if c.Conn.DBName != "" {
+		target = append(target, "--pgsql-db="+c.Conn.DBName)
+	}
+	if c.Mode == ModeInit {
+		return Translation{Args: append(append([]string{"prepare", "pgbench-tpcb-like"}, target...), initArgs(c)...), Note: note(c)}
+	}
+	args := append(append([]string{"run", workloadOf(c)}, target...), runArgs(c)...)
+	return Translation{Args: args, Note: note(c)}
+}
+
+// initArgs are -i's options as the workload's.
+func initArgs(c *Command) []string {
+	a := []string{"--scale=" + strconv.Itoa(max(c.Scale, 1)), "--init-steps=" + c.Steps()}
+	if c.FillFactor != 0 {
+		a = append(a, "--fillfactor="+strconv.Itoa(c.FillFactor))
+	}
+	if c.UnloggedTables {
+		a = append(a, "--unlogged-tables")
+	}
+	if c.Partitions > 0 {
+		a = append(a, "--partitions="+strconv.Itoa(c.Partitions), "--partition-method="+c.EffectivePartitionMethod())
+	}
+	if c.Tablespace != "" {
+		a = append(a, "--tablespace="+c.Tablespace)
+	}
+	if c.IndexTablespace != "" {
+		a = append(a, "--index-tablespace="+c.IndexTablespace)
+	}
+	if c.Quiet {
+		a = append(a, "--init-quiet")
+	}
+	return a
+}
+
+// workloadOf is the workload that runs c's scripts: a built-in one's own
+// when it is the only script, else "pgbench" with --builtin and --script.
+func workloadOf(c *Command) string {
+	if len(c.Scripts) == 1 && c.Scripts[0].Kind == KindBuiltin && c.Scripts[0].WeightText == "" {
+		return "pgbench-" + c.Scripts[0].Name
+	}
+	return "pgbench"
+}
+
+// runArgs are a run's options as the workloads' and the run's.
+func runArgs(c *Command) []string {
+	var a []string
+	if workloadOf(c) == "pgbench" {
+		for _, s := range c.Scripts {
+			arg := s.Name
+			if s.WeightText != "" {
+				arg += "@" + s.WeightText
+			}
+			if s.Kind == KindBuiltin {
+				a = append(a, "--builtin="+arg)
+			} else {
+				a = append(a, "--script="+arg)
+			}
+		}
+	}
+	a = append(a, "--threads="+strconv.Itoa(c.Clients))
+	if c.Duration > 0 {
+		a = append(a, "--time="+strconv.Itoa(c.Duration))
+	} else {
+		a = append(a, "--time=0", "--events="+strconv.Itoa(c.Transactions*c.Clients))
+	}
+	if c.Progress > 0 {
+		// Interval histograms give each progress line its latency and stddev.
+		a = append(a, "--report-interval="+strconv.Itoa(c.Progress), "--interval-histograms")
+	}
+	mode := c.QueryMode
+	if mode == "" {
+		mode = "simple"
+	}
+	if mode == "simple" {
+		a = append(a, "--db-ps-mode=disable")
+	} else {
+		a = append(a, "--db-ps-mode=auto")
+	}
+	a = append(a, "--query-mode="+mode)
+	for _, d := range c.Defines {
+		a = append(a, "--define="+d.Name+"="+d.Value)
+	}
+	if c.Rate > 0 {
+		a = append(a, "--rate="+strconv.FormatFloat(c.Rate, 'f', -1, 64))
+	}
+	if c.PerCommand {
+		a = append(a, "--report-per-command")
+	}
+	if c.MaxTries != 1 {
+		a = append(a, "--max-tries="+strconv.Itoa(c.MaxTries))
+	}
+	if c.Scale > 0 {
+		a = append(a, "--scale="+strconv.Itoa(c.Scale))
+	}
+	if kind, seed := c.Seed(); kind == SeedValue {
+		a = append(a, "--rand-seed="+strconv.FormatUint(seed, 10))
+	}
+	switch {
+	case c.NoVacuum || !c.BuiltinUsed():
+	case c.VacuumAll:
+		a = append(a, "--vacuum-first=all")
+	default:
+		a = append(a, "--vacuum-first=tables")
+	}
+	return append(a, "--output-style="+StylePgbench)
+}
+
+// note joins what fairbench does differently for c into one line.
+func note(c *Command) string {
+	d := c.Differences()
+	if c.Mode == ModeRun && c.Duration == 0 {
+		d = append(d, "-t "+strconv.Itoa(c.Transactions)+": the run ends after "+strconv.Itoa(c.Transactions*c.Clients)+
+			" transactions in all, each taken by the first free client; pgbench gives every client exactly "+strconv.Itoa(c.Transactions))
+	}
+	if c.Mode == ModeRun && c.LatencyLimitMs > 0 {
+		d = append(d, "-L: no transaction is skipped or counted as late; the result's latency histogram gives the share above any limit")
+	}
+	if len(d) == 0 {
+		return ""
+	}
+	return "fairbench pgbench differs from pgbench here: " + strings.Join(d, "; ")
+}
