@@ -47,7 +47,7 @@ type worker struct {
 	describe func(error) driver.ErrorInfo
 	maxTries int
 
-	cmds   [][]command // per script, per command (zero for meta-commands)
+	cmds   [][]command     // per script, per command (zero for meta-commands)
 	exec   script.Executor // the worker, or with --report-per-command the worker that also times meta-commands
 	counts *workload.Counts
 	script int  // the script of the event in progress
