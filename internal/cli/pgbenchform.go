@@ -41,7 +41,7 @@ func (a *App) fromPgbench(args []string) (out []string, code int, done bool) {
 	case pgbenchcli.ModeListBuiltins:
 		fmt.Fprintln(a.Stderr, "Available builtin scripts:")
 		for _, name := range script.BuiltinNames() {
-			fmt.Fprintf(a.Stderr, "%13s: %s\n", name, pgbenchcli.BuiltinDescriptions[name])
+			fmt.Fprintf(a.Stderr, "%15s: %s\n", name, pgbenchcli.BuiltinDescriptions[name])
 		}
 		return nil, ExitOK, true
 	case pgbenchcli.ModeShowScript:
@@ -124,6 +124,7 @@ pgbench-tpcb-like' (and pgbench-simple-update, pgbench-select-only, pgbench
 type pgbenchPrinter struct {
 	stdout, stderr io.Writer
 	cmd            *pgbenchcli.Command // nil for --output-style=pgbench outside the drop-in
+	rate           float64             // --rate: the progress lines show the lag
 	started        bool
 }
 
@@ -140,7 +141,7 @@ func (inv *invocation) pgbenchPrinter() (*pgbenchPrinter, error) {
 	if inv.run.format == "json" {
 		return nil, fmt.Errorf("--output-style pgbench prints pgbench's report on standard output, where --format json would print the result: write the result with --output FILE instead")
 	}
-	return &pgbenchPrinter{stdout: inv.app.Stdout, stderr: inv.app.Stderr, cmd: inv.app.pgbench}, nil
+	return &pgbenchPrinter{stdout: inv.app.Stdout, stderr: inv.app.Stderr, cmd: inv.app.pgbench, rate: inv.run.rate}, nil
 }
 
 // maxTries is the run's --max-tries (1 when it has none).
@@ -151,16 +152,24 @@ func maxTries(opts map[string]string) int {
 	return 1
 }
 
-// begin prints the banner and, when the run vacuumed first, pgbench's line
-// for it.
-func (p *pgbenchPrinter) begin(server result.Server, vacuumed bool) {
+// begin prints the banner, pgbench's warning when -s was given to a run
+// whose scale comes from pgbench_branches (scale: what it holds), and when
+// the run vacuumed first (vacuum: --vacuum-first), pgbench's lines for it.
+func (p *pgbenchPrinter) begin(server result.Server, scale, vacuum string) {
 	if p.started {
 		return
 	}
 	p.started = true
 	pgbenchout.WriteVersion(p.stdout, "fairbench", server.Version)
-	if vacuumed {
+	if n, err := strconv.Atoi(scale); err == nil && p.cmd != nil && p.cmd.ScaleIgnored() {
+		fmt.Fprintf(p.stderr, "pgbench: warning: "+pgbenchout.ScaleIgnoredWarning+"\n", n)
+	}
+	switch vacuum {
+	case "tables":
 		fmt.Fprintln(p.stderr, pgbenchout.VacuumStart+pgbenchout.VacuumEnd)
+	case "all":
+		fmt.Fprintln(p.stderr, pgbenchout.VacuumStart+pgbenchout.VacuumEnd)
+		fmt.Fprintln(p.stderr, pgbenchout.VacuumAccountsStart+pgbenchout.VacuumEnd)
 	}
 }
 
@@ -170,7 +179,7 @@ func (p *pgbenchPrinter) interval(iv result.Interval, start float64, maxTries in
 	if iv.Warmup || iv.Seconds < every.Seconds()/2 {
 		return
 	}
-	pr := pgbenchout.Progress{Retrying: maxTries != 1}
+	pr := pgbenchout.Progress{Retrying: maxTries != 1, Throttled: p.rate > 0}
 	if p.cmd != nil && p.cmd.ProgressTimestamp {
 		pr.Timestamp, pr.Epoch = true, start
 	}

@@ -453,7 +453,7 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 		spec.OnIntervalHistogram = observeInterval(r.exp, a.Stderr)
 	}
 	if p := r.out.pgbench; p != nil {
-		p.begin(r.s.server, opts["vacuum-first"] != "")
+		p.begin(r.s.server, r.data.Options["scale"], opts["vacuum-first"])
 	}
 	if goTPC := r.out.goTPC; goTPC != nil {
 		spec.OnIntervalKinds = func(iv result.Interval, kinds []metrics.Kind) {

@@ -139,7 +139,7 @@ func runArgs(c *Command) []string {
 		a = append(a, "--rand-seed="+strconv.FormatUint(seed, 10))
 	}
 	switch {
-	case c.NoVacuum || !c.BuiltinUsed():
+	case c.NoVacuum:
 	case c.VacuumAll:
 		a = append(a, "--vacuum-first=all")
 	default:

@@ -50,6 +50,8 @@ func ProgressFrom(iv result.Interval, p Progress) Progress {
 	}
 	f := failuresOf(iv.Counts.Errors)
 	p.Failed = f.Total()
+	p.LagMs = iv.LagMs
+	p.Retried, p.Retries = iv.Counts.Retried, iv.Counts.Retries
 	return p
 }
 
@@ -72,6 +74,7 @@ func SummaryFrom(r *result.Result, s Summary) Summary {
 	t := r.Totals
 	s.Processed = t.Counts.Events
 	s.Failures = failuresOf(t.Counts.Errors)
+	s.Retried, s.Retries = t.Counts.Retried, t.Counts.Retries
 	s.TPS = t.TPS
 	s.LatencyAvgMs = t.Latency.AvgMs
 	if _, sd, ok := meanStddevMs(t.Latency.Histogram); ok {

@@ -697,6 +697,10 @@ func mergeIntervals(parts []Part, warn func(string)) ([]Interval, error) {
 				b.iv.Threads += iv.Threads
 			}
 			b.seconds[i] += iv.Seconds
+			// The lag is a mean over events: weighted by each part's events.
+			if n := b.iv.Counts.Events + iv.Counts.Events; n > 0 {
+				b.iv.LagMs = (b.iv.LagMs*float64(b.iv.Counts.Events) + iv.LagMs*float64(iv.Counts.Events)) / float64(n)
+			}
 			addCounters(&b.iv.Counts, &iv.Counts)
 			b.iv.MaxMs = math.Max(b.iv.MaxMs, iv.MaxMs)
 			if ol := iv.OpenLoop; ol != nil { // the clients' queues and threads in flight add up

@@ -369,6 +369,10 @@ type Interval struct {
 	// LatencyMs holds the interval's percentiles from the intended start, keyed as in Latency.
 	LatencyMs map[string]float64 `json:"latency_ms"`
 	MaxMs     float64            `json:"max_ms"`
+	// LagMs is the mean time the interval's events waited past their
+	// intended start under --rate (latency less service time; schema 1.7,
+	// pgbench's "lag"); 0 in closed-loop runs.
+	LagMs float64 `json:"lag_ms,omitempty"`
 	// KindEvents counts the interval's events per kind (Result.Kinds order).
 	KindEvents []int64 `json:"kind_events,omitempty"`
 	// Histogram is the interval's latency histogram (schema 1.2), encoded as

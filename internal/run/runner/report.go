@@ -223,6 +223,10 @@ func (rep *reporter) toInterval(w *metrics.Window, now time.Time, secs float64, 
 	for i, q := range rep.quantiles {
 		iv.LatencyMs[rep.keyedPercentiles[i]] = ms(w.Latency.Quantile(q))
 	}
+	if s := w.ServiceLatency(); s.Count > 0 && w.Latency.Count > 0 {
+		// With --rate: how long the events waited past their intended start.
+		iv.LagMs = max(ms(w.Latency.Mean())-ms(s.Mean()), 0)
+	}
 	if len(w.Kinds) > 0 {
 		iv.KindEvents = make([]int64, len(w.Kinds))
 		for i := range w.Kinds {

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/testing/testdb"
+)
+
+// numbers masks every run of digits to one 9: the widths of figures vary
+// from run to run, their places and formats do not.
+var numbers = regexp.MustCompile(`[0-9]+`)
+
+// pgbenchLayout is output with its digits masked and the lines that differ by
+// nature left out: pgbench's banner (its version against fairbench's) and
+// the server's NOTICE lines that libpq relays.
+func pgbenchLayout(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if strings.HasPrefix(l, "pgbench (") || strings.HasPrefix(l, "NOTICE:") || l == "" {
+			continue
+		}
+		lines = append(lines, numbers.ReplaceAllString(l, "9"))
+	}
+	return lines
+}
+
+// progressLines and otherLines split an output into -P's progress lines
+// and the rest.
+func progressLines(lines []string) (progress, other []string) {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "progress: ") {
+			progress = append(progress, l)
+		} else {
+			other = append(other, l)
+		}
+	}
+	return progress, other
+}
+
+// TestPgbenchDropInPrintsWhatPgbenchPrints runs real pgbench 15 command lines
+// with pgbench and with `fairbench pgbench` on the same database: both end
+// well, and fairbench prints pgbench's lines — the report on stdout, -i's
+// steps and the progress lines on stderr — the same once digits are masked.
+// fairbench's own notes (what it does differently, what limited the run) go
+// to stderr after pgbench's lines and are left out of the comparison.
+func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
+	cfg := testdb.PgSQL(t)
+	pgbench, err := exec.LookPath("pgbench")
+	if err != nil {
+		t.Fatalf("pgbench is not installed (Debian: apt-get install postgresql-15): %v", err)
+	}
+	dir := t.TempDir()
+	custom := filepath.Join(dir, "custom.sql")
+	if err := os.WriteFile(custom, []byte("\\set aid random(1, 100000 * :scale)\n\\set delta random(-:maxdelta, :maxdelta)\nBEGIN;\nUPDATE pgbench_accounts SET abalance = abalance + :delta\n  WHERE aid = :aid;\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nEND;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database}
+	lines := []string{
+		"-i -s 1 -q",
+		"-i -s 1 -I dtGvp",
+		"-i -s 1 --foreign-keys",
+		"-i -s 1 -F 90 --unlogged-tables",
+		"-i -s 1 --partitions=2",
+		"-i -s 1 --partitions=3 --partition-method=hash",
+		"-i -s 1 -n",
+		"-i -s 2",
+		"-c 2 -t 20",
+		"-c 2 -j 2 -t 20 -M prepared",
+		"-c 2 -t 20 -M extended -n",
+		"-S -c 4 -t 50",
+		"-N -c 2 -t 20 -v",
+		"-b simple-update@2 -b select-only@8 -c 2 -t 30",
+		"-c 2 -T 2 -P 1 -M prepared",
+		"-S -c 2 -t 20 -r",
+		"-c 2 -t 20 -D maxdelta=5 -f " + custom + " -r",
+		"-c 2 -T 2 -R 100 -P 1",
+		"-c 2 -t 20 --max-tries=3",
+		"-S -c 2 -t 20 -s 5",
+		"--show-script=select-only",
+		"-b list",
+	}
+	for _, line := range lines {
+		args := strings.Fields(line)
+		cmd := exec.Command(pgbench, args...)
+		cmd.Env = os.Environ()
+		for k, v := range env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var pgOut, pgErr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &pgOut, &pgErr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("pgbench %s: %v\n%s%s", line, err, pgOut.String(), pgErr.String())
+		}
+		r := runCLI(context.Background(), env, append([]string{"pgbench"}, args...)...)
+		if r.code != 0 {
+			t.Errorf("fairbench pgbench %s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
+			continue
+		}
+		if got, want := pgbenchLayout(r.stdout), pgbenchLayout(pgOut.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("fairbench pgbench %s: stdout\n%s\nwant pgbench's\n%s", line, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		gotP, gotOther := progressLines(pgbenchLayout(r.stderr))
+		wantP, wantOther := progressLines(pgbenchLayout(pgErr.String()))
+		if len(wantP) > 0 && (len(gotP) == 0 || gotP[0] != wantP[0]) {
+			t.Errorf("fairbench pgbench %s: progress lines %q, want like pgbench's %q", line, gotP, wantP)
+		}
+		// fairbench's notes follow pgbench's own lines on stderr.
+		if len(gotOther) < len(wantOther) || strings.Join(gotOther[:len(wantOther)], "\n") != strings.Join(wantOther, "\n") {
+			t.Errorf("fairbench pgbench %s: stderr\n%s\nwant pgbench's lines first\n%s", line, strings.Join(gotOther, "\n"), strings.Join(wantOther, "\n"))
+		}
+	}
+}
