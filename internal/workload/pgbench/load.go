@@ -80,7 +80,7 @@ func (in *initializer) loadClientSide(ctx context.Context, nb, nt, na int64, fz 
 	accounts := newSeries(ctx, na, 4, func(i int64, v []any) {
 		v[0], v[1], v[2], v[3] = i, (i-1)/AccountsPerScale+1, int64(0), ""
 	})
-	accounts.watch = &loadWatch{log: in.log, quiet: in.opts.Quiet, prog: in.prog, total: na, start: time.Now(), nextQuiet: 1}
+	accounts.watch = newLoadWatch(in.log, in.opts.Quiet, in.prog, na, time.Now)
 	bulk := in.conn.BulkInsert
 	if fz != nil {
 		bulk = fz.BulkInsertFrozen
@@ -184,6 +184,12 @@ type loadWatch struct {
 	start     time.Time
 	nextQuiet int   // the next multiple of quietEvery to log at
 	counted   int64 // rows added to prog
+	now       func() time.Time
+}
+
+// newLoadWatch starts watching a load of total rows, on the clock now.
+func newLoadWatch(log io.Writer, quiet bool, prog *progress.Counter, total int64, now func() time.Time) *loadWatch {
+	return &loadWatch{log: log, quiet: quiet, prog: prog, total: total, start: now(), nextQuiet: 1, now: now}
 }
 
 // row notes that row j (1-based) was generated.
@@ -194,9 +200,9 @@ func (w *loadWatch) row(j int64) {
 	}
 	switch {
 	case !w.quiet && j%logEveryRows == 0:
-		w.logLine(j, time.Since(w.start))
+		w.logLine(j, w.now().Sub(w.start))
 	case w.quiet && j%100 == 0:
-		elapsed := time.Since(w.start)
+		elapsed := w.now().Sub(w.start)
 		if j == w.total || elapsed >= time.Duration(w.nextQuiet)*quietEvery {
 			w.logLine(j, elapsed)
 			w.nextQuiet = int(math.Ceil(elapsed.Seconds() / quietEvery.Seconds()))
