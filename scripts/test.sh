@@ -152,7 +152,7 @@ FUZZ_TARGETS=(
 	"FuzzSessionVar ./internal/db/driver"
 	"FuzzParseCheckpoints ./internal/run/runner"
 	"FuzzParse ./internal/workload/pgbench/expr"
-	"FuzzValidate ./internal/workload/pgbench"
+	"FuzzInitOptionsValidate ./internal/workload/pgbench"
 )
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" when -fuzztime ends while a worker is mid-input, with no

@@ -20,8 +20,8 @@ const quietEvery = 5 * time.Second
 // logEveryRows is how often a generation that is not quiet logs its progress.
 const logEveryRows = 100000
 
-// counts are the rows of each table at scale.
-func counts(scale int) (branches, tellers, accounts int64) {
+// rowCounts returns the rows of each table at scale.
+func rowCounts(scale int) (branches, tellers, accounts int64) {
 	s := int64(scale)
 	return s * BranchesPerScale, s * TellersPerScale, s * AccountsPerScale
 }
@@ -35,7 +35,7 @@ func truncateTables() []string { return []string{Accounts, Branches, History, Te
 // is not partitioned, it truncates and loads in one transaction, as pgbench
 // does, so that step v has little to do.
 func (in *initializer) generateClientSide(ctx context.Context) error {
-	nb, nt, na := counts(in.opts.Scale)
+	nb, nt, na := rowCounts(in.opts.Scale)
 	in.prog.SetTotal(na)
 	fz, ok := in.conn.(driver.FrozenBulkInserter)
 	if !ok || in.opts.Partitions > 0 {
@@ -95,7 +95,7 @@ func (in *initializer) loadClientSide(ctx context.Context, nb, nt, na int64, fz 
 // generateServerSide loads the rows as pgbench's step G does: INSERT …
 // SELECT over a series of integers the server generates, in one transaction.
 func (in *initializer) generateServerSide(ctx context.Context) error {
-	nb, nt, na := counts(in.opts.Scale)
+	nb, nt, na := rowCounts(in.opts.Scale)
 	in.prog.SetTotal(na)
 	if err := in.exec(ctx, in.d.Truncate(truncateTables()...)...); err != nil {
 		return err
