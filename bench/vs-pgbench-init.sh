@@ -87,6 +87,6 @@ for (scale, steps), r in runs.items():
     print(f"  {'step':22} {'pgbench':>8} {'fairbench':>10} {'speed ratio':>12}")
     for name in [n for (t, n) in r if t == "pgbench"]:
         pg, fb = statistics.median(r[("pgbench", name)]), statistics.median(r[("fairbench", name)])
-        ratio = f"{pg / fb:.2f}x" if fb > 0 else "-"
+        ratio = f"{pg / fb:.2f}x" if pg > 0 and fb > 0 else "-"
         print(f"  {name:22} {pg:8.2f} {fb:10.2f} {ratio:>12}")
 PY

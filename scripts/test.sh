@@ -155,7 +155,7 @@ FUZZ_TARGETS=(
 	"FuzzParse ./internal/compat/pgbenchcli"
 	"FuzzParse ./internal/workload/pgbench/script"
 	"FuzzRun ./internal/workload/pgbench/script"
-	"FuzzValidate ./internal/workload/pgbench"
+	"FuzzInitOptionsValidate ./internal/workload/pgbench"
 )
 # Go 1.26's fuzzing coordinator can fail a target with a bare "context
 # deadline exceeded" when -fuzztime ends while a worker is mid-input, with no

@@ -185,10 +185,10 @@ func TestSummaryFrom(t *testing.T) {
 // latency of its histogram; the epoch of --progress-timestamp is the
 // start's plus the interval's end.
 func TestProgressFrom(t *testing.T) {
-	iv := result.Interval{At: 4, Seconds: 2, TPS: 150, Counts: result.Counters{Errors: map[string]int64{"40001": 3, "XX000": 1}}, Histogram: histogramOf(t, 2000, 4000)}
+	iv := result.Interval{At: 4, Seconds: 2, TPS: 150, LagMs: 0.5, Counts: result.Counters{Errors: map[string]int64{"40001": 3, "XX000": 1}, Retried: 2, Retries: 5}, Histogram: histogramOf(t, 2000, 4000)}
 	start := float64(time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC).Unix())
-	p := ProgressFrom(iv, Progress{Timestamp: true, Epoch: start, Throttled: true, LagMs: 0.5})
-	if p.Elapsed != 4 || p.Epoch != start+4 || p.TPS != 150 || p.Failed != 3 || math.Abs(p.LatencyMs-3) > 0.01 || math.Abs(p.StddevMs-1) > 0.01 || p.LagMs != 0.5 {
+	p := ProgressFrom(iv, Progress{Timestamp: true, Epoch: start, Throttled: true})
+	if p.Elapsed != 4 || p.Epoch != start+4 || p.TPS != 150 || p.Failed != 3 || math.Abs(p.LatencyMs-3) > 0.01 || math.Abs(p.StddevMs-1) > 0.01 || p.LagMs != 0.5 || p.Retried != 2 || p.Retries != 5 {
 		t.Errorf("%+v", p)
 	}
 	if p := ProgressFrom(result.Interval{At: 2, TPS: 5}, Progress{}); p.LatencyMs != 0 || p.Elapsed != 2 {

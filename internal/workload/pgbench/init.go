@@ -273,7 +273,7 @@ func (in *initializer) exec(ctx context.Context, stmts ...string) error {
 
 // createTables creates the four tables (and the partitions of pgbench_accounts).
 func (in *initializer) createTables(ctx context.Context) error {
-	for _, t := range tableDefs(in.opts) {
+	for _, t := range schemaTables(in.opts) {
 		if err := in.exec(ctx, in.d.CreateTable(t)...); err != nil {
 			return err
 		}

@@ -15,10 +15,10 @@ import (
 	"github.com/fairbench/fairbench/internal/workload"
 )
 
-// fingerprint summarises the data set: per table its rows, the sums of its
+// dataFingerprint summarises the data set: per table its rows, the sums of its
 // ids and balances and its non-NULL fillers, and the rows whose bid is not
 // the one pgbench derives from the id.
-func fingerprint(t *testing.T, c driver.Conn, d driver.Dialect) map[string]string {
+func dataFingerprint(t *testing.T, c driver.Conn, d driver.Dialect) map[string]string {
 	t.Helper()
 	qs := map[string]string{
 		Branches:       "SELECT count(*), sum(bid), sum(bbalance), count(filler) FROM " + Branches,
@@ -30,7 +30,7 @@ func fingerprint(t *testing.T, c driver.Conn, d driver.Dialect) map[string]strin
 	}
 	out := map[string]string{}
 	for name, q := range qs {
-		out[name] = strings.Join(query(t, c, q)[0], " ")
+		out[name] = strings.Join(queryRows(t, c, q)[0], " ")
 	}
 	return out
 }
@@ -42,11 +42,11 @@ func fingerprint(t *testing.T, c driver.Conn, d driver.Dialect) map[string]strin
 func TestInitDefaultSteps(t *testing.T) {
 	for kind, cfg := range testdb.All(t) {
 		t.Run(kind, func(t *testing.T) {
-			db := openTarget(t, cfg)
+			db := openInitTarget(t, cfg)
 			d := db.Dialect()
 			log, tm := mustInit(t, db, DefaultInitOptions())
-			c := connect(t, db)
-			fp := fingerprint(t, c, d)
+			c := connectInit(t, db)
+			fp := dataFingerprint(t, c, d)
 			want := map[string]string{
 				Branches:       "1 1 0 0",      // filler NULL, as pgbench leaves it
 				Tellers:        "10 55 10 0 0", // tid 1..10, all of branch 1
@@ -60,7 +60,7 @@ func TestInitDefaultSteps(t *testing.T) {
 					t.Errorf("%s: got %q, want %q", k, fp[k], w)
 				}
 			}
-			idx, err := workload.ListIndexes(testCtx(t), c, d)
+			idx, err := workload.ListIndexes(initTestCtx(t), c, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestInitDefaultSteps(t *testing.T) {
 			if got := string(stepLetters(tm)); got != "dtgvp" {
 				t.Errorf("timed steps %q, want dtgvp", got)
 			}
-			if scale, err := Check(testCtx(t), c, d); err != nil || scale != 1 {
+			if scale, err := Check(initTestCtx(t), c, d); err != nil || scale != 1 {
 				t.Errorf("Check = %d, %v; want 1", scale, err)
 			}
 
@@ -96,7 +96,7 @@ func TestInitDefaultSteps(t *testing.T) {
 			if !strings.Contains(log, "generating data (server-side)...") || !strings.Contains(log, "server-side generate ") {
 				t.Errorf("server-side log:\n%s", log)
 			}
-			if got := fingerprint(t, c, d); fmt.Sprint(got) != fmt.Sprint(fp) {
+			if got := dataFingerprint(t, c, d); fmt.Sprint(got) != fmt.Sprint(fp) {
 				t.Errorf("server-side data differs from client-side:\n got %v\nwant %v", got, fp)
 			}
 		})
@@ -114,9 +114,9 @@ func stepLetters(tm Timings) []byte {
 // TestCheckMissingAndEmpty: Check names the missing tables and says what to
 // run; an empty pgbench_branches is an error too.
 func TestCheckMissingAndEmpty(t *testing.T) {
-	db := openTarget(t, testdb.SQLite(t))
-	c := connect(t, db)
-	_, err := Check(testCtx(t), c, db.Dialect())
+	db := openInitTarget(t, testdb.SQLite(t))
+	c := connectInit(t, db)
+	_, err := Check(initTestCtx(t), c, db.Dialect())
 	if !errors.Is(err, driver.ErrTableMissing) || !strings.Contains(err.Error(), "fairbench pgbench -i -s N") ||
 		!strings.Contains(err.Error(), Accounts) {
 		t.Errorf("Check on an empty database: %v", err)
@@ -124,13 +124,13 @@ func TestCheckMissingAndEmpty(t *testing.T) {
 	opts := DefaultInitOptions()
 	opts.Steps = "dt"
 	mustInit(t, db, opts)
-	if _, err := Check(testCtx(t), c, db.Dialect()); err == nil || !strings.Contains(err.Error(), "empty") {
+	if _, err := Check(initTestCtx(t), c, db.Dialect()); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("Check on empty tables: %v", err)
 	}
-	if err := Drop(testCtx(t), c, db.Dialect()); err != nil {
+	if err := Drop(initTestCtx(t), c, db.Dialect()); err != nil {
 		t.Fatal(err)
 	}
-	present, err := workload.ListTables(testCtx(t), c, db.Dialect())
+	present, err := workload.ListTables(initTestCtx(t), c, db.Dialect())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,19 +144,19 @@ func TestCheckMissingAndEmpty(t *testing.T) {
 func TestForeignKeys(t *testing.T) {
 	for kind, cfg := range map[string]func(testing.TB) driver.Config{driver.KindPgSQL: testdb.PgSQL, driver.KindMySQL: testdb.MySQL} {
 		t.Run(kind, func(t *testing.T) {
-			db := openTarget(t, cfg(t))
+			db := openInitTarget(t, cfg(t))
 			opts := DefaultInitOptions()
 			opts.ForeignKeys = true
 			log, tm := mustInit(t, db, opts)
 			if !strings.Contains(log, "creating foreign keys...") || string(stepLetters(tm)) != "dtgvpf" {
 				t.Errorf("steps %q, log:\n%s", stepLetters(tm), log)
 			}
-			c := connect(t, db)
+			c := connectInit(t, db)
 			schema := "current_schema()"
 			if db.Dialect().Name() == "mysql" {
 				schema = "DATABASE()"
 			}
-			rows := query(t, c, "SELECT constraint_name FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY'"+
+			rows := queryRows(t, c, "SELECT constraint_name FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY'"+
 				" AND table_schema = "+schema+" ORDER BY constraint_name")
 			var got []string
 			for _, r := range rows {
@@ -172,7 +172,7 @@ func TestForeignKeys(t *testing.T) {
 				again := DefaultInitOptions()
 				again.Steps = steps
 				mustInit(t, db, again)
-				if n := one(t, c, "SELECT count(*) FROM "+Accounts); n != "100000" {
+				if n := queryOne(t, c, "SELECT count(*) FROM "+Accounts); n != "100000" {
 					t.Errorf("-I %s: %s accounts", steps, n)
 				}
 			}
@@ -183,18 +183,18 @@ func TestForeignKeys(t *testing.T) {
 // TestPostgreSQLStorage: fillfactor, unlogged tables and both partition
 // methods as pgbench makes them.
 func TestPostgreSQLStorage(t *testing.T) {
-	db := openTarget(t, testdb.PgSQL(t))
-	c := connect(t, db)
+	db := openInitTarget(t, testdb.PgSQL(t))
+	c := connectInit(t, db)
 	opts := DefaultInitOptions()
 	opts.FillFactor = 90
 	opts.Unlogged = true
 	mustInit(t, db, opts)
 	for _, tb := range []string{Branches, Tellers, Accounts} {
-		if got := one(t, c, "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = '"+tb+"'"); got != "fillfactor=90" {
+		if got := queryOne(t, c, "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = '"+tb+"'"); got != "fillfactor=90" {
 			t.Errorf("%s reloptions %q, want fillfactor=90", tb, got)
 		}
 	}
-	if got := one(t, c, "SELECT string_agg(DISTINCT relpersistence::text, ',') FROM pg_class WHERE relname LIKE 'pgbench_%' AND relkind = 'r'"); got != "u" {
+	if got := queryOne(t, c, "SELECT string_agg(DISTINCT relpersistence::text, ',') FROM pg_class WHERE relname LIKE 'pgbench_%' AND relkind = 'r'"); got != "u" {
 		t.Errorf("relpersistence %q, want u (unlogged)", got)
 	}
 	for _, tc := range []struct {
@@ -208,13 +208,13 @@ func TestPostgreSQLStorage(t *testing.T) {
 		if !strings.Contains(log, fmt.Sprintf("creating %d partitions...", tc.parts)) {
 			t.Errorf("%s: log:\n%s", tc.method, log)
 		}
-		got := one(t, c, "SELECT p.partstrat::text || ' ' || count(i.inhrelid) FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid"+
+		got := queryOne(t, c, "SELECT p.partstrat::text || ' ' || count(i.inhrelid) FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid"+
 			" LEFT JOIN pg_inherits i ON i.inhparent = c.oid WHERE c.relname = 'pgbench_accounts' GROUP BY p.partstrat")
 		if want := fmt.Sprintf("%s %d", tc.strat, tc.parts); got != want {
 			t.Errorf("%s: partitioning %q, want %q", tc.method, got, want)
 		}
 		// Every partition holds rows, and together all of them.
-		rows := query(t, c, "SELECT tableoid::regclass::text, count(*) FROM pgbench_accounts GROUP BY 1 ORDER BY 1")
+		rows := queryRows(t, c, "SELECT tableoid::regclass::text, count(*) FROM pgbench_accounts GROUP BY 1 ORDER BY 1")
 		total := 0
 		for _, r := range rows {
 			var n int
@@ -229,8 +229,8 @@ func TestPostgreSQLStorage(t *testing.T) {
 
 // TestMariaDBPartitions: range and hash partitions of pgbench_accounts on MariaDB.
 func TestMariaDBPartitions(t *testing.T) {
-	db := openTarget(t, testdb.MySQL(t))
-	c := connect(t, db)
+	db := openInitTarget(t, testdb.MySQL(t))
+	c := connectInit(t, db)
 	for _, tc := range []struct {
 		method string
 		parts  int
@@ -238,12 +238,12 @@ func TestMariaDBPartitions(t *testing.T) {
 		opts := DefaultInitOptions()
 		opts.Partitions, opts.PartitionMethod = tc.parts, tc.method
 		mustInit(t, db, opts)
-		rows := query(t, c, "SELECT partition_method, partition_name, table_rows FROM information_schema.partitions"+
+		rows := queryRows(t, c, "SELECT partition_method, partition_name, table_rows FROM information_schema.partitions"+
 			" WHERE table_schema = DATABASE() AND table_name = 'pgbench_accounts' ORDER BY partition_ordinal_position")
 		if len(rows) != tc.parts || !strings.EqualFold(rows[0][0], tc.method) || rows[0][1] != "pgbench_accounts_1" {
 			t.Errorf("%s: partitions %v", tc.method, rows)
 		}
-		if got := one(t, c, "SELECT count(*) FROM pgbench_accounts"); got != "100000" {
+		if got := queryOne(t, c, "SELECT count(*) FROM pgbench_accounts"); got != "100000" {
 			t.Errorf("%s: %s accounts", tc.method, got)
 		}
 	}
@@ -255,12 +255,12 @@ func TestMariaDBPartitions(t *testing.T) {
 func TestProgressMovesDuringLoad(t *testing.T) {
 	for kind, cfg := range testdb.All(t) {
 		t.Run(kind, func(t *testing.T) {
-			db := openTarget(t, cfg)
+			db := openInitTarget(t, cfg)
 			prog := progress.NewCounter(0)
 			w := &peekWriter{prog: prog}
 			opts := DefaultInitOptions()
 			opts.Scale = 3
-			if _, err := Init(testCtx(t), db, opts, w, prog); err != nil {
+			if _, err := Init(initTestCtx(t), db, opts, w, prog); err != nil {
 				t.Fatal(err)
 			}
 			if fmt.Sprint(w.seen) != "[100000 200000 300000]" {
@@ -295,8 +295,8 @@ func (w *peekWriter) Write(p []byte) (int, error) {
 func TestCancelStopsLoad(t *testing.T) {
 	for kind, cfg := range testdb.All(t) {
 		t.Run(kind, func(t *testing.T) {
-			db := openTarget(t, cfg)
-			ctx, cancel := context.WithCancel(testCtx(t))
+			db := openInitTarget(t, cfg)
+			ctx, cancel := context.WithCancel(initTestCtx(t))
 			defer cancel()
 			w := &peekWriter{prog: progress.NewCounter(0), cancel: cancel}
 			opts := DefaultInitOptions()
@@ -308,8 +308,8 @@ func TestCancelStopsLoad(t *testing.T) {
 			if len(w.seen) != 1 {
 				t.Errorf("progress lines after the cancel: %v", w.seen)
 			}
-			c := connect(t, db)
-			if n := one(t, c, "SELECT count(*) FROM pgbench_accounts"); n == "300000" {
+			c := connectInit(t, db)
+			if n := queryOne(t, c, "SELECT count(*) FROM pgbench_accounts"); n == "300000" {
 				t.Errorf("the load completed despite the cancel")
 			}
 		})
@@ -319,7 +319,7 @@ func TestCancelStopsLoad(t *testing.T) {
 // TestQuietLogsAtTheEnd: with Quiet, a load shorter than 5 s logs only its
 // last line (pgbench -q).
 func TestQuietLogsAtTheEnd(t *testing.T) {
-	db := openTarget(t, testdb.SQLite(t))
+	db := openInitTarget(t, testdb.SQLite(t))
 	opts := DefaultInitOptions()
 	opts.Scale, opts.Quiet = 2, true
 	start := time.Now()

@@ -20,8 +20,8 @@ const quietEvery = 5 * time.Second
 // logEveryRows is how often a generation that is not quiet logs its progress.
 const logEveryRows = 100000
 
-// counts are the rows of each table at scale.
-func counts(scale int) (branches, tellers, accounts int64) {
+// rowCounts returns the rows of each table at scale.
+func rowCounts(scale int) (branches, tellers, accounts int64) {
 	s := int64(scale)
 	return s * BranchesPerScale, s * TellersPerScale, s * AccountsPerScale
 }
@@ -35,7 +35,7 @@ func truncateTables() []string { return []string{Accounts, Branches, History, Te
 // is not partitioned, it truncates and loads in one transaction, as pgbench
 // does, so that step v has little to do.
 func (in *initializer) generateClientSide(ctx context.Context) error {
-	nb, nt, na := counts(in.opts.Scale)
+	nb, nt, na := rowCounts(in.opts.Scale)
 	in.prog.SetTotal(na)
 	fz, ok := in.conn.(driver.FrozenBulkInserter)
 	if !ok || in.opts.Partitions > 0 {
@@ -80,7 +80,7 @@ func (in *initializer) loadClientSide(ctx context.Context, nb, nt, na int64, fz 
 	accounts := newSeries(ctx, na, 4, func(i int64, v []any) {
 		v[0], v[1], v[2], v[3] = i, (i-1)/AccountsPerScale+1, int64(0), ""
 	})
-	accounts.watch = &loadWatch{log: in.log, quiet: in.opts.Quiet, prog: in.prog, total: na, start: time.Now(), nextQuiet: 1}
+	accounts.watch = newLoadWatch(in.log, in.opts.Quiet, in.prog, na, time.Now)
 	bulk := in.conn.BulkInsert
 	if fz != nil {
 		bulk = fz.BulkInsertFrozen
@@ -95,7 +95,7 @@ func (in *initializer) loadClientSide(ctx context.Context, nb, nt, na int64, fz 
 // generateServerSide loads the rows as pgbench's step G does: INSERT …
 // SELECT over a series of integers the server generates, in one transaction.
 func (in *initializer) generateServerSide(ctx context.Context) error {
-	nb, nt, na := counts(in.opts.Scale)
+	nb, nt, na := rowCounts(in.opts.Scale)
 	in.prog.SetTotal(na)
 	if err := in.exec(ctx, in.d.Truncate(truncateTables()...)...); err != nil {
 		return err
@@ -184,6 +184,12 @@ type loadWatch struct {
 	start     time.Time
 	nextQuiet int   // the next multiple of quietEvery to log at
 	counted   int64 // rows added to prog
+	now       func() time.Time
+}
+
+// newLoadWatch starts watching a load of total rows, on the clock now.
+func newLoadWatch(log io.Writer, quiet bool, prog *progress.Counter, total int64, now func() time.Time) *loadWatch {
+	return &loadWatch{log: log, quiet: quiet, prog: prog, total: total, start: now(), nextQuiet: 1, now: now}
 }
 
 // row notes that row j (1-based) was generated.
@@ -194,9 +200,9 @@ func (w *loadWatch) row(j int64) {
 	}
 	switch {
 	case !w.quiet && j%logEveryRows == 0:
-		w.logLine(j, time.Since(w.start))
+		w.logLine(j, w.now().Sub(w.start))
 	case w.quiet && j%100 == 0:
-		elapsed := time.Since(w.start)
+		elapsed := w.now().Sub(w.start)
 		if j == w.total || elapsed >= time.Duration(w.nextQuiet)*quietEvery {
 			w.logLine(j, elapsed)
 			w.nextQuiet = int(math.Ceil(elapsed.Seconds() / quietEvery.Seconds()))

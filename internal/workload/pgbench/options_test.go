@@ -8,10 +8,10 @@ import (
 	"github.com/fairbench/fairbench/internal/db/driver"
 )
 
-// TestValidate: pgbench's own checks with pgbench 15's wording (checked
+// TestInitOptionsValidate: pgbench's own checks with pgbench 15's wording (checked
 // against /usr/bin/pgbench -i with the same values), then what each target
 // cannot do, said with what to change.
-func TestValidate(t *testing.T) {
+func TestInitOptionsValidate(t *testing.T) {
 	pg, my, lite := driver.KindPgSQL, driver.KindMySQL, driver.KindSQLite
 	cases := []struct {
 		name  string
@@ -75,8 +75,8 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// TestSteps: --foreign-keys adds f when the steps lack it, as pgbench does.
-func TestSteps(t *testing.T) {
+// TestInitOptionsSteps: --foreign-keys adds f when the steps lack it, as pgbench does.
+func TestInitOptionsSteps(t *testing.T) {
 	for _, tc := range []struct {
 		steps string
 		fk    bool
@@ -130,7 +130,7 @@ func TestBigAid(t *testing.T) {
 	}{{19999, driver.Integer}, {20000, driver.BigInt}} {
 		o := DefaultInitOptions()
 		o.Scale = tc.scale
-		for _, tb := range tableDefs(o) {
+		for _, tb := range schemaTables(o) {
 			for _, c := range tb.Columns {
 				if c.Name == "aid" && c.Type != tc.want {
 					t.Errorf("scale %d: %s.aid type %v, want %v", tc.scale, tb.Name, c.Type, tc.want)
@@ -140,10 +140,10 @@ func TestBigAid(t *testing.T) {
 	}
 }
 
-// FuzzValidate: any steps and partition method are either refused with an
+// FuzzInitOptionsValidate: any steps and partition method are either refused with an
 // error or accepted with only pgbench's step letters, one generation step at
 // most; Validate never panics.
-func FuzzValidate(f *testing.F) {
+func FuzzInitOptionsValidate(f *testing.F) {
 	for _, s := range []string{"dtgvp", "dtGvpf", "x", "", "d t", "gG", "ñ"} {
 		f.Add(s, "range", 2)
 	}

@@ -12,15 +12,15 @@ import (
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
-// pgbenchBinary is real pgbench, which the comparison runs.
-const pgbenchBinary = "/usr/bin/pgbench"
+// pgbenchInitBinary is real pgbench, which the comparison runs.
+const pgbenchInitBinary = "/usr/bin/pgbench"
 
 // runPgbench runs real pgbench -i with args against cfg's database.
-func runPgbench(t *testing.T, cfg driver.Config, args ...string) string {
+func runPgbenchInit(t *testing.T, cfg driver.Config, args ...string) string {
 	t.Helper()
 	host, port := cfg.Endpoint(0)
 	all := append([]string{"-i", "-h", host, "-p", strconv.Itoa(port), "-U", cfg.User}, args...)
-	cmd := exec.CommandContext(testCtx(t), pgbenchBinary, append(all, cfg.Database)...)
+	cmd := exec.CommandContext(initTestCtx(t), pgbenchInitBinary, append(all, cfg.Database)...)
 	cmd.Env = append(os.Environ(), "PGPASSWORD="+cfg.Password)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -29,10 +29,10 @@ func runPgbench(t *testing.T, cfg driver.Config, args ...string) string {
 	return string(out)
 }
 
-// catalog describes the pgbench tables of the connection's schema: columns
+// pgCatalog describes the pgbench tables of the connection's schema: columns
 // (order, type, length, nullability), relations (kind, persistence, storage
 // options, partition bounds), indexes and constraints with their definitions.
-func catalog(t *testing.T, c driver.Conn) map[string][][]string {
+func pgCatalog(t *testing.T, c driver.Conn) map[string][][]string {
 	t.Helper()
 	qs := map[string]string{
 		"columns": "SELECT table_name, ordinal_position, column_name, data_type, coalesce(character_maximum_length, 0), is_nullable" +
@@ -46,7 +46,7 @@ func catalog(t *testing.T, c driver.Conn) map[string][][]string {
 	}
 	out := map[string][][]string{}
 	for name, q := range qs {
-		out[name] = query(t, c, q)
+		out[name] = queryRows(t, c, q)
 	}
 	return out
 }
@@ -56,8 +56,8 @@ func catalog(t *testing.T, c driver.Conn) map[string][][]string {
 // their catalogs and data.
 func TestSchemaMatchesPgbench(t *testing.T) {
 	testdb.SkipShort(t, "PostgreSQL and pgbench")
-	if _, err := os.Stat(pgbenchBinary); err != nil {
-		t.Skipf("needs real pgbench at %s: %v", pgbenchBinary, err)
+	if _, err := os.Stat(pgbenchInitBinary); err != nil {
+		t.Skipf("needs real pgbench at %s: %v", pgbenchInitBinary, err)
 	}
 	cases := []struct {
 		args []string
@@ -77,22 +77,22 @@ func TestSchemaMatchesPgbench(t *testing.T) {
 		{[]string{"-s", "1", "-I", "dtg", "-q"}, func(o *InitOptions) { o.Steps, o.Quiet = "dtg", true }},
 	}
 	real, ours := testdb.PgSQL(t), testdb.PgSQL(t)
-	realDB, oursDB := openTarget(t, real), openTarget(t, ours)
-	realConn, oursConn := connect(t, realDB), connect(t, oursDB)
+	realDB, oursDB := openInitTarget(t, real), openInitTarget(t, ours)
+	realConn, oursConn := connectInit(t, realDB), connectInit(t, oursDB)
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			runPgbench(t, real, tc.args...)
+			runPgbenchInit(t, real, tc.args...)
 			opts := DefaultInitOptions()
 			tc.edit(&opts)
 			mustInit(t, oursDB, opts)
-			want, got := catalog(t, realConn), catalog(t, oursConn)
+			want, got := pgCatalog(t, realConn), pgCatalog(t, oursConn)
 			for name := range want {
 				if fmt.Sprint(got[name]) != fmt.Sprint(want[name]) {
 					t.Errorf("%s differ:\nfairbench: %v\npgbench:   %v", name, got[name], want[name])
 				}
 			}
 			d := realDB.Dialect()
-			if w, g := fingerprint(t, realConn, d), fingerprint(t, oursConn, d); fmt.Sprint(w) != fmt.Sprint(g) {
+			if w, g := dataFingerprint(t, realConn, d), dataFingerprint(t, oursConn, d); fmt.Sprint(w) != fmt.Sprint(g) {
 				t.Errorf("data differ:\nfairbench: %v\npgbench:   %v", g, w)
 			}
 		})

@@ -32,12 +32,12 @@ const BigAidScale = 20000
 // refer to another first).
 func Tables() []string { return []string{History, Accounts, Tellers, Branches} }
 
-// tableDefs returns the four tables in the order pgbench creates them
+// schemaTables returns the four tables in the order pgbench creates them
 // (history, tellers, accounts, branches), with pgbench 15's columns, types and
 // nullability, and opts' storage: fillfactor on all but history, unlogged,
 // tablespace, and the partitions of pgbench_accounts. Primary keys are added
 // later by step p.
-func tableDefs(opts InitOptions) []driver.Table {
+func schemaTables(opts InitOptions) []driver.Table {
 	aid := driver.Integer
 	if opts.Scale >= BigAidScale {
 		aid = driver.BigInt

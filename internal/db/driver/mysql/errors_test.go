@@ -24,7 +24,7 @@ func TestDescribeClassifies(t *testing.T) {
 		want driver.ErrorInfo
 	}{
 		{"nil", nil, driver.ErrorInfo{}},
-		{"deadlock", &mysqldrv.MySQLError{Number: 1213}, driver.ErrorInfo{Code: "1213"}},
+		{"deadlock", &mysqldrv.MySQLError{Number: 1213}, driver.ErrorInfo{Code: "1213", Retryable: true}},
 		{"wrapped lock wait", fmt.Errorf("event: %w", &mysqldrv.MySQLError{Number: 1205}), driver.ErrorInfo{Code: "1205"}},
 		{"server gone", &mysqldrv.MySQLError{Number: 2006}, driver.ErrorInfo{Code: "2006", ConnectionLost: true}},
 		{"server lost", &mysqldrv.MySQLError{Number: 2013}, driver.ErrorInfo{Code: "2013", ConnectionLost: true}},

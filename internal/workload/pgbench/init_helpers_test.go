@@ -11,7 +11,7 @@ import (
 )
 
 // testCtx returns a context that ends with the test (or after five minutes).
-func testCtx(t testing.TB) context.Context {
+func initTestCtx(t testing.TB) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
@@ -19,7 +19,7 @@ func testCtx(t testing.TB) context.Context {
 }
 
 // openTarget opens the driver of cfg, closed when the test ends.
-func openTarget(t testing.TB, cfg driver.Config) driver.Driver {
+func openInitTarget(t testing.TB, cfg driver.Config) driver.Driver {
 	t.Helper()
 	d, err := open.Driver(cfg)
 	if err != nil {
@@ -30,9 +30,9 @@ func openTarget(t testing.TB, cfg driver.Config) driver.Driver {
 }
 
 // connect opens connection 0 of db, closed when the test ends.
-func connect(t testing.TB, db driver.Driver) driver.Conn {
+func connectInit(t testing.TB, db driver.Driver) driver.Conn {
 	t.Helper()
-	c, err := db.Connect(testCtx(t), 0)
+	c, err := db.Connect(initTestCtx(t), 0)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -44,7 +44,7 @@ func connect(t testing.TB, db driver.Driver) driver.Conn {
 func mustInit(t testing.TB, db driver.Driver, opts InitOptions) (string, Timings) {
 	t.Helper()
 	var log bytes.Buffer
-	tm, err := Init(testCtx(t), db, opts, &log, nil)
+	tm, err := Init(initTestCtx(t), db, opts, &log, nil)
 	if err != nil {
 		t.Fatalf("Init(%+v): %v\nlog:\n%s", opts, err, log.String())
 	}
@@ -52,9 +52,9 @@ func mustInit(t testing.TB, db driver.Driver, opts InitOptions) (string, Timings
 }
 
 // query runs q and returns its rows as text.
-func query(t testing.TB, c driver.Conn, q string) [][]string {
+func queryRows(t testing.TB, c driver.Conn, q string) [][]string {
 	t.Helper()
-	rows, err := c.QueryStrings(testCtx(t), q)
+	rows, err := c.QueryStrings(initTestCtx(t), q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
@@ -62,9 +62,9 @@ func query(t testing.TB, c driver.Conn, q string) [][]string {
 }
 
 // one runs q and returns the first column of its one row.
-func one(t testing.TB, c driver.Conn, q string) string {
+func queryOne(t testing.TB, c driver.Conn, q string) string {
 	t.Helper()
-	rows := query(t, c, q)
+	rows := queryRows(t, c, q)
 	if len(rows) != 1 || len(rows[0]) == 0 {
 		t.Fatalf("%s: %d rows, want 1", q, len(rows))
 	}
