@@ -37,8 +37,9 @@ func meanStddevMs(h *result.Histogram) (mean, stddev float64, ok bool) {
 // standard deviation of the latency come from the interval's histogram,
 // which a result keeps with `run --interval-histograms` (they stay 0
 // otherwise); failures are the interval's serialization failures and
-// deadlocks. Lag, skipped transactions and retries are not in a result's
-// intervals: they keep p's values.
+// deadlocks; the lag (interval lag_ms, with --rate) and the retries are the
+// interval's. Skipped transactions are not in a result's intervals: they
+// keep p's value.
 func ProgressFrom(iv result.Interval, p Progress) Progress {
 	p.Elapsed = iv.At
 	if p.Timestamp {
@@ -67,9 +68,11 @@ func ProgressFrom(iv result.Interval, p Progress) Progress {
 // script, each script's transactions, failures, tps and latency. The
 // latency average of a run whose latency pgbench does not measure
 // (!LatencyMeasured) is pgbench's: elapsed × clients / transactions.
-// What the result does not hold keeps s's values: retries, skipped
-// transactions, transactions above -L, the largest lag, per-statement
-// figures, the connection time.
+// It also sets the retries (transactions retried, retries). What the result
+// does not hold keeps s's values: skipped transactions, transactions above
+// -L, the largest lag, each script's retries; per-statement figures and the
+// connection time are the caller's to give (the result's scripts, the run's
+// connect time).
 func SummaryFrom(r *result.Result, s Summary) Summary {
 	t := r.Totals
 	s.Processed = t.Counts.Events

@@ -79,8 +79,7 @@ type Progress struct {
 	LatencyLimit bool
 	Skipped      int64
 	// Retrying is a run whose --max-tries is not 1: the transactions
-	// retried (Retried) and the retries (Retries) follow. fairbench's
-	// result does not count retries yet.
+	// retried (Retried) and the retries (Retries) follow.
 	Retrying         bool
 	Retried, Retries int64
 }
@@ -119,8 +118,8 @@ func (f Failures) Total() int64 { return f.Serialization + f.Deadlock }
 type Statement struct {
 	// LatencyMs is the command's average latency; Failures the
 	// transactions that failed on it; Retries the retries it caused
-	// (printed when --max-tries is not 1). fairbench's result does not
-	// hold per-statement figures yet.
+	// (printed when --max-tries is not 1): a result's scripts' statements
+	// with --report-per-command.
 	LatencyMs float64
 	Failures  int64
 	Retries   int64
@@ -176,7 +175,7 @@ type Summary struct {
 	// FailuresDetailed is --failures-detailed: the failures by cause.
 	FailuresDetailed bool
 	// Retried and Retries are the transactions retried and the retries
-	// (printed when MaxTries is not 1; not in fairbench's result yet).
+	// (printed when MaxTries is not 1).
 	Retried, Retries int64
 	// Throttled is a -R run: the lag line follows the latency.
 	Throttled bool
