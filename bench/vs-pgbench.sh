@@ -75,13 +75,12 @@ for tr in $TRANSPORTS; do
 						else
 							out=$(measure "$log" "$FB" pgbench "${args[@]}" "$DB") || { echo "fairbench failed: $log" >&2; cat "$log" >&2; exit 1; }
 						fi
-						cpu=${out#* }
-						eval "${who}_tps=\$(tps_of \"\$log\") ${who}_cpt=\$(div \"\$cpu\" \"\$(txns_of \"\$log\")\")"
+						eval "${who}_tps=\$(tps_of \"\$log\") ${who}_cpu=${out#* } ${who}_txns=\$(txns_of \"\$log\")"
 					done
 					loads+=("$(load1)")
 					pgt+=("$pg_tps") fbt+=("$fb_tps")
 					tx+=("$(div "$fb_tps" "$pg_tps")")
-					cx+=("$("$PYTHON" -c 'import sys; a,b=map(float,sys.argv[1:]); print(a/b if b else 0)' "$fb_cpt" "$pg_cpt")")
+					cx+=("$("$PYTHON" -c 'import sys; fc,ft,pc,pt=map(float,sys.argv[1:]); print((fc/ft)/(pc/pt) if ft and pt and pc else 0)' "$fb_cpu" "$fb_txns" "$pg_cpu" "$pg_txns")")
 				done
 				printf '%-40s %8s %8s %6s %6s %5s\n' "$tr $mode $script $c" "$(median "${pgt[@]}")" "$(median "${fbt[@]}")" \
 					"$(median "${tx[@]}")" "$(median "${cx[@]}")" "$(median "${loads[@]}")"

@@ -41,7 +41,7 @@ func (a *App) fromPgbench(args []string) (out []string, code int, done bool) {
 	case pgbenchcli.ModeListBuiltins:
 		fmt.Fprintln(a.Stderr, "Available builtin scripts:")
 		for _, name := range script.BuiltinNames() {
-			fmt.Fprintf(a.Stderr, "%15s: %s\n", name, pgbenchcli.BuiltinDescriptions[name])
+			fmt.Fprintf(a.Stderr, "%15s: %s\n", name, script.BuiltinDescription(name))
 		}
 		return nil, ExitOK, true
 	case pgbenchcli.ModeShowScript:
@@ -215,7 +215,7 @@ func (p *pgbenchPrinter) summary(res *result.Result, connect time.Duration) {
 	for _, sc := range res.Scripts {
 		desc := sc.Name
 		if sc.Builtin {
-			desc = pgbenchcli.BuiltinDescriptions[sc.Name]
+			desc = script.BuiltinDescription(sc.Name)
 		}
 		out := pgbenchout.Script{Desc: desc, Weight: sc.Weight}
 		lines := strings.Split(sc.Text, "\n")

@@ -26,6 +26,8 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/workload/pgbench/script"
 )
 
 // ExitUsage is fairbench's exit status for a command line it refuses
@@ -79,17 +81,6 @@ const (
 	KindBuiltin ScriptKind = "builtin" // -b NAME, -S, -N, the default
 	KindFile    ScriptKind = "file"    // -f FILE
 )
-
-// Builtins are pgbench 15's built-in scripts, in its order.
-var Builtins = []string{"tpcb-like", "simple-update", "select-only"}
-
-// BuiltinDescriptions are the built-in scripts' descriptions as pgbench
-// prints them ("transaction type: <builtin: TPC-B (sort of)>").
-var BuiltinDescriptions = map[string]string{
-	"tpcb-like":     "<builtin: TPC-B (sort of)>",
-	"simple-update": "<builtin: simple update>",
-	"select-only":   "<builtin: select only>",
-}
 
 // MaxScripts is how many scripts pgbench accepts.
 const MaxScripts = 128
@@ -494,7 +485,7 @@ func (p *parser) addScript(kind ScriptKind, spec string) error {
 // findBuiltin finds a built-in script by its name or a prefix of it.
 func findBuiltin(name string) (string, error) {
 	var found []string
-	for _, b := range Builtins {
+	for _, b := range script.BuiltinNames() {
 		if strings.HasPrefix(b, name) {
 			found = append(found, b)
 		}
@@ -506,7 +497,7 @@ func findBuiltin(name string) (string, error) {
 	if len(found) > 1 {
 		e = errorf(`ambiguous builtin name: %d builtin scripts found for prefix "%s"`, len(found), name)
 	}
-	e.Detail = "available builtin scripts: " + strings.Join(Builtins, ", ")
+	e.Detail = "available builtin scripts: " + strings.Join(script.BuiltinNames(), ", ")
 	return "", e
 }
 

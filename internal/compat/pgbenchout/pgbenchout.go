@@ -1,6 +1,6 @@
 // Package pgbenchout prints a run the way pgbench 15 prints one, so that
 // scripts that read pgbench's output keep working with `fairbench pgbench`:
-// -i's steps, data generation progress and timings; the version banner, the progress lines of -P (with the lag of -R, the
+// the version banner, the progress lines of -P (with the lag of -R, the
 // skipped transactions of -R with -L, the retries of --max-tries, the Unix
 // time of --progress-timestamp) and the final report (the run's parameters,
 // its counts, failures, retries and skipped transactions, latency, lag,

@@ -33,7 +33,7 @@ func mask(s string) string { return digitRe.ReplaceAllString(s, "9") }
 // transcript, digits masked, line for line; the rendering is also the
 // golden file testdata/NAME.golden (refreshed with -update).
 func TestTranscriptLayouts(t *testing.T) {
-	all := append(transcripts[:len(transcripts):len(transcripts)], initTranscripts...)
+	all := transcripts
 	files, _ := filepath.Glob(filepath.Join("testdata", "pgbench-15", "*.txt"))
 	if len(files) != len(all) {
 		t.Errorf("%d transcripts in testdata/pgbench-15, %d rendered", len(files), len(all))
@@ -193,19 +193,6 @@ func TestProgressFrom(t *testing.T) {
 	}
 	if p := ProgressFrom(result.Interval{At: 2, TPS: 5}, Progress{}); p.LatencyMs != 0 || p.Elapsed != 2 {
 		t.Errorf("without a histogram: %+v", p)
-	}
-}
-
-// TestInitProgressTerminal is the data generation's line on a terminal:
-// each overwrites the one before, the last ends the line.
-func TestInitProgressTerminal(t *testing.T) {
-	var b bytes.Buffer
-	WriteInitProgress(&b, InitProgress{Done: 100000, Total: 200000, Elapsed: 0.333, Remaining: 0.334}, true)
-	WriteInitProgress(&b, InitProgress{Done: 200000, Total: 200000, Elapsed: 0.94}, true)
-	want := "100000 of 200000 tuples (50%) done (elapsed 0.33 s, remaining 0.33 s)\r" +
-		"200000 of 200000 tuples (100%) done (elapsed 0.94 s, remaining 0.00 s)\r\n"
-	if b.String() != want {
-		t.Errorf("%q, want %q", b.String(), want)
 	}
 }
 

@@ -139,7 +139,8 @@ func (wk *worker) SQL(ctx context.Context, i int, cmd *script.Command, args []an
 	}
 	if err != nil {
 		wk.failed = i
-		return row, err
+		// The script's file and line, the server's error kept for Describe.
+		return row, fmt.Errorf("%s:%d: %s: %w", wk.wl.scripts[wk.script].Name, cmd.Line, cmd.Text, err)
 	}
 	switch c.txn {
 	case txnBegin:

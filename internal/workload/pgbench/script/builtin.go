@@ -82,6 +82,17 @@ func Builtin(name string) (*Script, error) {
 	return s, nil
 }
 
+// BuiltinDescription is how pgbench names built-in script name in its
+// report ("<builtin: TPC-B (sort of)>"); "" for another name.
+func BuiltinDescription(name string) string {
+	for _, b := range builtins {
+		if b.name == name {
+			return b.desc
+		}
+	}
+	return ""
+}
+
 // ShowScript returns what pgbench --show-script=NAME prints for the
 // built-in script s: a heading line, its text and an empty line.
 func ShowScript(s *Script) string {
