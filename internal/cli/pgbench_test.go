@@ -228,6 +228,7 @@ func TestPgbenchScriptErrorsBeforeConnecting(t *testing.T) {
 		{"SELECT :nope;\n", "bad.sql:1:8:"},
 		{"\\if 1\nSELECT 1;\n", "bad.sql:"},
 		{"\\shell ls\n", "bad.sql:1:1:"},
+		{"\\set x 1 / 0\nSELECT :x;\n", "bad.sql:1:1: \\set x 1 / 0: division by zero"},
 	}
 	for _, tc := range cases {
 		file := filepath.Join(dir, "bad.sql")
@@ -239,7 +240,7 @@ func TestPgbenchScriptErrorsBeforeConnecting(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want exit %d naming %s, before connecting", tc.text, r.code, r.stderr, ExitUsage, tc.want)
 		}
 	}
-	for _, arg := range []string{"--builtin=tpcb-like@0", "--builtin=nosuch", "--script=" + filepath.Join(dir, "missing.sql")} {
+	for _, arg := range []string{"--builtin=tpcb-like@0", "--builtin=tpcb-like@-1", "--builtin=nosuch", "--script=" + filepath.Join(dir, "missing.sql")} {
 		r := runCLI(context.Background(), nil, "run", "pgbench", arg, "--db-driver=pgsql", "--pgsql-host=/nonexistent", "--time=1")
 		if r.code != ExitUsage || strings.Contains(r.stderr, "nonexistent") {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d before connecting", arg, r.code, r.stderr, ExitUsage)

@@ -90,7 +90,8 @@ func (p *Plan) cellID(c suitedir.Cell) string {
 	return strings.Join(parts, "/")
 }
 
-// datasetLabel names a data set: "w10" for warehouses, "4x100000" for tables;
+// datasetLabel names a data set: "w10" for warehouses, "s10" for pgbench's
+// scale factor, "4x100000" for tables;
 // data sets that would share a label get their position appended ("w1#2").
 func (p *Plan) datasetLabel(i int) string {
 	label := dataLabel(p.Data[i], i)
@@ -106,6 +107,8 @@ func dataLabel(d Data, i int) string {
 	switch {
 	case d.Warehouses > 0:
 		return fmt.Sprintf("w%d", d.Warehouses)
+	case d.Scale > 0:
+		return fmt.Sprintf("s%d", d.Scale)
 	case d.Tables > 0 || d.TableSize > 0:
 		return fmt.Sprintf("%dx%d", max(d.Tables, 1), d.TableSize)
 	}
@@ -119,7 +122,7 @@ const (
 )
 
 // Scale shrinks (or grows) the plan's times and data by f, for trying a plan
-// out: cell and warm-up times, sleeps, table sizes and warehouses. Thread
+// out: cell and warm-up times, sleeps, table sizes, warehouses and scale factors. Thread
 // counts, tables and rounds stay, so the shape of the matrix is the same.
 func (p *Plan) Scale(f float64) error {
 	if !(f > 0) || f > 100 {
@@ -163,6 +166,7 @@ func (p *Plan) Scale(f float64) error {
 		d := &p.Data[i]
 		count("table_size", &d.TableSize, minScaledTableSize, workload.MaxTableSize)
 		count("warehouses", &d.Warehouses, 1, workload.MaxWarehouses)
+		count("scale", &d.Scale, 1, math.MaxInt32)
 	}
 	return past
 }

@@ -151,7 +151,7 @@ func explainType(value, goType, path string) string {
 	if m := goTypeRe().FindStringSubmatch(goType); m != nil {
 		want = map[string]string{
 			"int": "a whole number", "uint64": "a whole number ≥ 0", "float64": "a number", "bool": "true or false",
-			"string": "text", "Data": "a mapping (tables, table_size, warehouses, options)",
+			"string": "text", "Data": "a mapping (tables, table_size, warehouses, scale, options)",
 			"Action": "a mapping (purge_binary_logs, drop_caches or sql)", "QueryWarmup": "a mapping (workload, threads, time)",
 			"ServerSpec":  "a mapping (flavor, dir, port, profiles, settings)",
 			"ClientsSpec": "a mapping (count, wait)",
@@ -291,5 +291,5 @@ func (d *DataSets) UnmarshalYAML(n *yaml.Node) error {
 		*d = many
 		return nil
 	}
-	return &lineError{n.Line, "give a data set (tables and table_size, or warehouses) or a list of them"}
+	return &lineError{n.Line, "give a data set (tables and table_size, warehouses, or scale) or a list of them"}
 }

@@ -136,12 +136,13 @@ func (s *ServerSpec) CPUSet() cpuset.Set {
 	return s.cpus
 }
 
-// Data is one data set: the sysbench tables or the TPC-C warehouses, and any
-// other workload option by its flag name.
+// Data is one data set: the sysbench tables, the TPC-C warehouses or
+// pgbench's scale factor, and any other workload option by its flag name.
 type Data struct {
 	Tables     int `yaml:"tables"`
 	TableSize  int `yaml:"table_size"`
 	Warehouses int `yaml:"warehouses"`
+	Scale      int `yaml:"scale"`
 	// Options are further workload options by flag name ("secondary": "on").
 	Options map[string]string `yaml:"options"`
 	// PrepareThreads loads tables in parallel (default: this machine's CPUs).

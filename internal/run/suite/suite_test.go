@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,11 +24,12 @@ import (
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/oltp"
+	"github.com/fairbench/fairbench/internal/workload/pgbench"
 	"github.com/fairbench/fairbench/internal/workload/tpcc"
 )
 
 func registry() *workload.Registry {
-	return workload.NewRegistry(append(oltp.Specs(), tpcc.Specs()...)...)
+	return workload.NewRegistry(slices.Concat(oltp.Specs(), tpcc.Specs(), pgbench.Specs())...)
 }
 
 func testEnv() Env {
@@ -651,4 +653,39 @@ func ownWarnings(ws []string) []string {
 		}
 	}
 	return own
+}
+
+// TestSuiteRunsPgbenchWorkloads: a plan of pgbench's workloads on a scale
+// factor loads pgbench's tables once, runs every cell, labels the data set
+// s1 and records each cell's script.
+func TestSuiteRunsPgbenchWorkloads(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	plan := targetYAML(cfg) + `
+name: pgbench
+data:
+  scale: 1
+matrix:
+  workloads: [pgbench-select-only, pgbench-tpcb-like]
+  threads: [1, 2]
+  rounds: 1
+run:
+  time: 1
+`
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, out, err := runPlan(context.Background(), t, writePlan(t, plan), dir, false); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	m := checkComplete(t, dir)
+	if len(m.Cells) != 4 {
+		t.Fatalf("%d cells, want 4", len(m.Cells))
+	}
+	for _, c := range m.Cells {
+		res, err := result.Read(filepath.Join(dir, c.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(c.ID, "s1") || len(res.Scripts) != 1 || "pgbench-"+res.Scripts[0].Name != res.Workload || res.Options["scale"] != "1" {
+			t.Errorf("cell %s: scripts %+v, scale %q", c.ID, res.Scripts, res.Options["scale"])
+		}
+	}
 }

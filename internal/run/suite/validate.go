@@ -516,7 +516,7 @@ func (p *Plan) kind() string {
 
 func (p *Plan) validateData(env Env) error {
 	if len(p.Data) == 0 {
-		return p.errAt("data", "data is missing: give the data set (tables and table_size for the sysbench workloads, warehouses for tpcc)")
+		return p.errAt("data", "data is missing: give the data set (tables and table_size for the sysbench workloads, warehouses for tpcc, scale for pgbench's)")
 	}
 	for i, d := range p.Data {
 		path := "data"
@@ -554,6 +554,9 @@ func workloadOptions(d Data) map[string]string {
 	}
 	if d.Warehouses > 0 {
 		opts["warehouses"] = strconv.Itoa(d.Warehouses)
+	}
+	if d.Scale > 0 {
+		opts["scale"] = strconv.Itoa(d.Scale)
 	}
 	return opts
 }

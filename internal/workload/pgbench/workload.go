@@ -162,6 +162,9 @@ func (w *Workload) loadScripts() ([]*script.Script, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: %w", flag, a.Arg, err)
 		}
+		if weight == 0 {
+			return nil, fmt.Errorf("%s %q: a script of weight 0 never runs (pgbench accepts it and never picks it): leave it out, or give it a weight of 1 or more", flag, a.Arg)
+		}
 		var s *script.Script
 		if a.Builtin {
 			if s, err = script.Builtin(name); err != nil {

@@ -213,6 +213,48 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// checkConstant evaluates the expression of a \set, \if or \elif that
+// reads no variable and draws no random number: its value is known before
+// the run, and so is the error it would stop the run with (a division by
+// zero, an integer overflow, a type error), which is refused here.
+func checkConstant(s *Script, c *Command) error {
+	if c.Expr == nil || !constant(c.Expr) {
+		return nil
+	}
+	if _, err := expr.Eval(c.Expr, expr.Env{Lookup: func(string) (expr.Value, bool) { return expr.Value{}, false }}); err != nil {
+		return &Error{File: s.Name, Line: c.Line, Column: c.Column, Msg: fmt.Sprintf("%s: %v (the expression is constant: it would fail in every transaction)", c.Text, err), err: err}
+	}
+	return nil
+}
+
+// constant reports whether e reads no variable, draws no random number and
+// prints nothing (debug): its value is the same in every transaction.
+func constant(e expr.Expr) bool {
+	switch e := e.(type) {
+	case *expr.Const:
+		return true
+	case *expr.Call:
+		switch e.Func {
+		case expr.FuncRandom, expr.FuncRandomExponential, expr.FuncRandomGaussian, expr.FuncRandomZipfian, expr.FuncDebug:
+			return false
+		}
+		for _, a := range e.Args {
+			if !constant(a) {
+				return false
+			}
+		}
+		return true
+	case *expr.Case:
+		for _, w := range e.Whens {
+			if !constant(w.Cond) || !constant(w.Then) {
+				return false
+			}
+		}
+		return e.Else == nil || constant(e.Else)
+	}
+	return false
+}
+
 // Automatic are the variables pgbench sets itself unless -D sets them.
 var Automatic = []string{"client_id", "default_seed", "random_seed", "scale"}
 
@@ -272,6 +314,9 @@ func Check(scripts []*Script, defined func(name string) bool) error {
 					return &Error{File: s.Name, Line: r.Line, Column: r.Column,
 						Msg: fmt.Sprintf(":%s is inside a quoted string: pgbench's simple mode would paste its value there, but fairbench sends variables as parameters, which cannot go inside a string; write it outside the quotes (for example '…' || :%s || '…')", r.Name, r.Name)}
 				}
+			}
+			if err := checkConstant(s, c); err != nil {
+				return err
 			}
 		}
 	}

@@ -254,6 +254,14 @@ func TestCheck(t *testing.T) {
 		{[]string{"\\sleep :s ms\n"}, `f.sql:1:8: variable s is used but never set (set it with \set or -D s=…)`},
 		{[]string{"select 'x:d';"}, `f.sql:1:10: :d is inside a quoted string: pgbench's simple mode would paste its value there, but fairbench sends variables as parameters, which cannot go inside a string; write it outside the quotes (for example '…' || :d || '…')`},
 		{[]string{"select 'x:other';"}, ""},
+		// Constant expressions are evaluated before the run: their errors are
+		// known then; expressions with variables or random draws are not.
+		{[]string{"\\set x 1 / 0\nselect :x;"}, `f.sql:1:1: \set x 1 / 0: division by zero (the expression is constant: it would fail in every transaction)`},
+		{[]string{"\\set x 9223372036854775807 + 1\nselect :x;"}, `f.sql:1:1: \set x 9223372036854775807 + 1: bigint add out of range (the expression is constant: it would fail in every transaction)`},
+		{[]string{"\\if 1 / 0 = 1\nselect 1;\n\\endif"}, `f.sql:1:1: \if 1 / 0 = 1: division by zero (the expression is constant: it would fail in every transaction)`},
+		{[]string{"\\set x 1 / :d\nselect :x;"}, ""},
+		{[]string{"\\set x random(0, 0)\n\\set y 1 / :x\nselect :y;"}, ""},
+		{[]string{"\\set x case when 1 = 1 then 2 else 3 end * 4\nselect :x;"}, ""},
 	} {
 		var scripts []*Script
 		for _, src := range c.srcs {
