@@ -93,7 +93,7 @@ Benchmarking options:
   -c, --client=NUM         number of concurrent database clients (default: 1)
   -D, --define=VARNAME=VALUE
   -j, --jobs=NUM           accepted; fairbench schedules the clients itself
-  -L, --latency-limit=NUM  accepted; not applied (see the note it prints)
+  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late
   -M, --protocol=simple|extended|prepared
   -n, --no-vacuum          do not run VACUUM before tests
   -P, --progress=NUM       show thread progress report every NUM seconds
@@ -179,7 +179,7 @@ func (p *pgbenchPrinter) interval(iv result.Interval, start float64, maxTries in
 	if iv.Warmup || iv.Seconds < every.Seconds()/2 {
 		return
 	}
-	pr := pgbenchout.Progress{Retrying: maxTries != 1, Throttled: p.rate > 0}
+	pr := pgbenchout.Progress{Retrying: maxTries != 1, Throttled: p.rate > 0, LatencyLimit: p.rate > 0 && p.cmd != nil && p.cmd.LatencyLimitMs > 0}
 	if p.cmd != nil && p.cmd.ProgressTimestamp {
 		pr.Timestamp, pr.Epoch = true, start
 	}
@@ -187,8 +187,9 @@ func (p *pgbenchPrinter) interval(iv result.Interval, start float64, maxTries in
 }
 
 // summary prints pgbench's report of res; connect is how long opening
-// every client's connection took (pgbench's initial connection time).
-func (p *pgbenchPrinter) summary(res *result.Result, connect time.Duration) {
+// every client's connection took (pgbench's initial connection time),
+// maxLag the longest an event started after its --rate schedule.
+func (p *pgbenchPrinter) summary(res *result.Result, connect, maxLag time.Duration) {
 	opt := func(name string) int {
 		n, _ := strconv.Atoi(res.Options[name])
 		return n
@@ -228,6 +229,7 @@ func (p *pgbenchPrinter) summary(res *result.Result, connect time.Duration) {
 		}
 		s.Scripts = append(s.Scripts, out)
 	}
+	s.LagMaxMs = float64(maxLag) / float64(time.Millisecond)
 	pgbenchout.WriteSummary(p.stdout, pgbenchout.SummaryFrom(res, s))
 }
 

@@ -82,6 +82,8 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 		"-S -c 2 -t 20 -r",
 		"-c 2 -t 20 -D maxdelta=5 -f " + custom + " -r",
 		"-c 2 -T 2 -R 100 -P 1",
+		"-c 2 -T 2 -R 100 -L 50 -P 1",
+		"-S -c 2 -t 50 -L 100",
 		"-c 2 -t 20 --max-tries=3",
 		"-S -c 2 -t 20 -s 5",
 		"--show-script=select-only",

@@ -132,6 +132,7 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 		Events:             f.events,
 		Warmup:             time.Duration(f.warmup),
 		Rate:               f.rate,
+		LatencyLimit:       time.Duration(f.latencyLimitMs * float64(time.Millisecond)),
 		ReportInterval:     time.Duration(f.reportInterval * float64(time.Second)),
 		Percentiles:        pcts,
 		ConnectRate:        f.connectRate,
@@ -140,6 +141,9 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 		Checkpoints:        cps,
 		Drain:              drain,
 	}, policy, f.clients > 0)
+	if !(f.latencyLimitMs >= 0 && f.latencyLimitMs <= float64(workload.MaxSeconds)*1000) {
+		return runner.Config{}, fmt.Errorf("--latency-limit=%v: give 0 (none) or a number of milliseconds up to %d", f.latencyLimitMs, workload.MaxSeconds*1000)
+	}
 	if !(f.rate >= 0 && f.rate <= workload.MaxRate) {
 		return runner.Config{}, fmt.Errorf("--rate=%v: give 0 (as fast as possible) to %g events per second", f.rate, float64(workload.MaxRate))
 	}
@@ -474,7 +478,7 @@ func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result
 	}
 	switch {
 	case r.out.pgbench != nil:
-		r.out.pgbench.summary(res, out.Connect)
+		r.out.pgbench.summary(res, out.Connect, out.MaxLag)
 		runNotes(r.out.notes, res)
 	case r.out.goTPC != nil:
 		r.out.goTPC.Summary(res)

@@ -51,6 +51,7 @@ type runFlags struct {
 	time           secondsValue
 	events         int64
 	rate           float64
+	latencyLimitMs float64 // --latency-limit
 	reportInterval float64
 	warmup         secondsValue
 	percentiles    string
@@ -311,6 +312,7 @@ func (r *runFlags) register() []flagGroup {
 	r.time = secondsValue(10 * time.Second)
 	lfs.Var(&r.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
 	lfs.Int64Var(&r.events, "events", 0, "stop after this many events; 0 = no limit")
+	lfs.Float64Var(&r.latencyLimitMs, "latency-limit", 0, "count events slower than this many milliseconds (from their intended start) as late, and with --rate skip those already that late when their turn comes (pgbench -L); 0 = none")
 	lfs.Float64Var(&r.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
 	ofs.Float64Var(&r.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
 	lfs.Var(&r.warmup, "warmup-time", "warm-up before the measured time, in seconds or as a duration (1m), reported apart and excluded from the results")

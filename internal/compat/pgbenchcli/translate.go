@@ -126,6 +126,9 @@ func runArgs(c *Command) []string {
 	if c.Rate > 0 {
 		a = append(a, "--rate="+strconv.FormatFloat(c.Rate, 'f', -1, 64))
 	}
+	if c.LatencyLimitMs > 0 {
+		a = append(a, "--latency-limit="+strconv.FormatFloat(c.LatencyLimitMs, 'f', -1, 64))
+	}
 	if c.PerCommand {
 		a = append(a, "--report-per-command")
 	}
@@ -154,9 +157,6 @@ func note(c *Command) string {
 	if c.Mode == ModeRun && c.Duration == 0 {
 		d = append(d, "-t "+strconv.Itoa(c.Transactions)+": the run ends after "+strconv.Itoa(c.Transactions*c.Clients)+
 			" transactions in all, each taken by the first free client; pgbench gives every client exactly "+strconv.Itoa(c.Transactions))
-	}
-	if c.Mode == ModeRun && c.LatencyLimitMs > 0 {
-		d = append(d, "-L: no transaction is skipped or counted as late; the result's latency histogram gives the share above any limit")
 	}
 	if len(d) == 0 {
 		return ""

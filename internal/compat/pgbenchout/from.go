@@ -37,9 +37,8 @@ func meanStddevMs(h *result.Histogram) (mean, stddev float64, ok bool) {
 // standard deviation of the latency come from the interval's histogram,
 // which a result keeps with `run --interval-histograms` (they stay 0
 // otherwise); failures are the interval's serialization failures and
-// deadlocks; the lag (interval lag_ms, with --rate) and the retries are the
-// interval's. Skipped transactions are not in a result's intervals: they
-// keep p's value.
+// deadlocks; the lag (interval lag_ms, with --rate), the retries and the
+// transactions skipped under --latency-limit are the interval's.
 func ProgressFrom(iv result.Interval, p Progress) Progress {
 	p.Elapsed = iv.At
 	if p.Timestamp {
@@ -53,6 +52,7 @@ func ProgressFrom(iv result.Interval, p Progress) Progress {
 	p.Failed = f.Total()
 	p.LagMs = iv.LagMs
 	p.Retried, p.Retries = iv.Counts.Retried, iv.Counts.Retries
+	p.Skipped = iv.Counts.Skipped
 	return p
 }
 
@@ -68,16 +68,17 @@ func ProgressFrom(iv result.Interval, p Progress) Progress {
 // script, each script's transactions, failures, tps and latency. The
 // latency average of a run whose latency pgbench does not measure
 // (!LatencyMeasured) is pgbench's: elapsed × clients / transactions.
-// It also sets the retries (transactions retried, retries). What the result
-// does not hold keeps s's values: skipped transactions, transactions above
-// -L, the largest lag, each script's retries; per-statement figures and the
-// connection time are the caller's to give (the result's scripts, the run's
-// connect time).
+// It also sets the retries (transactions retried, retries), the
+// transactions skipped and those above --latency-limit. What the result does
+// not hold keeps s's values: the largest lag, each script's retries and
+// skipped transactions; per-statement figures and the connection time are
+// the caller's to give (the result's scripts, the run's connect time).
 func SummaryFrom(r *result.Result, s Summary) Summary {
 	t := r.Totals
 	s.Processed = t.Counts.Events
 	s.Failures = failuresOf(t.Counts.Errors)
 	s.Retried, s.Retries = t.Counts.Retried, t.Counts.Retries
+	s.Skipped, s.LatencyLate = t.Counts.Skipped, t.Counts.Late
 	s.TPS = t.TPS
 	s.LatencyAvgMs = t.Latency.AvgMs
 	if _, sd, ok := meanStddevMs(t.Latency.Histogram); ok {

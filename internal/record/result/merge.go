@@ -524,6 +524,8 @@ func addCounters(to, from *Counters) {
 	to.Reconnects += from.Reconnects
 	to.Retries += from.Retries
 	to.Retried += from.Retried
+	to.Late += from.Late
+	to.Skipped += from.Skipped
 	to.Errors = addErrorCounts(to.Errors, from.Errors)
 }
 

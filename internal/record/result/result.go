@@ -285,6 +285,12 @@ type Counters struct {
 	// failed. Zero for workloads that never retry.
 	Retries int64 `json:"retries,omitempty"`
 	Retried int64 `json:"retried,omitempty"`
+	// Late counts the events above --latency-limit (pgbench's -L; schema
+	// 1.7), Skipped the events of the --rate schedule skipped because they
+	// were already later than it when their turn came (not counted as
+	// events). Zero without --latency-limit.
+	Late    int64 `json:"late,omitempty"`
+	Skipped int64 `json:"skipped,omitempty"`
 	// Errors counts ignored errors by code ("1213": 4).
 	Errors map[string]int64 `json:"errors,omitempty"`
 }

@@ -121,6 +121,9 @@ type Counters struct {
 	// the events that were retried at least once, whether they then
 	// completed or failed.
 	Retries, Retried int64
+	// Late counts the completed events above the latency limit; Skipped the
+	// events of the --rate schedule skipped for being already later than it.
+	Late, Skipped int64
 	// Errors counts ignored errors by code; nil until the first one.
 	Errors map[string]int64
 }
@@ -134,6 +137,8 @@ func (c *Counters) Add(o *Counters) {
 	c.Reconnects += o.Reconnects
 	c.Retries += o.Retries
 	c.Retried += o.Retried
+	c.Late += o.Late
+	c.Skipped += o.Skipped
 	c.Errors = addErrors(c.Errors, o.Errors)
 }
 

@@ -165,6 +165,21 @@ func (r *Recorder) Retries(n int64) {
 	r.mu.Unlock()
 }
 
+// Late records a completed event whose latency exceeded the latency limit.
+func (r *Recorder) Late() {
+	r.mu.Lock()
+	r.other.Late++
+	r.mu.Unlock()
+}
+
+// Skip records an event of the --rate schedule skipped because it was
+// already later than the latency limit when its turn came.
+func (r *Recorder) Skip() {
+	r.mu.Lock()
+	r.other.Skipped++
+	r.mu.Unlock()
+}
+
 // Reconnect records a reconnect after a lost connection.
 func (r *Recorder) Reconnect() {
 	r.mu.Lock()

@@ -307,7 +307,7 @@ func toCounters(c *metrics.Counters) result.Counters {
 	out := result.Counters{
 		Events: c.Events, Reads: c.Reads, Writes: c.Writes, Others: c.Others,
 		Queries: c.Reads + c.Writes + c.Others, Reconnects: c.Reconnects,
-		Retries: c.Retries, Retried: c.Retried,
+		Retries: c.Retries, Retried: c.Retried, Late: c.Late, Skipped: c.Skipped,
 	}
 	out.Errors = copyErrors(c.Errors)
 	return out

@@ -28,11 +28,16 @@ import (
 
 // Config is the validated run configuration.
 type Config struct {
-	Threads        int
-	Duration       time.Duration // --time; 0 = no time limit (then Events must be set)
-	Events         int64         // --events; 0 = no event limit
-	Warmup         time.Duration // --warmup-time, measured apart and excluded from Totals
-	Rate           float64       // --rate: events/s over all threads; 0 = closed loop
+	Threads  int
+	Duration time.Duration // --time; 0 = no time limit (then Events must be set)
+	Events   int64         // --events; 0 = no event limit
+	Warmup   time.Duration // --warmup-time, measured apart and excluded from Totals
+	Rate     float64       // --rate: events/s over all threads; 0 = closed loop
+	// LatencyLimit (--latency-limit, pgbench's -L) counts the events whose
+	// latency from their intended start exceeds it as late, and with --rate
+	// skips, uncounted as events, those already later than it when their
+	// turn to start comes; 0 = none.
+	LatencyLimit   time.Duration
 	ReportInterval time.Duration // --report-interval; 0 = no interval lines
 	// SeriesInterval is the length of the intervals kept in the result when no
 	// report interval is asked for (default 1s).
@@ -151,7 +156,10 @@ type Outcome struct {
 	End    time.Time // end of the measured phase
 	// Connect is how long opening every thread's connection took (before the
 	// warm-up; not part of any phase).
-	Connect   time.Duration
+	Connect time.Duration
+	// MaxLag is, with --rate, the longest an event of the measured phase
+	// started after its intended start (pgbench's "max" schedule lag).
+	MaxLag    time.Duration
 	Warmup    *result.Phase
 	Totals    result.Phase
 	Intervals []result.Interval
@@ -334,6 +342,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 	closeAll(workers, r.cfg.ConnectParallel)
 
 	rep.fill(out)
+	for _, w := range workers {
+		out.MaxLag = max(out.MaxLag, w.maxLag)
+	}
 	r.endStall(out.End)
 	out.Outages = r.outages.finish(out.End)
 	result.MarkStalls(out.Intervals, t0, out.Outages)
@@ -554,6 +565,9 @@ type worker struct {
 	cut bool
 	// lastFin is when the worker's last counted event ended.
 	lastFin time.Time
+	// maxLag is the longest a counted event of the measured phase started
+	// after its intended start (--rate).
+	maxLag time.Duration
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -696,6 +710,12 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			}
 			w.begun.Add(1)
 			start = time.Time{} // after the wait: read afresh
+			if lim := r.cfg.LatencyLimit; lim > 0 {
+				if now = time.Now(); now.Sub(intended) > lim {
+					w.rec.Skip() // already late: pgbench -R -L skips it
+					continue
+				}
+			}
 		}
 		ok := w.event(ctx, r, intended, start)
 		if !ok {
@@ -748,11 +768,17 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 				slept = w.waiter.Waited()
 			}
 			w.lastFin = fin
+			if lag := start.Sub(intended); lag > w.maxLag && !intended.Before(r.warmEnd) {
+				w.maxLag = lag
+			}
 			w.done = metrics.Event{Latency: fin.Sub(intended) - slept, Service: fin.Sub(start) - slept,
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)
 			if c.Retries > 0 {
 				w.rec.Retries(c.Retries)
+			}
+			if lim := r.cfg.LatencyLimit; lim > 0 && w.done.Latency > lim {
+				w.rec.Late()
 			}
 			return true
 		}
