@@ -247,3 +247,28 @@ func TestPgbenchScriptErrorsBeforeConnecting(t *testing.T) {
 		}
 	}
 }
+
+// TestPgbenchQueryModeSetsTheStatementMode: --query-mode decides
+// --db-ps-mode (simple: text statements; extended, prepared: bound
+// parameters), recorded as such; the two at odds are refused.
+func TestPgbenchQueryModeSetsTheStatementMode(t *testing.T) {
+	cfg := testdb.SQLite(t)
+	target := targetArgs(cfg)
+	if r := runCLI(context.Background(), nil, join([]string{"prepare", "pgbench-select-only", "--scale=1"}, target)...); r.code != 0 {
+		t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for mode, want := range map[string]string{"simple": "disable", "extended": "auto", "prepared": "auto"} {
+		out := filepath.Join(t.TempDir(), mode+".json")
+		r := runCLI(context.Background(), nil, join([]string{"run", "pgbench-select-only", "--query-mode=" + mode, "--events=20", "--output=" + out}, target)...)
+		if r.code != 0 {
+			t.Fatalf("--query-mode=%s: exit %d\n%s%s", mode, r.code, r.stdout, r.stderr)
+		}
+		if res := readResult(t, out); res.Options["db-ps-mode"] != want || res.Options["query-mode"] != mode {
+			t.Errorf("--query-mode=%s recorded db-ps-mode %q, query-mode %q; want %q", mode, res.Options["db-ps-mode"], res.Options["query-mode"], want)
+		}
+	}
+	r := runCLI(context.Background(), nil, join([]string{"run", "pgbench-select-only", "--query-mode=simple", "--db-ps-mode=auto", "--events=20"}, target)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--query-mode=simple needs --db-ps-mode=disable") {
+		t.Errorf("simple with auto: exit %d, stderr %q; want exit %d naming both", r.code, r.stderr, ExitUsage)
+	}
+}

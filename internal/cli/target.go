@@ -170,7 +170,32 @@ func (t *targetFlags) config(fs *pflag.FlagSet, getenv func(string) string) (dri
 	if err != nil {
 		return driver.Config{}, "", err
 	}
+	if err := psModeOfQueryMode(fs); err != nil {
+		return driver.Config{}, "", err
+	}
 	return targetspec.Parse(t.settings(fs, kind), targetspec.Flags, getenv)
+}
+
+// psModeOfQueryMode sets --db-ps-mode from the pgbench workloads'
+// --query-mode (pgbench -M): simple sends text statements (disable),
+// extended and prepared bind parameters (auto); both given and at odds are
+// refused, so that no result records one mode and ran the other.
+func psModeOfQueryMode(fs *pflag.FlagSet) error {
+	qm := fs.Lookup("query-mode")
+	if qm == nil || !fs.Changed("query-mode") || qm.Value.String() == "" {
+		return nil
+	}
+	want := "auto"
+	if qm.Value.String() == "simple" {
+		want = "disable"
+	}
+	if ps := fs.Lookup("db-ps-mode"); ps != nil && fs.Changed("db-ps-mode") {
+		if ps.Value.String() != want {
+			return fmt.Errorf("--query-mode=%s needs --db-ps-mode=%s, not %s: give one of the two", qm.Value, want, ps.Value)
+		}
+		return nil
+	}
+	return fs.Set("db-ps-mode", want)
 }
 
 // settings are the flags of driver kind that were given, as target settings
