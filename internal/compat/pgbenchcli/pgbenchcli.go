@@ -128,6 +128,9 @@ type Conn struct {
 	DBName string
 	// Password is PGPASSWORD. It is never rendered (Args, Differences).
 	Password string
+	// SSLMode is PGSSLMODE; "" for libpq's default, prefer (TLS over TCP
+	// when the server offers it).
+	SSLMode string
 }
 
 // Command is pgbench 15's command line, read.
@@ -640,6 +643,7 @@ func resolveConn(c *Command, env func(string) string) Conn {
 		User:     first(c.User, env("PGUSER")),
 		DBName:   first(c.DBName, env("PGDATABASE"), env("PGUSER")),
 		Password: env("PGPASSWORD"),
+		SSLMode:  env("PGSSLMODE"),
 	}
 	if conn.User == "" {
 		conn.User = lazyUser()

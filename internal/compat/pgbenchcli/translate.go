@@ -44,11 +44,31 @@ func Translate(c *Command) Translation {
 	if c.Conn.DBName != "" {
 		target = append(target, "--pgsql-db="+c.Conn.DBName)
 	}
+	if !strings.HasPrefix(host, "/") {
+		// Over TCP libpq encrypts when the server offers TLS (sslmode
+		// prefer), as pgbench then does: so does the run.
+		target = append(target, "--pgsql-ssl="+sslOf(c.Conn.SSLMode))
+	}
 	if c.Mode == ModeInit {
 		return Translation{Args: append(append([]string{"prepare", "pgbench-tpcb-like"}, target...), initArgs(c)...), Note: note(c)}
 	}
 	args := append(append([]string{"run", workloadOf(c)}, target...), runArgs(c)...)
 	return Translation{Args: args, Note: note(c)}
+}
+
+// sslOf is fairbench's --pgsql-ssl for libpq's sslmode (PGSSLMODE; ""
+// is libpq's default, prefer). allow, which tries without TLS first, is
+// off: a server that takes plain connections gets one, as with libpq.
+func sslOf(mode string) string {
+	switch mode {
+	case "disable", "allow":
+		return "off"
+	case "require":
+		return "required"
+	case "verify-ca", "verify-full":
+		return mode
+	}
+	return "on"
 }
 
 // initArgs are -i's options as the workload's.

@@ -88,9 +88,6 @@ func New(fs *pflag.FlagSet, builtin string) *Workload {
 	return w
 }
 
-// Options returns the workload's options (after the flags were parsed).
-func (w *Workload) Options() *Options { return &w.opts }
-
 // Validate reads and parses the scripts and checks every option, so that a
 // bad script is refused with its file, line and column before anything
 // connects.
@@ -126,13 +123,6 @@ func (w *Workload) Validate() error {
 		return err
 	}
 	w.scripts = scripts
-	total := 0
-	for _, s := range scripts {
-		total += s.Weight
-	}
-	if total <= 0 {
-		return fmt.Errorf("the scripts' weights add up to %d: give at least one script a weight above 0", total)
-	}
 	return script.Check(scripts, func(name string) bool { _, ok := w.defines[name]; return ok })
 }
 
