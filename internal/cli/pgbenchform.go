@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,10 @@ func (a *App) fromPgbench(args []string) (out []string, code int, done bool) {
 		return nil, ExitOK, true
 	}
 	tr := pgbenchcli.Translate(c)
+	if c.Mode == pgbenchcli.ModeRun {
+		// pgbench has no result file; fairbench keeps every run's.
+		tr.Args = append(tr.Args, "--output="+pgbenchResultPath(a.Getenv, time.Now()))
+	}
 	a.argv = append([]string{"pgbench"}, c.Args()...)
 	if tr.Note != "" {
 		a.formNotes = []string{tr.Note}
@@ -62,11 +67,22 @@ func (a *App) fromPgbench(args []string) (out []string, code int, done bool) {
 	return tr.Args, ExitOK, false
 }
 
+// pgbenchResultPath is where a run in pgbench's form writes its result:
+// FAIRBENCH_RESULTS (default fairbench-results, where suites go)/pgbench-
+// <UTC time>.json.
+func pgbenchResultPath(getenv func(string) string, now time.Time) string {
+	dir := getenv("FAIRBENCH_RESULTS")
+	if dir == "" {
+		dir = resultsParent
+	}
+	return filepath.Join(dir, "pgbench-"+now.UTC().Format("20060102-150405.000")+".json")
+}
+
 // pgbenchHelp is `fairbench pgbench --help`.
 const pgbenchHelp = `fairbench pgbench is a drop-in for pgbench 15: it takes pgbench's command line
-and prints pgbench's progress lines and report, and writes fairbench's result
-(--output is not a pgbench option: the result goes to fairbench-results/ as a
-run's does when it is not given).
+and prints pgbench's progress lines and report; fairbench's result of a run
+goes to $FAIRBENCH_RESULTS (default fairbench-results)/pgbench-TIME.json, and
+its path is the last line on stderr.
 
 Usage:
   fairbench pgbench [OPTION]... [DBNAME]

@@ -62,7 +62,8 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 	if err := os.WriteFile(custom, []byte("\\set aid random(1, 100000 * :scale)\n\\set delta random(-:maxdelta, :maxdelta)\nBEGIN;\nUPDATE pgbench_accounts SET abalance = abalance + :delta\n  WHERE aid = :aid;\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nEND;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database}
+	results := filepath.Join(dir, "results")
+	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database, "FAIRBENCH_RESULTS": results}
 	lines := []string{
 		"-i -s 1 -q",
 		"-i -s 1 -I dtGvp",
@@ -105,6 +106,16 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 		if r.code != 0 {
 			t.Errorf("fairbench pgbench %s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
 			continue
+		}
+		if isRun := !strings.HasPrefix(line, "-i") && !strings.HasPrefix(line, "--show") && line != "-b list"; isRun {
+			// A run keeps its result, and says where, last.
+			last := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			path, ok := strings.CutPrefix(last[len(last)-1], "fairbench: the result is in ")
+			if !ok || !strings.HasPrefix(path, results) {
+				t.Errorf("fairbench pgbench %s: the last line of stderr %q does not name the result in %s", line, last[len(last)-1], results)
+			} else if res := readResult(t, path); res.Totals.Counts.Events == 0 {
+				t.Errorf("fairbench pgbench %s: the result %s counts no transaction", line, path)
+			}
 		}
 		if got, want := pgbenchLayout(r.stdout), pgbenchLayout(pgOut.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("fairbench pgbench %s: stdout\n%s\nwant pgbench's\n%s", line, strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -496,6 +496,9 @@ func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
 	}
+	if r.out.pgbench != nil && inv.run.output != "" {
+		fmt.Fprintf(r.out.notes, "fairbench: the result is in %s\n", inv.run.output)
+	}
 	switch {
 	case out.Status == result.StatusInterrupted:
 		fmt.Fprintln(human, "Interrupted: the figures above cover the time that ran.")
