@@ -41,6 +41,8 @@ DB=${DB:-fb_vs_pgbench}
 FB=${FB:-bin/fairbench}
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
+# The drop-in keeps each run's result: here, beside the logs.
+export FAIRBENCH_RESULTS=${FAIRBENCH_RESULTS:-$OUT/results}
 [ -x "$FB" ] || make build >/dev/null
 
 psql_cli=(psql -X -q -h "$PGSQL_SOCKET_DIR" -p "$PGSQL_PORT" -U "$PGSQL_USER" -d postgres)
