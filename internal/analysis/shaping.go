@@ -31,7 +31,7 @@ var shapingOptions = []shapingOption{
 	// Every workload.
 	{name: "rate", def: "0", norm: normNumber, loggedBy: "sysbench"},
 	{name: "db-ps-mode", def: "auto", norm: normPSMode},
-	{name: "latency-limit", def: "0", norm: normNumber},
+	{name: "latency-limit", def: "0", norm: normNumber, fairbenchOnly: true},
 	// The statements of an OLTP event (oltp/specs.go planFor; sysbench's
 	// oltp_common.lua), for the workloads that run them.
 	{name: "point-selects", def: "10", norm: normNumber, workloads: oltpReads},
@@ -90,6 +90,9 @@ type shapingOption struct {
 	// it is not the default (sysbench prints "Target transaction rate"), so
 	// that such a log without it ran the default.
 	loggedBy string
+	// fairbenchOnly marks an option the tools whose logs are imported do not
+	// have (--latency-limit): a log ran without it, at the default.
+	fairbenchOnly bool
 }
 
 func (o shapingOption) applies(workload, randType string) bool {
@@ -121,7 +124,7 @@ func shapeOf(res *result.Result, randType string) string {
 			v = strconv.FormatFloat(res.Rate, 'f', -1, 64)
 		case o.name == "db-ps-mode" && res.Target.PSMode != "":
 			v = res.Target.PSMode
-		case defaultsApply(res) || o.loggedBy == format:
+		case defaultsApply(res) || o.loggedBy == format || o.fairbenchOnly:
 			v = o.def
 		default:
 			unknown = true

@@ -656,8 +656,8 @@ func ownWarnings(ws []string) []string {
 }
 
 // TestSuiteRunsPgbenchWorkloads: a plan of pgbench's workloads on a scale
-// factor loads pgbench's tables once, runs every cell, labels the data set
-// s1 and records each cell's script.
+// factor loads pgbench's tables once, runs every cell and records each
+// cell's script and scale.
 func TestSuiteRunsPgbenchWorkloads(t *testing.T) {
 	cfg := testdb.SQLite(t)
 	plan := targetYAML(cfg) + `
@@ -684,8 +684,22 @@ run:
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(c.ID, "s1") || len(res.Scripts) != 1 || "pgbench-"+res.Scripts[0].Name != res.Workload || res.Options["scale"] != "1" {
+		if len(res.Scripts) != 1 || "pgbench-"+res.Scripts[0].Name != res.Workload || res.Options["scale"] != "1" {
 			t.Errorf("cell %s: scripts %+v, scale %q", c.ID, res.Scripts, res.Options["scale"])
 		}
+	}
+}
+
+// TestPgbenchDataSetLabels: pgbench's data sets are named by their scale
+// factor, as warehouses and tables name theirs.
+func TestPgbenchDataSetLabels(t *testing.T) {
+	p := &Plan{Data: DataSets{{Scale: 1}, {Scale: 10}, {Warehouses: 2}, {Tables: 2, TableSize: 100}}}
+	for i, want := range []string{"s1", "s10", "w2", "2x100"} {
+		if got := p.datasetLabel(i); got != want {
+			t.Errorf("data set %d: label %q, want %q", i, got, want)
+		}
+	}
+	if workloadOptions(Data{Scale: 10})["scale"] != "10" {
+		t.Error("a data set's scale is not the workloads' --scale")
 	}
 }
