@@ -157,6 +157,11 @@ func (inv *invocation) pgbenchPrinter() (*pgbenchPrinter, error) {
 	if inv.run.format == "json" {
 		return nil, fmt.Errorf("--output-style pgbench prints pgbench's report on standard output, where --format json would print the result: write the result with --output FILE instead")
 	}
+	if k, ok := inv.wl.(workload.Kinded); ok && len(k.Kinds()) > 1 && inv.run.rate > 0 && inv.run.latencyLimitMs > 0 {
+		// pgbench reports each script's skipped transactions; fairbench skips
+		// a late transaction before it picks its script.
+		return nil, fmt.Errorf("--rate (-R) with --latency-limit (-L) and several scripts: fairbench skips a late transaction before it picks its script, so it cannot report each script's skipped transactions as pgbench does; run one script, or leave out the latency limit")
+	}
 	return &pgbenchPrinter{stdout: inv.app.Stdout, stderr: inv.app.Stderr, cmd: inv.app.pgbench, rate: inv.run.rate}, nil
 }
 

@@ -65,14 +65,14 @@ func ProgressFrom(iv result.Interval, p Progress) Progress {
 // SQLSTATE), tps, latency (average, and the standard deviation from the
 // histogram), the average lag of a -R run (latency from the intended start
 // less service time), and, when the result has one kind of event per
-// script, each script's transactions, failures, tps and latency. The
+// script, each script's transactions, failures, retries, tps and latency. The
 // latency average of a run whose latency pgbench does not measure
 // (!LatencyMeasured) is pgbench's: elapsed × clients / transactions.
 // It also sets the retries (transactions retried, retries), the
 // transactions skipped and those above --latency-limit. What the result does
-// not hold keeps s's values: the largest lag, each script's retries and
-// skipped transactions; per-statement figures and the connection time are
-// the caller's to give (the result's scripts, the run's connect time).
+// not hold keeps s's values: the largest lag, each script's skipped
+// transactions; per-statement figures and the connection time are the
+// caller's to give (the result's scripts, the run's connect time).
 func SummaryFrom(r *result.Result, s Summary) Summary {
 	t := r.Totals
 	s.Processed = t.Counts.Events
@@ -99,6 +99,7 @@ func SummaryFrom(r *result.Result, s Summary) Summary {
 			sc := &scripts[i]
 			sc.Processed, sc.TPS = k.Events, k.TPS
 			sc.Failures = failuresOf(k.Errors)
+			sc.Retried, sc.Retries = k.Retried, k.Retries
 			sc.LatencyAvgMs = k.Latency.AvgMs
 			if _, sd, ok := meanStddevMs(k.Latency.Histogram); ok {
 				sc.LatencyStddevMs = sd

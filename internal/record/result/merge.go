@@ -500,6 +500,8 @@ func mergePhase(parts []Part, phases []*Phase, threads []int, keys []string, rat
 				from := &p.Kinds[k]
 				kp.Events += from.Events
 				kp.Rollbacks += from.Rollbacks
+				kp.Retries += from.Retries
+				kp.Retried += from.Retried
 				kp.Errors = addErrorCounts(kp.Errors, from.Errors)
 				kl[i] = latencyPart{parts[i].File, &from.Latency, from.Events}
 			}

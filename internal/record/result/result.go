@@ -193,12 +193,15 @@ type Figure struct {
 
 // KindPhase is what the events of one kind did during a phase.
 type KindPhase struct {
-	Name      string           `json:"name"`
-	Events    int64            `json:"events"`    // completed, rollbacks included
-	Rollbacks int64            `json:"rollbacks"` // expected rollbacks (TPC-C's 1% New-Order)
-	Errors    map[string]int64 `json:"errors,omitempty"`
-	TPS       float64          `json:"tps"`
-	Latency   Latency          `json:"latency"`
+	Name      string `json:"name"`
+	Events    int64  `json:"events"`    // completed, rollbacks included
+	Rollbacks int64  `json:"rollbacks"` // expected rollbacks (TPC-C's 1% New-Order)
+	// Retries and Retried are the kind's as Counters holds them (schema 1.7).
+	Retries int64            `json:"retries,omitempty"`
+	Retried int64            `json:"retried,omitempty"`
+	Errors  map[string]int64 `json:"errors,omitempty"`
+	TPS     float64          `json:"tps"`
+	Latency Latency          `json:"latency"`
 }
 
 // Tool names the program and version that wrote a result.

@@ -173,6 +173,9 @@ type Window struct {
 // Kind is what the events of one kind did within a window.
 type Kind struct {
 	Events, Rollbacks int64
+	// Retries and Retried are this kind's as Counters holds them (retries
+	// in all, events retried at least once).
+	Retries, Retried int64
 	// Errors counts ignored errors of this kind's events by code; nil until the first.
 	Errors  map[string]int64
 	Latency Latency // from the intended start, as Window.Latency
@@ -215,6 +218,8 @@ func (w *Window) Merge(o *Window) {
 		to, from := &w.Kinds[i], &o.Kinds[i]
 		to.Events += from.Events
 		to.Rollbacks += from.Rollbacks
+		to.Retries += from.Retries
+		to.Retried += from.Retried
 		to.Latency.Merge(&from.Latency)
 		to.Errors = addErrors(to.Errors, from.Errors)
 	}
@@ -250,7 +255,7 @@ func (w *Window) Reset() {
 	for i := range w.Kinds {
 		k := &w.Kinds[i]
 		clear(k.Errors)
-		k.Events, k.Rollbacks = 0, 0
+		k.Events, k.Rollbacks, k.Retries, k.Retried = 0, 0, 0, 0
 		k.Latency.reset()
 	}
 }

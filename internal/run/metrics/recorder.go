@@ -82,8 +82,9 @@ type Recorder struct {
 	mu sync.Mutex
 	// other counts the statements of incomplete events, reconnects and errors
 	// since the last drain (Events is unused); kindErrors the errors by kind.
-	other      Counters
-	kindErrors []map[string]int64
+	other       Counters
+	kindErrors  []map[string]int64
+	kindRetries [][2]int64 // per kind: retries, events retried
 }
 
 // Event is one completed event as a worker saw it.
@@ -156,12 +157,19 @@ func (r *Recorder) Error(kind int, code string) {
 	r.mu.Unlock()
 }
 
-// Retries records an event (completed or failed) that the workload re-ran n
-// > 0 times after serialization or deadlock failures.
-func (r *Recorder) Retries(n int64) {
+// Retries records an event of the given kind (completed or failed) that the
+// workload re-ran n > 0 times after serialization or deadlock failures.
+func (r *Recorder) Retries(kind int, n int64) {
 	r.mu.Lock()
 	r.other.Retries += n
 	r.other.Retried++
+	if kind >= 0 && kind < r.shape.Kinds && r.shape.Kinds > 1 {
+		if r.kindRetries == nil {
+			r.kindRetries = make([][2]int64, r.shape.Kinds)
+		}
+		r.kindRetries[kind][0] += n
+		r.kindRetries[kind][1]++
+	}
 	r.mu.Unlock()
 }
 
@@ -294,6 +302,13 @@ func (c *Collector) Drain(into *Window, perThread []ThreadTotals) {
 				into.Kinds[k].Errors = addErrors(into.Kinds[k].Errors, m)
 			}
 			clear(m)
+		}
+		for k, n := range r.kindRetries {
+			if k < len(into.Kinds) {
+				into.Kinds[k].Retries += n[0]
+				into.Kinds[k].Retried += n[1]
+			}
+			r.kindRetries[k] = [2]int64{}
 		}
 		r.mu.Unlock()
 		if perThread != nil {

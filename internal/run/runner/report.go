@@ -277,7 +277,7 @@ func (rep *reporter) phase(w *metrics.Window, secs float64, per []metrics.Thread
 	for i := range w.Kinds {
 		k := &w.Kinds[i]
 		kp := result.KindPhase{Name: rep.r.kinds[i], Events: k.Events, Rollbacks: k.Rollbacks,
-			Errors: copyErrors(k.Errors), Latency: rep.latency(&k.Latency)}
+			Retries: k.Retries, Retried: k.Retried, Errors: copyErrors(k.Errors), Latency: rep.latency(&k.Latency)}
 		if secs > 0 {
 			kp.TPS = float64(k.Events) / secs
 		}

@@ -11,8 +11,11 @@ import (
 )
 
 // retryingWorkload's every fourth event says it was retried twice before it
-// completed, as pgbench's --max-tries worker does after serialization failures.
+// completed, as pgbench's --max-tries worker does after serialization failures;
+// its events alternate between two kinds (pgbench's scripts).
 type retryingWorkload struct{ queryWorkload }
+
+func (q *retryingWorkload) Kinds() []string { return []string{"a", "b"} }
 
 func (q *retryingWorkload) NewWorker(_ context.Context, conn driver.Conn, _ driver.Dialect, _ *randgen.Source) (workload.Worker, error) {
 	return &retryingWorker{queryWorker: queryWorker{q: &q.queryWorkload, conn: conn}}, nil
@@ -27,6 +30,7 @@ func (w *retryingWorker) Event(ctx context.Context, c *workload.Counts) error {
 	if err := w.queryWorker.Event(ctx, c); err != nil {
 		return err
 	}
+	c.Kind = w.n % 2
 	if w.n++; w.n%4 == 0 {
 		c.Retries = 2
 	}
@@ -58,5 +62,9 @@ func TestRetriesAreCounted(t *testing.T) {
 	}
 	if inIntervals != c.Retries {
 		t.Errorf("the intervals count %d retries, the measured phase %d", inIntervals, c.Retries)
+	}
+	// Every fourth event is the second of a pair: all retries are kind b's.
+	if k := out.Totals.Kinds; len(k) != 2 || k[0].Retries != 0 || k[1].Retries != c.Retries || k[1].Retried != c.Retried {
+		t.Errorf("kinds %+v: want kind b to hold all %d retries of %d events", k, c.Retries, c.Retried)
 	}
 }

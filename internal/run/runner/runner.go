@@ -775,7 +775,7 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)
 			if c.Retries > 0 {
-				w.rec.Retries(c.Retries)
+				w.rec.Retries(c.Kind, c.Retries)
 			}
 			if lim := r.cfg.LatencyLimit; lim > 0 && w.done.Latency > lim {
 				w.rec.Late()
@@ -802,7 +802,7 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 			}
 			w.rec.Error(c.Kind, code)
 			if c.Retries > 0 {
-				w.rec.Retries(c.Retries)
+				w.rec.Retries(c.Kind, c.Retries)
 			}
 			if rbErr := w.wl.Rollback(ctx); rbErr != nil {
 				if ctx.Err() != nil {
