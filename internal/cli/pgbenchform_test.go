@@ -79,6 +79,7 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 		"-S -c 4 -t 50",
 		"-N -c 2 -t 20 -v",
 		"-b simple-update@2 -b select-only@8 -c 2 -t 30",
+		"-b tpcb-like@3 -b select-only@1 -c 2 -t 30 --max-tries=3 -r",
 		"-c 2 -T 2 -P 1 -M prepared",
 		"-S -c 2 -t 20 -r",
 		"-c 2 -t 20 -D maxdelta=5 -f " + custom + " -r",
