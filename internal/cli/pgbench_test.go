@@ -74,6 +74,7 @@ func execSQL(t *testing.T, cfg driver.Config, stmts ...string) {
 // the balances consistent (every delta in pgbench_history is in the
 // accounts', tellers' and branches' balances).
 func TestPgbenchBuiltinsOnEveryTarget(t *testing.T) {
+	t.Parallel()
 	for name, cfg := range testdb.All(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -144,6 +145,7 @@ INSERT INTO fb_mine (k, doubled, big, tag, client)
 // PostgreSQL, MariaDB and SQLite with the whole language: every event
 // inserts the row its variables say.
 func TestPgbenchUserScriptOnEveryTarget(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "mine.sql")
 	if err := os.WriteFile(file, []byte(userScript), 0o644); err != nil {
 		t.Fatal(err)
@@ -177,6 +179,7 @@ func TestPgbenchUserScriptOnEveryTarget(t *testing.T) {
 // the first retry began before the other committed and met the same
 // conflict).
 func TestPgbenchRetriesSerializationFailures(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.PgSQL(t)
 	execSQL(t, cfg, "CREATE TABLE fb_ser (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO fb_ser VALUES (1, 0), (2, 0)")
 	file := filepath.Join(t.TempDir(), "skew.sql")
@@ -252,6 +255,7 @@ func TestPgbenchScriptErrorsBeforeConnecting(t *testing.T) {
 // --db-ps-mode (simple: text statements; extended, prepared: bound
 // parameters), recorded as such; the two at odds are refused.
 func TestPgbenchQueryModeSetsTheStatementMode(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.SQLite(t)
 	target := targetArgs(cfg)
 	if r := runCLI(context.Background(), nil, join([]string{"prepare", "pgbench-select-only", "--scale=1"}, target)...); r.code != 0 {

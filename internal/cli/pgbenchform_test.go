@@ -52,6 +52,7 @@ func progressLines(lines []string) (progress, other []string) {
 // fairbench's own notes (what it does differently, what limited the run) go
 // to stderr after pgbench's lines and are left out of the comparison.
 func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
+	t.Parallel()
 	cfg := testdb.PgSQL(t)
 	pgbench, err := exec.LookPath("pgbench")
 	if err != nil {
