@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fairbench's pgbench -i (pgbench.Init, through bench/cmd/pgbenchinit) vs real
-# pgbench -i on the same PostgreSQL database. Not a test: it prints measured
+# `fairbench pgbench -i` (the drop-in) vs real pgbench -i on the same
+# PostgreSQL database. Not a test: it prints measured
 # figures and ratios. For each scale and each generation mode (client-side
 # -I dtgvp, server-side -I dtGvp) it runs both tools alternately, PAIRS times
 # (which goes first alternates too), reads each run's pgbench-style "done in"
@@ -10,7 +10,6 @@
 #
 #   bench/vs-pgbench-init.sh                    # defaults below
 #   SCALES="10 50" PAIRS=5 bench/vs-pgbench-init.sh
-#   PROFILE=1 bench/vs-pgbench-init.sh          # also a CPU profile of one fairbench run per scale
 #
 # Needs: pgbench and psql (postgresql-client), python3, Go, and a PostgreSQL
 # reachable as postgres with trust auth on 127.0.0.1:5432
@@ -25,12 +24,11 @@ MODES=${MODES:-"dtgvp dtGvp"}
 DB=${DB:-fairbench_vs_pgbench_init}
 OUT=${OUT:-bench/out}
 PGBENCH=${PGBENCH:-pgbench}
-FBINIT=${FBINIT:-bin/pgbenchinit}
-PROFILE=${PROFILE:-}
+FB=${FB:-bin/fairbench}
 
 command -v "$PGBENCH" >/dev/null || { echo "pgbench not found: apt-get install postgresql-client" >&2; exit 1; }
-mkdir -p "$OUT" "$(dirname "$FBINIT")"
-go build -o "$FBINIT" ./bench/cmd/pgbenchinit
+mkdir -p "$OUT"
+[ -x "$FB" ] || make build >/dev/null
 
 psql_admin() { psql -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -d postgres -qXc "$1" >/dev/null; }
 psql_admin "DROP DATABASE IF EXISTS $DB"
@@ -40,11 +38,8 @@ trap 'psql_admin "DROP DATABASE IF EXISTS $DB"' EXIT
 run_pgbench() { # LOG SCALE STEPS
 	"$PGBENCH" -i -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -s "$2" -I "$3" "$DB" >"$1" 2>&1
 }
-run_fairbench() { # LOG SCALE STEPS [extra flags]
-	local log=$1 scale=$2 steps=$3
-	shift 3
-	"$FBINIT" --db-driver=pgsql --host="$PGSQL_HOST" --port="$PGSQL_PORT" --user="$PGSQL_USER" --db="$DB" \
-		-s "$scale" -I "$steps" "$@" >"$log" 2>&1
+run_fairbench() { # LOG SCALE STEPS
+	"$FB" pgbench -i -h "$PGSQL_HOST" -p "$PGSQL_PORT" -U "$PGSQL_USER" -s "$2" -I "$3" "$DB" >"$1" 2>&1
 }
 # done_line LOG: the run's "done in ..." line, or fail with the log.
 done_line() { grep -m1 '^done in ' "$1" || { echo "no 'done in' line in $1:" >&2; cat "$1" >&2; exit 1; }; }
@@ -64,11 +59,6 @@ for scale in $SCALES; do
 			done
 		done
 	done
-	if [ -n "$PROFILE" ]; then
-		prof=$OUT/pgbench-init-s$scale.prof
-		run_fairbench "$OUT/pgbench-init-profiled-s$scale.log" "$scale" dtgvp --cpuprofile="$prof"
-		echo "CPU profile of fairbench's client side at scale $scale: go tool pprof -top $FBINIT $prof" >&2
-	fi
 done
 
 "$PYTHON" - "$results" <<'PY'

@@ -10,19 +10,16 @@
 # connection time)") and of the ratio of client CPU per transaction
 # (user+system seconds of the whole client process over the transactions it
 # processed), with the median 1-minute load average: the machine may be
-# shared, so only ratios of neighbouring runs mean anything. Then it loads
-# the data set with `pgbench -i` and `fairbench pgbench -i` (client-side
-# generation, then server-side -I dtGvp), alternating, and reports the
-# medians of the times and their ratio.
+# shared, so only ratios of neighbouring runs mean anything. Loading is
+# bench/vs-pgbench-init.sh's.
 #
 #   bench/vs-pgbench.sh                                          # everything: 10 s runs, 5 pairs
 #   TIME=3 ROUNDS=2 CLIENTS=4 MODES=prepared TRANSPORTS=socket SCRIPTS=select-only bench/vs-pgbench.sh
 #
 # Knobs: TIME ROUNDS CLIENTS MODES ("prepared simple") TRANSPORTS ("socket tcp")
-# SCRIPTS ("select-only tpcb-like") SCALE (the runs' data set, 10) LOAD_SCALE
-# (the loading comparison's, 10) LOAD_ROUNDS (3) LOAD=0 (skip loading), the
+# SCRIPTS ("select-only tpcb-like") SCALE (the runs' data set, 10), the
 # server as PGSQL_* in bench/lib.sh, DB, FB, OUT. Needs pgbench and python3.
-# Targets (issue 34): tps_x >= 1.0 and cpu_x <= 1.0 in every cell; load_x >= 1.0.
+# Targets (issue 34): tps_x >= 1.0 and cpu_x <= 1.0 in every cell.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -34,9 +31,6 @@ MODES=${MODES:-"prepared simple"}
 TRANSPORTS=${TRANSPORTS:-"socket tcp"}
 SCRIPTS=${SCRIPTS:-"select-only tpcb-like"}
 SCALE=${SCALE:-10}
-LOAD=${LOAD:-1}
-LOAD_SCALE=${LOAD_SCALE:-10}
-LOAD_ROUNDS=${LOAD_ROUNDS:-3}
 DB=${DB:-fb_vs_pgbench}
 FB=${FB:-bin/fairbench}
 OUT=${OUT:-bench/out}
@@ -91,24 +85,6 @@ for tr in $TRANSPORTS; do
 	done
 done
 
-if [ "$LOAD" = 1 ]; then
-	echo
-	printf '%-40s %8s %8s %6s\n' "load (steps, scale $LOAD_SCALE)" "pg_s" "fb_s" "load_x"
-	for steps in dtgvp dtGvp; do
-		pgs=() fbs=() xs=()
-		for r in $(seq "$LOAD_ROUNDS"); do
-			order="pg fb"; [ $((r % 2)) -eq 0 ] && order="fb pg"
-			for who in $order; do
-				log="$OUT/vs-pgbench-init-$steps-$who.log"
-				cmd=(-i -q -I "$steps" -s "$LOAD_SCALE" -h "$PGSQL_SOCKET_DIR" -p "$PGSQL_PORT" -U "$PGSQL_USER" "$DB")
-				if [ "$who" = pg ]; then out=$(measure "$log" pgbench "${cmd[@]}"); else out=$(measure "$log" "$FB" pgbench "${cmd[@]}"); fi
-				eval "${who}_s=${out%% *}"
-			done
-			pgs+=("$pg_s") fbs+=("$fb_s") xs+=("$(div "$pg_s" "$fb_s")")
-		done
-		printf '%-40s %8s %8s %6s\n' "-I $steps" "$(median "${pgs[@]}")" "$(median "${fbs[@]}")" "$(median "${xs[@]}")"
-	done
-fi
 echo
-echo "tps_x = fairbench/pgbench tps; cpu_x = fairbench/pgbench client CPU per transaction; load_x = pgbench/fairbench load time (speed-up)"
-echo "targets: tps_x >= 1.0, cpu_x <= 1.0, load_x >= 1.0; logs in $OUT/"
+echo "tps_x = fairbench/pgbench tps; cpu_x = fairbench/pgbench client CPU per transaction"
+echo "targets: tps_x >= 1.0, cpu_x <= 1.0; logs in $OUT/ (loading: bench/vs-pgbench-init.sh)"

@@ -14,23 +14,33 @@ import (
 	"github.com/fairbench/fairbench/internal/workload/pgbench/script"
 )
 
-// queryInts runs q on cfg's database and returns its first row as integers.
-func queryInts(t *testing.T, cfg driver.Config, q string) []int64 {
+// withConn runs fn on a connection to cfg's database.
+func withConn(t *testing.T, cfg driver.Config, fn func(ctx context.Context, conn driver.Conn)) {
 	t.Helper()
 	d, err := open.Driver(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	conn, err := d.Connect(context.Background(), 0)
+	ctx := context.Background()
+	conn, err := d.Connect(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	rows, err := conn.QueryStrings(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
+	fn(ctx, conn)
+}
+
+// queryInts runs q on cfg's database and returns its first row as integers.
+func queryInts(t *testing.T, cfg driver.Config, q string) []int64 {
+	t.Helper()
+	var rows [][]string
+	withConn(t, cfg, func(ctx context.Context, conn driver.Conn) {
+		var err error
+		if rows, err = conn.QueryStrings(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	})
 	if len(rows) == 0 {
 		t.Fatalf("%s: no row", q)
 	}
@@ -51,21 +61,13 @@ func queryInts(t *testing.T, cfg driver.Config, q string) []int64 {
 // execSQL runs statements on cfg's database.
 func execSQL(t *testing.T, cfg driver.Config, stmts ...string) {
 	t.Helper()
-	d, err := open.Driver(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	conn, err := d.Connect(context.Background(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, s := range stmts {
-		if _, err := conn.Exec(context.Background(), s); err != nil {
-			t.Fatalf("%s: %v", s, err)
+	withConn(t, cfg, func(ctx context.Context, conn driver.Conn) {
+		for _, s := range stmts {
+			if _, err := conn.Exec(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
 		}
-	}
+	})
 }
 
 // TestPgbenchBuiltinsOnEveryTarget: pgbench's tables load and its three

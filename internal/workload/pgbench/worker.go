@@ -48,7 +48,7 @@ type worker struct {
 	maxTries int
 
 	cmds   [][]command     // per script, per command (zero for meta-commands)
-	exec   script.Executor // the worker, or with --report-per-command the worker that also times meta-commands
+	exec   script.Executor // the worker, or with --report-per-command the worker that also times meta-commands (set by NewWorker)
 	counts *workload.Counts
 	script int  // the script of the event in progress
 	inTx   bool // a transaction the script began is open
@@ -95,12 +95,8 @@ func (wk *worker) Event(ctx context.Context, c *workload.Counts) error {
 	wk.counts = c
 	s := wk.wl.scripts[wk.script]
 	st.stats.startEvent(wk.wl)
-	st.client.Mark()
-	if wk.exec == nil {
-		wk.exec = wk
-		if st.stats.timing {
-			wk.exec = timedWorker{wk}
-		}
+	if wk.maxTries != 1 {
+		st.client.Mark() // a retry starts from the random numbers of the first try
 	}
 	for try := 1; ; try++ {
 		wk.failed = -1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,7 +59,6 @@ type Workload struct {
 	scripts   []*script.Script
 	isBuiltin []bool // per script
 	defines   map[string]script.Value
-	builtins  bool // some script is a built-in: pgbench's tables are needed
 
 	// Set by Inspect and SetRun, before any worker.
 	scale int64
@@ -85,6 +85,10 @@ func New(fs *pflag.FlagSet, builtin string) *Workload {
 	w := &Workload{fs: fs, builtin: builtin, clients: map[*randgen.Source]*clientState{}}
 	w.opts.Init = DefaultInitOptions()
 	w.opts.register(fs, builtin == "")
+	if builtin != "" {
+		// The one script of a built-in workload, as --builtin would give it.
+		w.opts.Scripts = []ScriptArg{{Builtin: true, Arg: builtin}}
+	}
 	return w
 }
 
@@ -128,16 +132,6 @@ func (w *Workload) Validate() error {
 
 // loadScripts returns the scripts the workload runs, with their weights.
 func (w *Workload) loadScripts() ([]*script.Script, error) {
-	if w.builtin != "" {
-		s, err := script.Builtin(w.builtin)
-		if err != nil {
-			return nil, err
-		}
-		s.Weight = 1
-		w.builtins = true
-		w.isBuiltin = []bool{true}
-		return []*script.Script{s}, nil
-	}
 	if len(w.opts.Scripts) == 0 {
 		return nil, errors.New("pgbench: name the scripts to run with --script FILE[@WEIGHT] or --builtin NAME[@WEIGHT] (or run pgbench-tpcb-like, pgbench-simple-update, pgbench-select-only)")
 	}
@@ -160,7 +154,6 @@ func (w *Workload) loadScripts() ([]*script.Script, error) {
 			if s, err = script.Builtin(name); err != nil {
 				return nil, fmt.Errorf("%s %q: %w", flag, a.Arg, err)
 			}
-			w.builtins = true
 		} else {
 			text, err := os.ReadFile(name)
 			if err != nil {
@@ -227,7 +220,9 @@ func (w *Workload) Missing(ctx context.Context, conn driver.Conn, d driver.Diale
 
 // needsTables reports whether the scripts are pgbench's own, which need its
 // tables (before Validate: whether the workload is a built-in one).
-func (w *Workload) needsTables() bool { return w.builtin != "" || w.builtins }
+func (w *Workload) needsTables() bool {
+	return w.builtin != "" || slices.Contains(w.isBuiltin, true)
+}
 
 // Inspect reads the data set's scale as pgbench does for its built-in
 // scripts (the rows of pgbench_branches): the run uses it for :scale, and a
@@ -377,6 +372,10 @@ func (w *Workload) UnusedOptions() map[string]string {
 func (w *Workload) NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *randgen.Source) (workload.Worker, error) {
 	st := w.clientFor(rng)
 	wk := &worker{wl: w, conn: conn, d: d, state: st, describe: w.run.Describe, maxTries: w.opts.MaxTries}
+	wk.exec = wk
+	if st.stats.timing {
+		wk.exec = timedWorker{wk}
+	}
 	if err := wk.prepare(ctx); err != nil {
 		wk.Close()
 		return nil, err
