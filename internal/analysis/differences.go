@@ -28,15 +28,17 @@ const (
 	diffFlavor  = "server"
 	diffVersion = "server version"
 	diffProfile = "managed profile"
+	diffClient  = "client machine"
+	diffTool    = "fairbench version"
 	// The prefixes of server variables and managed settings.
 	diffVariable = "variable "
 	diffSetting  = "managed setting "
 )
 
 // Differences is what differs between the systems of a comparison: their
-// server machines, server flavour and version, and every server variable or
-// managed setting whose value is not the same in all of them. A comparison
-// opens with it.
+// server machines, server flavour and version, the client machine,
+// fairbench's version, and every server variable or managed setting whose
+// value is not the same in all of them. A comparison opens with it.
 type Differences struct {
 	// Systems are the systems' labels, in comparison order.
 	Systems []string `json:"systems"`
@@ -105,6 +107,12 @@ func runSettings(res *result.Result) map[string]string {
 	if res.Server.Version != "" {
 		out[diffVersion] = res.Server.Version
 	}
+	if c := DescribeMachine(res.Machine); c != "an unknown machine" {
+		out[diffClient] = c
+	}
+	if v := toolVersion(res.Tool); v != "" {
+		out[diffTool] = v
+	}
 	vars := res.Server.Variables
 	for k, v := range vars {
 		// A memory setting's "<name>_bytes" twin says the same in bytes.
@@ -128,7 +136,20 @@ func runSettings(res *result.Result) map[string]string {
 
 // diffOrder ranks the fixed rows first, in their order; the variables and
 // settings follow by name.
-var diffOrder = map[string]int{diffMachine: 1, diffFrom: 2, diffType: 3, diffRegion: 4, diffVCPUs: 5, diffGHz: 6, diffFlavor: 7, diffVersion: 8, diffProfile: 9}
+var diffOrder = map[string]int{diffMachine: 1, diffFrom: 2, diffType: 3, diffRegion: 4, diffVCPUs: 5, diffGHz: 6, diffFlavor: 7, diffVersion: 8, diffProfile: 9, diffClient: 10, diffTool: 11}
+
+// toolVersion names the program that wrote a result: "fairbench v1.2 (abc123)",
+// or "" when the result does not say (an imported log names its own tool).
+func toolVersion(t result.Tool) string {
+	v := strings.TrimSpace(t.Name + " " + t.Version)
+	if v == "" {
+		return ""
+	}
+	if t.Commit != "" && !strings.Contains(t.Version, t.Commit) {
+		v += " (" + t.Commit + ")"
+	}
+	return v
+}
 
 // FindDifferences returns what differs between systems (Differences).
 func FindDifferences(systems []*System) Differences {
