@@ -130,44 +130,59 @@ func (a *App) suiteStatusCommand() *cobra.Command {
 
 // suiteRun is `fairbench suite run`.
 func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error {
-	ctx := cmd.Context()
-	env := suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(), Kube: a.Kubernetes,
-		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
-	plan, err := readSuitePlan(planFile, f, env)
+	env := a.suiteEnv()
+	plan, err := suite.ReadPlan(planFile)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	if err := checkSuitePlan(plan, f, env); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	_, err = a.runSuitePlan(cmd.Context(), plan, env, f, "fairbench suite run "+planFile)
+	return err
+}
+
+// suiteEnv is what a plan is checked against and run with: this machine
+// and the app's workloads and environment.
+func (a *App) suiteEnv() suite.Env {
+	return suite.Env{Registry: a.Workloads, Getenv: a.Getenv, CPUs: machineCPUs(), Kube: a.Kubernetes,
+		UsableCPUs: func() (cpuset.Set, error) { return cpuset.Usable(os.DirFS("/"), os.Getpid()) }}
+}
+
+// runSuitePlan runs a checked plan (checkSuitePlan) as `suite run` does;
+// again is the command line that runs it again, for the resume hint.
+func (a *App) runSuitePlan(ctx context.Context, plan *suite.Plan, env suite.Env, f suiteFlags, again string) (dir string, err error) {
 	if f.dryRun {
-		return withCode(ExitUsage, suite.DryRun(a.Stdout, plan))
+		return "", withCode(ExitUsage, suite.DryRun(a.Stdout, plan))
 	}
 	client, err := clientOptions(plan, f, time.Now())
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return dir, withCode(ExitUsage, err)
 	}
-	dir, err := suiteDir(f, plan.Name, client, time.Now())
+	dir, err = suiteDir(f, plan.Name, client, time.Now())
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return dir, withCode(ExitUsage, err)
 	}
 	if err := a.connecting(); err != nil {
-		return err
+		return dir, err
 	}
 	pin, pinnedRun, err := a.pinSuiteClient(plan, f, env)
 	if pinnedRun || err != nil {
-		return err
+		return dir, err
 	}
 	fmt.Fprint(a.Stdout, describeClientCPUs(pin))
 	// The directory is checked before the target is touched, so that a suite
 	// that cannot start leaves nothing behind (not even the embedded database).
 	if err := suite.CheckDir(plan, suite.Options{Dir: dir, Resume: f.resume, Scale: f.scale, Client: client}); err != nil {
-		return withCode(ExitUsage, err)
+		return dir, withCode(ExitUsage, err)
 	}
 	agents, err := a.suiteAgents(ctx, plan, env)
 	if err != nil {
-		return err
+		return dir, err
 	}
 	watch, stop, err := a.suiteWatch(f, plan.Name)
 	if err != nil {
-		return err
+		return dir, err
 	}
 	defer stop(ctx) // answers livemetrics.DefaultLinger longer after the suite, not after Ctrl-C
 	m, err := suite.Run(ctx, plan, env, suite.Options{
@@ -177,32 +192,25 @@ func (a *App) suiteRun(cmd *cobra.Command, planFile string, f suiteFlags) error 
 		Tool:        result.Tool{Name: "fairbench", Version: a.Version, Commit: a.Commit, Go: runtime.Version()},
 		CommandLine: redactArgs(append([]string{"fairbench"}, a.argv...)),
 	})
-	return a.suiteEnd(m, err, planFile, dir, f, client)
+	return dir, a.suiteEnd(m, err, again, dir, f, client)
 }
 
-// readSuitePlan reads the plan, applies --client-cpus to it, checks it
-// against this machine (leaving out what it cannot run with
-// --skip-impossible) and scales it by --scale.
-func readSuitePlan(planFile string, f suiteFlags, env suite.Env) (*suite.Plan, error) {
-	plan, err := suite.ReadPlan(planFile)
-	if err != nil {
-		return nil, err
-	}
+// checkSuitePlan applies --client-cpus to a plan, checks it against this
+// machine (leaving out what it cannot run with --skip-impossible) and
+// scales it by --scale.
+func checkSuitePlan(plan *suite.Plan, f suiteFlags, env suite.Env) error {
 	if !f.pin.spec.IsZero() { // the flag overrides the plan's run.client_cpus
 		plan.Run.ClientCPUs = f.pin.spec.String()
 	}
 	plan.Run.AllowCPUOverlap = plan.Run.AllowCPUOverlap || f.pin.allowOverlap
-	err = plan.Validate(env)
+	err := plan.Validate(env)
 	if f.skip {
 		err = plan.SkipImpossible(err)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := plan.Scale(f.scale); err != nil {
-		return nil, err
-	}
-	return plan, nil
+	return plan.Scale(f.scale)
 }
 
 // suiteAgents finds the plan's agents before anything connects or runs (a
@@ -239,7 +247,7 @@ func (a *App) suiteWatch(f suiteFlags, plan string) (suite.Watcher, func(context
 
 // suiteEnd says how the suite in dir ended (m and err from suite.Run) and
 // gives the error its exit code: after an interrupt, how to resume it.
-func (a *App) suiteEnd(m *suitedir.Manifest, err error, planFile, dir string, f suiteFlags, client *suite.ClientOptions) error {
+func (a *App) suiteEnd(m *suitedir.Manifest, err error, again, dir string, f suiteFlags, client *suite.ClientOptions) error {
 	var (
 		target *suite.TargetError
 		failed *suite.CellsFailedError
@@ -250,8 +258,8 @@ func (a *App) suiteEnd(m *suitedir.Manifest, err error, planFile, dir string, f 
 		fmt.Fprintf(a.Stdout, "Suite complete: %d cells in %s\n", len(m.Cells), dir)
 		return nil
 	case errors.Is(err, suite.ErrInterrupted):
-		fmt.Fprintf(a.Stdout, "Interrupted: the manifest and the partial cell are kept in %s; continue with: fairbench suite run %s --out %s --resume%s%s\n",
-			dir, planFile, dir, scaleFlag(f.scale), resumeClientFlags(client))
+		fmt.Fprintf(a.Stdout, "Interrupted: the manifest and the partial cell are kept in %s; continue with: %s --out %s --resume%s%s\n",
+			dir, again, dir, scaleFlag(f.scale), resumeClientFlags(client))
 		return withCode(ExitInterrupted, errors.New(""))
 	case errors.As(err, &coord):
 		return withCode(ExitFailed, fmt.Errorf("%w\nThe cells this client completed are kept in %s; to run the rest, start every client again with --resume and a new --run-id%s",
