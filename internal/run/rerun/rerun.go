@@ -108,7 +108,9 @@ type editor struct {
 	notes []string
 }
 
-func (e *editor) note(format string, args ...any) { e.notes = append(e.notes, fmt.Sprintf(format, args...)) }
+func (e *editor) note(format string, args ...any) {
+	e.notes = append(e.notes, fmt.Sprintf(format, args...))
+}
 
 // target points the plan at the re-run's server.
 func (e *editor) target(opts Options) error {
