@@ -258,6 +258,7 @@ named), and writes results that record the machine and server they came from.
 	}
 	root.AddCommand(
 		a.suiteCommand(),
+		a.rerunCommand(),
 		a.serverCommand(),
 		a.mergeCommand(),
 		a.compareCommand(),

@@ -296,13 +296,25 @@ The HTML file needs no network to view; --png also writes every chart as a PNG.`
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args, f) },
 	}
-	f.register(cmd.Flags(), "text, md, csv, json or html")
-	cmd.Flags().StringVar(&f.latency, "latency", "95,99", "latency percentiles charted against threads, comma-separated (the first is required of the results, a further one they lack is left out; empty: none)")
-	cmd.Flags().IntVar(&f.barThreads, "bar-threads", 0, "the thread count of the overview chart, a bar group per test case (default: the largest count every test case has for every system; refused when no system ran it)")
-	cmd.Flags().StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
-	cmd.Flags().StringVar(&f.title, "title", "", "the report's title")
-	f.costFlag.register(cmd.Flags())
+	f.registerReport(cmd.Flags())
 	return cmd
+}
+
+// registerReport adds report's options.
+func (f *compareFlags) registerReport(fs *pflag.FlagSet) {
+	f.register(fs, "text, md, csv, json or html")
+	fs.StringVar(&f.latency, "latency", "95,99", "latency percentiles charted against threads, comma-separated (the first is required of the results, a further one they lack is left out; empty: none)")
+	fs.IntVar(&f.barThreads, "bar-threads", 0, "the thread count of the overview chart, a bar group per test case (default: the largest count every test case has for every system; refused when no system ran it)")
+	fs.StringVar(&f.png, "png", "", "also write every chart as DIR/ID.png")
+	fs.StringVar(&f.title, "title", "", "the report's title")
+	f.costFlag.register(fs)
+}
+
+// defaultReportFlags are report's options at their defaults (text format).
+func defaultReportFlags() *compareFlags {
+	f := &compareFlags{}
+	f.registerReport(pflag.NewFlagSet("report", pflag.ContinueOnError))
+	return f
 }
 
 // checkReport checks report's own flags: --format, --prices with it,

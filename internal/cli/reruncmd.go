@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/fairbench/fairbench/internal/db/targetspec"
+	"github.com/fairbench/fairbench/internal/record/bundle"
+	"github.com/fairbench/fairbench/internal/record/suitedir"
+	"github.com/fairbench/fairbench/internal/run/rerun"
+	"github.com/fairbench/fairbench/internal/run/suite"
+)
+
+// rerunPasswordEnv is the environment variable through which a password
+// given on rerun's command line reaches the re-run's plan (plans name
+// where a password is, never the password).
+const rerunPasswordEnv = "FAIRBENCH_RERUN_PASSWORD"
+
+// rerunFlags are rerun's options.
+type rerunFlags struct {
+	suite   suiteFlags
+	target  *targetFlags
+	managed bool
+	only    []string
+	report  string
+	label   string
+}
+
+const rerunHelp = `rerun runs a bundle's plan on this machine — the same workloads, data sets,
+options, rounds and warm-ups — then compares "yours" with the bundle's: the
+comparison on standard output (what differs first: machines, servers and their
+settings, fairbench's versions), the HTML report in the suite directory.
+
+Where the load goes:
+  the target options, as run takes them     your server (its settings are yours)
+  --managed                                  a local server of the bundle's flavour
+                                             (the plan's own, when it started one)
+  neither                                    what the plan ran against, when that is
+                                             the embedded database or a server it starts
+
+What this machine cannot run is named before anything runs (matrix.server_cpus values
+above its CPUs, server profiles its memory cannot hold: --skip-impossible leaves them
+out; a flavour fairbench cannot start). --only KEY=VALUES keeps some of the plan's
+values (workloads, rand_types, threads, server_cpus, profiles); --scale shortens it,
+and a scaled data set is no longer the bundle's (its rows are not compared with the
+bundle's, and the run says so first).
+
+  fairbench rerun arm-suite.fbz --managed
+  fairbench rerun arm-suite.fbz --mysql-host db1 --mysql-user sbtest --only threads=1,16`
+
+// rerunCommand is `fairbench rerun BUNDLE`.
+func (a *App) rerunCommand() *cobra.Command {
+	f := &rerunFlags{}
+	cmd := &cobra.Command{
+		Use:   "rerun BUNDLE.fbz [target options | --managed] [--only KEY=VALUES] [--scale F] [--out DIR]",
+		Short: "Run a bundle's plan on this machine and compare yours with the bundle's",
+		Long:  rerunHelp,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("rerun needs one bundle: fairbench rerun NAME.fbz [target options | --managed]")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.rerun(cmd, args[0], f) },
+	}
+	fs := cmd.Flags()
+	f.target = newTargetFlags(fs)
+	fs.BoolVar(&f.managed, "managed", false, "start a local server of the bundle's flavour (mariadb, mysql or postgres) instead of naming yours")
+	fs.StringArrayVar(&f.only, "only", nil, "keep only these values of the plan: KEY=V1,V2 with KEY workloads, rand_types, threads, server_cpus or profiles (repeat for several keys)")
+	fs.StringVar(&f.report, "report", "", "the HTML report of yours vs the bundle's (default DIR/rerun-report.html)")
+	fs.StringVar(&f.label, "label", "yours", "the label of this machine's system in the comparison")
+	fs.StringVarP(&f.suite.out, "out", "o", "", "suite directory for your results (default "+resultsParent+"/PLAN-NAME-DATE-TIME)")
+	fs.BoolVar(&f.suite.resume, "resume", false, "continue an interrupted re-run in --out")
+	fs.BoolVar(&f.suite.dryRun, "dry-run", false, "print the re-run's matrix and estimated duration, and run nothing")
+	fs.BoolVar(&f.suite.skip, "skip-impossible", false, "leave out the plan's values this machine cannot run and run the rest (said before and recorded)")
+	fs.Float64Var(&f.suite.scale, "scale", 1, "scale times and data sizes by this factor (a scaled data set is not the bundle's: its rows are not compared)")
+	f.suite.clientID = suite.NoClientID
+	f.suite.pin.register(fs, "the usable CPUs the plan's server.cpus does not take (overrides the plan's run.client_cpus)")
+	return cmd
+}
+
+// rerun is `fairbench rerun`.
+func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
+	b, err := bundle.Open(path)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	rec, err := recordedSuite(path, b)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	env := a.suiteEnv()
+	opts := rerun.Options{Managed: f.managed, Only: f.only}
+	if opts.Target, err = f.target.rerunSettings(cmd.Flags()); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	if pw, ok := opts.Target[targetspec.Password]; ok {
+		getenv := env.Getenv
+		env.Getenv = func(name string) string {
+			if name == rerunPasswordEnv {
+				return pw
+			}
+			return getenv(name)
+		}
+	}
+	prepared, err := rerun.Prepare(rec, opts)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	plan, err := suite.ParsePlan(filepath.Base(path)+":plan.yaml", prepared.Text)
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("the re-run's plan: %w", err))
+	}
+	a.printRerunHeader(path, b, prepared.Notes, f)
+	if err := checkSuitePlan(plan, f.suite, env); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	again := "fairbench " + strings.Join(withoutOutFlags(redactArgs(a.argv)), " ")
+	dir, err := a.runSuitePlan(cmd.Context(), plan, env, f.suite, again)
+	if err != nil || f.suite.dryRun {
+		return err
+	}
+	return a.rerunReport(dir, path, f)
+}
+
+// withoutOutFlags drops --out DIR and --resume from a command line, which
+// the resume hint adds again.
+func withoutOutFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--out" || a == "-o":
+			i++
+		case strings.HasPrefix(a, "--out=") || strings.HasPrefix(a, "-o=") || a == "--resume":
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// rerunSettings are the target options given, as target settings (nil when
+// none was: the bundle's target is kept). A password goes through
+// rerunPasswordEnv.
+func (t *targetFlags) rerunSettings(fs *pflag.FlagSet) (targetspec.Settings, error) {
+	given := false
+	fs.Visit(func(f *pflag.Flag) {
+		given = given || driverOf(f.Name) != "" || f.Name == "db-driver" || f.Name == "db-ps-mode" ||
+			f.Name == "isolation-level" || f.Name == "session-var"
+	})
+	if !given {
+		return nil, nil
+	}
+	kind, err := t.resolveKind(fs)
+	if err != nil {
+		return nil, err
+	}
+	s := t.settings(fs, kind)
+	if s[targetspec.Password] == "" {
+		if env := targetspec.DefaultPasswordEnv(kind); env != "" {
+			s[targetspec.PasswordEnv] = env
+		}
+	} else {
+		s[targetspec.PasswordEnv] = rerunPasswordEnv
+	}
+	return s, nil
+}
+
+// recordedSuite is what rerun needs of a suite bundle: its plan, the
+// servers and the thread counts its cells ran.
+func recordedSuite(path string, b *bundle.Bundle) (rerun.Recorded, error) {
+	m := b.Manifest()
+	rec := rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
+	if m.Kind != bundle.KindSuite || m.Plan == "" {
+		return rec, fmt.Errorf("%s holds %d single run(s), not a suite's plan: rerun re-runs suite bundles; run its recorded command lines with your target options instead:\n%s",
+			path, len(m.Runs), recordedCommands(m))
+	}
+	data, err := fs.ReadFile(b.FS(), suitedir.ManifestName)
+	if err != nil {
+		return rec, fmt.Errorf("%s: its suite manifest: %w", path, err)
+	}
+	var sm suitedir.Manifest
+	if err := json.Unmarshal(data, &sm); err != nil {
+		return rec, fmt.Errorf("%s: its suite manifest: %w", path, err)
+	}
+	rec.Servers = sm.Servers
+	for _, c := range sm.Cells {
+		if c.Threads > 0 && !slices.Contains(rec.Threads, c.Threads) {
+			rec.Threads = append(rec.Threads, c.Threads)
+		}
+	}
+	slices.Sort(rec.Threads)
+	return rec, nil
+}
+
+// recordedCommands lists a results bundle's recorded command lines.
+func recordedCommands(m *bundle.Manifest) string {
+	var b strings.Builder
+	for _, r := range m.Runs {
+		line := strings.Join(r.CommandLine, " ")
+		if line == "" {
+			line = "(not recorded: " + r.Workload + ")"
+		}
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// printRerunHeader says what is re-run and what the re-run does
+// differently, before anything runs.
+func (a *App) printRerunHeader(path string, b *bundle.Bundle, notes []string, f *rerunFlags) {
+	m := b.Manifest()
+	fmt.Fprintf(a.Stdout, "Re-running %s (sha256 %s, written by %s %s on %s)\n",
+		path, m.SHA256, m.Tool.Name, m.Tool.Version, m.Created.Format("2006-01-02"))
+	if f.suite.scale != 1 {
+		notes = append(notes, fmt.Sprintf("--scale %g changes the data sizes: rows of a data set the bundle did not run are shown apart, not compared with the bundle's", f.suite.scale))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(a.Stdout, "  note: %s\n", n)
+	}
+}
+
+// rerunReport compares yours (the suite directory dir) with the bundle's:
+// the comparison on standard output, the HTML report in a file. Your results
+// stay in dir whatever happens here.
+func (a *App) rerunReport(dir, path string, f *rerunFlags) error {
+	bundleLabel := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if bundleLabel == f.label {
+		bundleLabel = "bundle"
+	}
+	args := []string{f.label + "=" + dir, bundleLabel + "=" + path}
+	fmt.Fprintf(a.Stdout, "\n%s vs %s:\n\n", f.label, bundleLabel)
+	if err := a.compare(args, defaultReportFlags(), false); err != nil {
+		return rerunCompareErr(err, dir, args)
+	}
+	out := f.report
+	if out == "" {
+		out = filepath.Join(dir, "rerun-report.html")
+	}
+	title := fmt.Sprintf("%s vs %s", f.label, bundleLabel)
+	rf := defaultReportFlags()
+	rf.format, rf.out, rf.title = "html", out, title
+	if err := a.runReport(args, rf); err != nil {
+		return rerunCompareErr(err, dir, args)
+	}
+	fmt.Fprintf(a.Stdout, "\nThe report: %s\n", out)
+	return nil
+}
+
+// rerunCompareErr says where the results are when the comparison fails.
+func rerunCompareErr(err error, dir string, args []string) error {
+	var coded *exitError
+	code := ExitFailed
+	if errors.As(err, &coded) {
+		code = coded.code
+	}
+	return withCode(code, fmt.Errorf("%w\nYour results are kept in %s; compare them with: fairbench compare %s", err, dir, strings.Join(args, " ")))
+}

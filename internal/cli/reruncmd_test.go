@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/internal/testing/testdb"
+)
+
+// rerunPlan is a small plan: two thread counts, two rounds, one second a cell.
+const rerunPlan = `name: %s
+%s
+data: {tables: 1, table_size: 1000}
+matrix: {workloads: [oltp_point_select], threads: [1, 2], rounds: 2}
+run: {time: 1}
+`
+
+// suiteBundle runs plan into a suite directory and bundles it.
+func suiteBundle(ctx context.Context, t *testing.T, plan string) (dir, fbz string) {
+	t.Helper()
+	tmp := t.TempDir()
+	dir, fbz = filepath.Join(tmp, "suite"), filepath.Join(tmp, "theirs.fbz")
+	if r := runCLI(ctx, nil, "suite", "run", writeFile(t, "plan.yaml", plan), "--out", dir); r.code != ExitOK {
+		t.Fatalf("suite run: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(ctx, nil, "bundle", "create", dir, "-o", fbz); r.code != ExitOK {
+		t.Fatalf("bundle create: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	return dir, fbz
+}
+
+// checkRerunReport checks a re-run's output: the comparison of yours with
+// the bundle's, row by row, and the HTML report with both.
+func checkRerunReport(t *testing.T, r cliRun, out string) {
+	t.Helper()
+	if r.code != ExitOK {
+		t.Fatalf("rerun: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Re-running ", "Suite complete: 4 cells", "yours vs theirs", "oltp_point_select", "The report: "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("rerun output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// Two rounds a side can tell only large differences: the headline must
+	// not claim there is none.
+	if strings.Contains(strings.ToLower(r.stdout), "no difference") {
+		t.Errorf("the headline claims no difference from 2 rounds:\n%s", r.stdout)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "rerun-report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"yours vs theirs", ">yours<", ">theirs<"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+func TestRerunOnTheEmbeddedDatabase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	theirs, mine := testdb.SQLite(t), testdb.SQLite(t)
+	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "embedded", "target: {sqlite_db: "+theirs.Path+"}"))
+	out := filepath.Join(t.TempDir(), "mine")
+
+	dry := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db", mine.Path, "--out", out, "--dry-run")
+	if dry.code != ExitOK || !strings.Contains(dry.stdout, "4 cells") {
+		t.Fatalf("rerun --dry-run: %d\n%s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	r := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db", mine.Path, "--out", out)
+	checkRerunReport(t, r, out)
+}
+
+func TestRerunOnMariaDB(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	theirs, mine := testdb.MySQL(t), testdb.MySQL(t)
+	target := fmt.Sprintf("target: {driver: mysql, host: %s, port: %d, user: %s, db: %s}", theirs.Hosts[0], theirs.Ports[0], theirs.User, theirs.Database)
+	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "mariadb", target))
+	out := filepath.Join(t.TempDir(), "mine")
+
+	// The bundle's server is redacted and not yours: refused before anything runs.
+	r := runCLI(ctx, nil, "rerun", fbz, "--out", out)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "give the target options of yours") {
+		t.Fatalf("rerun without a target: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused re-run created its directory")
+	}
+	args := []string{"rerun", fbz, "--out", out, "--db-driver=mysql", "--mysql-host=" + mine.Hosts[0],
+		"--mysql-port=" + strconv.Itoa(mine.Ports[0]), "--mysql-user=" + mine.User, "--mysql-db=" + mine.Database}
+	checkRerunReport(t, runCLI(ctx, nil, args...), out)
+}
+
+func TestRerunBadInput(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testdb.SQLite(t)
+	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "bad", "target: {sqlite_db: "+db.Path+"}"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"only a value the plan lacks", []string{fbz, "--only", "threads=8"}, `"8" is not among the plan's matrix.threads (1, 2)`},
+		{"managed on the embedded database", []string{fbz, "--managed"}, "no server to start"},
+		{"managed and a target", []string{fbz, "--managed", "--db-driver=mysql"}, "not both"},
+		{"not a bundle", []string{writeFile(t, "x.fbz", "hello")}, "x.fbz"},
+		{"no such bundle", []string{filepath.Join(t.TempDir(), "none.fbz")}, "none.fbz"},
+	}
+	for _, tt := range tests {
+		r := runCLI(ctx, nil, append([]string{"rerun"}, tt.args...)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%s: %d, want exit 2 with %q\n%s%s", tt.name, r.code, tt.want, r.stdout, r.stderr)
+		}
+	}
+}
