@@ -136,6 +136,7 @@ FUZZ_TARGETS=(
 	"FuzzSheet ./internal/analysis/cost"
 	"FuzzDecode ./internal/record/result"
 	"FuzzMerge ./internal/record/result"
+	"FuzzOpen ./internal/record/bundle"
 	"FuzzParseSysbench ./internal/compat/importer"
 	"FuzzParseGoTPC ./internal/compat/importer"
 	"FuzzParseCommand ./internal/compat/importer"

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,14 +14,18 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/internal/base/lazyre"
+	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
 )
 
 // Load reads one operand: a result file, a suite directory (manifest.json and
-// one result file per cell) or a directory of result files without a
+// one result file per cell), a directory of result files without a
 // manifest, read with its subdirectories (suite directories among them are
-// read as suites).
+// read as suites), or a bundle (bundle.IsBundle), read as the directory it
+// holds once bundle.Open has verified it (a bundle whose content changed is
+// refused, naming the member). A bundle's files are named as if it were that
+// directory ("runs.fbz/0001-….json"; ResultReader reads them).
 // Only complete runs are kept; the others are counted in System.Skipped and
 // told in System.Notes. label names the system; "" derives it from the machine
 // (or, lacking a fingerprint, the file or directory name).
@@ -41,6 +46,10 @@ func Load(path, label string) (*System, error) {
 		notes   []string
 	)
 	switch {
+	case !info.IsDir() && bundle.IsBundle(path):
+		if runs, skipped, notes, err = loadBundle(path); err != nil {
+			return nil, err
+		}
 	case !info.IsDir():
 		res, err := result.Read(path)
 		if err != nil {
@@ -49,19 +58,9 @@ func Load(path, label string) (*System, error) {
 		if runs, skipped, err = addResult(runs, skipped, res, path, nil); err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}
-	case fileExists(filepath.Join(path, suitedir.ManifestName)):
-		runs, skipped, err = loadSuite(path)
-		if err != nil {
-			return nil, err
-		}
 	default:
-		var ignored []string
-		runs, skipped, ignored, err = loadResultDir(path)
-		if err != nil {
+		if runs, skipped, notes, err = loadTree(os.DirFS(path), path); err != nil {
 			return nil, err
-		}
-		if len(ignored) > 0 {
-			notes = append(notes, fmt.Sprintf("ignored %d file(s) that are not fairbench results: %s", len(ignored), strings.Join(ignored, ", ")))
 		}
 	}
 	sys, err := newSystem(label, runs, skipped)
@@ -230,14 +229,67 @@ func dataLabel(res *result.Result) string {
 	return count("tables", "1") + "x" + count("table-size", "10000")
 }
 
-// loadSuite reads the complete cells of a suite directory.
-func loadSuite(dir string) ([]run, []string, error) {
-	m, err := suitedir.ReadManifest(dir)
+// loadBundle reads a bundle (bundle.Open: refused when a member changed) as
+// the directory it holds: its files are named as if the bundle were that
+// directory ("runs.fbz/0001-….json"; ReadResult reads them).
+func loadBundle(path string) ([]run, []string, []string, error) {
+	b, err := bundle.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("load: %w", err)
+	}
+	return loadTree(b.FS(), path)
+}
+
+// loadTree reads the suite directory, or the directory of result files,
+// that fsys holds; display names it in messages and sample file names.
+func loadTree(fsys fs.FS, display string) (runs []run, skipped, notes []string, err error) {
+	if _, err := fs.Stat(fsys, suitedir.ManifestName); err == nil {
+		runs, skipped, err = loadSuite(fsys, ".", display)
+		return runs, skipped, nil, err
+	}
+	var ignored []string
+	runs, skipped, ignored, err = loadResultDir(fsys, display)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(ignored) > 0 {
+		notes = append(notes, fmt.Sprintf("ignored %d file(s) that are not fairbench results: %s", len(ignored), strings.Join(ignored, ", ")))
+	}
+	return runs, skipped, notes, nil
+}
+
+// readResultFS reads the result file name of fsys, naming it display in
+// errors as result.Read names its path.
+func readResultFS(fsys fs.FS, name, display string) (*result.Result, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = display
+		}
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	defer f.Close()
+	res, err := result.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	return res, nil
+}
+
+// loadSuite reads the complete cells of the suite directory dir of fsys
+// (display names it).
+func loadSuite(fsys fs.FS, dir, display string) ([]run, []string, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, suitedir.ManifestName))
+	if err != nil {
+		return nil, nil, fmt.Errorf("load: reading the suite manifest: %w", err)
+	}
+	m, err := suitedir.ParseManifest(data, filepath.Join(display, suitedir.ManifestName))
 	if err != nil {
 		return nil, nil, fmt.Errorf("load: %w", err)
 	}
 	if c := m.Client; c != nil && c.Of > 1 && m.Merged == nil {
-		return nil, nil, fmt.Errorf("load %s: the suite directory holds client %d's share of %d coordinated clients, not the system's throughput: merge every client's directory first with fairbench merge CLIENT-DIRS… -o DIR and compare the merged directory", dir, c.ID, c.Of)
+		return nil, nil, fmt.Errorf("load %s: the suite directory holds client %d's share of %d coordinated clients, not the system's throughput: merge every client's directory first with fairbench merge CLIENT-DIRS… -o DIR and compare the merged directory", display, c.ID, c.Of)
 	}
 	var runs []run
 	var skipped []string
@@ -248,67 +300,67 @@ func loadSuite(dir string) ([]run, []string, error) {
 			continue
 		}
 		if c.File == "" {
-			return nil, nil, fmt.Errorf("load %s: cell %s is complete but names no result file: the manifest is damaged; resume the suite to run the cell again", dir, c.ID)
+			return nil, nil, fmt.Errorf("load %s: cell %s is complete but names no result file: the manifest is damaged; resume the suite to run the cell again", display, c.ID)
 		}
-		res, err := result.Read(filepath.Join(dir, c.File))
+		file := filepath.Join(display, c.File)
+		res, err := readResultFS(fsys, path.Join(dir, filepath.ToSlash(c.File)), file)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load %s: cell %s: %w", dir, c.ID, err)
+			return nil, nil, fmt.Errorf("load %s: cell %s: %w", display, c.ID, err)
 		}
-		if runs, skipped, err = addResult(runs, skipped, res, filepath.Join(dir, c.File), c); err != nil {
-			return nil, nil, fmt.Errorf("load %s: cell %s: %w", dir, c.ID, err)
+		if runs, skipped, err = addResult(runs, skipped, res, file, c); err != nil {
+			return nil, nil, fmt.Errorf("load %s: cell %s: %w", display, c.ID, err)
 		}
 	}
 	return runs, skipped, nil
 }
 
-// loadResultDir reads every *.json result file in dir and its
+// loadResultDir reads every *.json result file in fsys and its
 // subdirectories, and every suite directory (one with a manifest) among them
-// as a suite. Files that are not fairbench results are ignored (and named by
-// their path under dir); hidden files and directories (temporaries of atomic
-// writes) are not read.
-func loadResultDir(dir string) (runs []run, skipped, ignored []string, err error) {
-	err = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+// as a suite; display names fsys in messages. Files that are not fairbench
+// results are ignored (and named by their path under it); hidden files and
+// directories (temporaries of atomic writes) are not read.
+func loadResultDir(fsys fs.FS, display string) (runs []run, skipped, ignored []string, err error) {
+	err = fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		name := e.Name()
-		if path != dir && strings.HasPrefix(name, ".") {
+		name, shown := e.Name(), filepath.Join(display, filepath.FromSlash(p))
+		if p != "." && strings.HasPrefix(name, ".") {
 			if e.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if e.IsDir() {
-			if path != dir && fileExists(filepath.Join(path, suitedir.ManifestName)) {
-				r, s, err := loadSuite(path)
+			if _, err := fs.Stat(fsys, path.Join(p, suitedir.ManifestName)); p != "." && err == nil {
+				r, s, err := loadSuite(fsys, p, shown)
 				if err != nil {
 					return err
 				}
 				runs, skipped = append(runs, r...), append(skipped, s...)
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		if !strings.EqualFold(filepath.Ext(name), ".json") {
+		if !strings.EqualFold(path.Ext(name), ".json") {
 			return nil
 		}
-		res, err := result.Read(path)
+		res, err := readResultFS(fsys, p, shown)
 		if errors.Is(err, result.ErrNotResult) {
-			rel, _ := filepath.Rel(dir, path)
-			ignored = append(ignored, rel)
+			ignored = append(ignored, filepath.FromSlash(p))
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		runs, skipped, err = addResult(runs, skipped, res, path, nil)
+		runs, skipped, err = addResult(runs, skipped, res, shown, nil)
 		return err
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("load %s: %w", dir, err)
+		return nil, nil, nil, fmt.Errorf("load %s: %w", display, err)
 	}
 	if len(runs) == 0 && len(skipped) == 0 {
-		return nil, nil, nil, fmt.Errorf("load %s: the directory and its subdirectories hold no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", dir, suitedir.ManifestName)
+		return nil, nil, nil, fmt.Errorf("load %s: the directory and its subdirectories hold no fairbench result files (*.json) and no %s: give a result file, a suite directory or a directory of results", display, suitedir.ManifestName)
 	}
 	return runs, skipped, ignored, nil
 }
@@ -492,11 +544,6 @@ func statusList(counts map[string]int) string {
 		parts[i] = fmt.Sprintf("%d %s", counts[s], s)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
 // machineID is what identifies a machine across runs: the fields that do not
@@ -939,4 +986,35 @@ func findSystem(systems []*System, name string) (*System, error) {
 		return nil, fmt.Errorf("%q: no system has that label: the labels are %s", name, strings.Join(labels, ", "))
 	}
 	return found, nil
+}
+
+// ResultReader returns a reader of samples' result files (Sample.File): a
+// file, or a file of a bundle as Load names it ("runs.fbz/0001-….json").
+// Each bundle is opened, and so verified, once per reader.
+func ResultReader() func(file string) (*result.Result, error) {
+	opened := map[string]*bundle.Bundle{}
+	return func(file string) (*result.Result, error) {
+		if _, err := os.Stat(file); err == nil {
+			return result.Read(file)
+		}
+		for dir := filepath.Dir(file); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			b, ok := opened[dir]
+			if !ok {
+				if st, err := os.Stat(dir); err != nil || st.IsDir() || !bundle.IsBundle(dir) {
+					continue
+				}
+				var err error
+				if b, err = bundle.Open(dir); err != nil {
+					return nil, err
+				}
+				opened[dir] = b
+			}
+			rel, err := filepath.Rel(dir, file)
+			if err != nil {
+				return nil, err
+			}
+			return readResultFS(b.FS(), filepath.ToSlash(rel), file)
+		}
+		return result.Read(file)
+	}
 }

@@ -264,6 +264,7 @@ named), and writes results that record the machine and server they came from.
 		a.compareCommand(),
 		a.reportCommand(),
 		a.costCommand(),
+		a.bundleCommand(),
 		a.importCommand(),
 		a.agentCommand(),
 		a.listCommand(),

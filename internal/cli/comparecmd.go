@@ -14,7 +14,7 @@ import (
 	"github.com/fairbench/fairbench/internal/analysis/report"
 	"github.com/fairbench/fairbench/internal/base/outfile"
 	"github.com/fairbench/fairbench/internal/compat/importer"
-	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/record/bundle"
 )
 
 // compareFlags are the options shared by `compare` and `report`.
@@ -84,9 +84,9 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 }
 
 // loadOperand reads one operand: a result file, a suite directory, a directory
-// of result files, or a sysbench / go-tpc log (imported on the fly).
+// of result files, a bundle, or a sysbench / go-tpc log (imported on the fly).
 func loadOperand(path, label string) (*analysis.System, error) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(path, ".json") {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(path, ".json") && !bundle.IsBundle(path) {
 		text, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
@@ -358,7 +358,7 @@ func (a *App) runReport(args []string, f *compareFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	rep, err := report.Build(systems, report.Options{Title: f.title, Compare: opts, LatencyPercentile: f.latency, BarThreads: f.barThreads, Cost: costSec, ReadResult: result.Read})
+	rep, err := report.Build(systems, report.Options{Title: f.title, Compare: opts, LatencyPercentile: f.latency, BarThreads: f.barThreads, Cost: costSec, ReadResult: analysis.ResultReader()})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -224,9 +224,16 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the suite manifest: %w", err)
 	}
+	return ParseManifest(b, filepath.Join(dir, ManifestName))
+}
+
+// ParseManifest reads a suite manifest's bytes; name names the file in
+// errors. ReadManifest reads a directory's; loaders of other file systems (a
+// bundle's) read the bytes and call it.
+func ParseManifest(b []byte, name string) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a suite manifest: %w", filepath.Join(dir, ManifestName), err)
+		return nil, fmt.Errorf("%s: not a suite manifest: %w", name, err)
 	}
 	return &m, nil
 }
