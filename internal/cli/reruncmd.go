@@ -99,7 +99,7 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	}
 	env := a.suiteEnv()
 	opts := rerun.Options{Managed: f.managed, Only: f.only}
-	if opts.Target, err = f.target.rerunSettings(cmd.Flags()); err != nil {
+	if opts.Target, err = f.target.rerunSettings(cmd.Flags(), env.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	if pw, ok := opts.Target[targetspec.Password]; ok {
@@ -148,9 +148,9 @@ func withoutOutFlags(args []string) []string {
 }
 
 // rerunSettings are the target options given, as target settings (nil when
-// none was: the bundle's target is kept). A password goes through
-// rerunPasswordEnv.
-func (t *targetFlags) rerunSettings(fs *pflag.FlagSet) (targetspec.Settings, error) {
+// none was: the bundle's target is kept). A password given goes through
+// rerunPasswordEnv; otherwise the driver's variable names it when set.
+func (t *targetFlags) rerunSettings(fs *pflag.FlagSet, getenv func(string) string) (targetspec.Settings, error) {
 	given := false
 	fs.Visit(func(f *pflag.Flag) {
 		given = given || driverOf(f.Name) != "" || f.Name == "db-driver" || f.Name == "db-ps-mode" ||
@@ -165,7 +165,8 @@ func (t *targetFlags) rerunSettings(fs *pflag.FlagSet) (targetspec.Settings, err
 	}
 	s := t.settings(fs, kind)
 	if s[targetspec.Password] == "" {
-		if env := targetspec.DefaultPasswordEnv(kind); env != "" {
+		// As run: the driver's variable when it holds a password.
+		if env := targetspec.DefaultPasswordEnv(kind); env != "" && getenv(env) != "" {
 			s[targetspec.PasswordEnv] = env
 		}
 	} else {
