@@ -263,6 +263,7 @@ named), and writes results that record the machine and server they came from.
 		a.compareCommand(),
 		a.reportCommand(),
 		a.costCommand(),
+		a.siteCommand(),
 		a.importCommand(),
 		a.agentCommand(),
 		a.listCommand(),
