@@ -138,7 +138,7 @@ const pageTemplate = `<!DOCTYPE html>
 {{range .Filters}}<label>{{.Label}} <select name="{{.Name}}"><option value="">all</option>{{range .Values}}<option>{{.}}</option>{{end}}</select></label>
 {{end}}</div>
 <p id="count" aria-live="polite">{{len .Rows}} of {{len .Rows}} rows shown</p>
-<div class="scroll">
+<div class="scroll results">
 <table id="results">
 <thead><tr>
 <th><button type="button">system</button></th>
@@ -154,16 +154,16 @@ const pageTemplate = `<!DOCTYPE html>
 </tr></thead>
 <tbody>
 {{range .Rows}}{{$op := op $.Site .}}<tr data-workload="{{value $.Site . "workload"}}" data-threads="{{.Threads}}" data-flavor="{{value $.Site . "flavor"}}" data-arch="{{value $.Site . "arch"}}" data-cloud="{{value $.Site . "cloud"}}">
-<td>{{$op.System.Label}}</td>
-<td class="row">{{wbr .Label}}</td>
-<td class="n" data-v="{{.Threads}}">{{.Threads}}</td>
-<td class="n" data-v="{{num .Cell.Value}}">{{figure .Cell.Value}} {{.Metric.Unit}}{{if .Cell.Outages}} <abbr title="a round's server went away during the run">{{$.OutageMark}}</abbr>{{end}}{{if .Cell.Noisy}} <abbr title="a round was measured while other processes were busy">{{$.NoisyMark}}</abbr>{{end}}{{if .Cell.Stats.NoInterval}}<span class="sub caveat">{{noInterval .Cell}}</span>{{else}}<span class="sub">[{{interval .Cell.Stats}}]</span>{{end}}{{with caveat .Cell}}<span class="sub caveat">{{.}}</span>{{end}}</td>
-<td class="n" data-v="{{.Cell.Stats.N}}">{{.Cell.Stats.N}}</td>
-<td class="n" data-v="{{num .PricePerf}}">{{if .PriceUnit}}{{figure .PricePerf}}<span class="sub">{{.PriceUnit}}</span>{{else}}-{{end}}</td>
-<td title="{{$op.System.UnderTest.CPUModel}}">{{if $op.CPU}}{{$op.CPU}}{{else}}unknown{{end}}<span class="sub">{{$op.Arch}}{{if $op.VCPUs}} · {{$op.VCPUs}} vCPU{{plural $op.VCPUs "" "s"}}{{end}}</span></td>
-<td>{{$op.CloudShown}}{{if or $op.Region $op.InstanceType}}<span class="sub">{{$op.Region}}{{if and $op.Region $op.InstanceType}} · {{end}}{{$op.InstanceType}}</span>{{end}}</td>
-<td class="server">{{$op.Flavor}}{{if $op.Version}}<span class="sub">{{$op.Version}}</span>{{end}}</td>
-<td><a href="{{$op.ReportPath}}" title="{{$op.System.Source}}">{{$op.System.Name}}</a></td>
+<td class="system">{{$op.System.Label}}</td>
+<td class="row" data-label="row">{{wbr .Label}}</td>
+<td class="n" data-label="threads" data-v="{{.Threads}}">{{.Threads}}</td>
+<td class="n" data-label="throughput" data-v="{{num .Cell.Value}}">{{figure .Cell.Value}} {{.Metric.Unit}}{{if .Cell.Outages}} <abbr title="a round's server went away during the run">{{$.OutageMark}}</abbr>{{end}}{{if .Cell.Noisy}} <abbr title="a round was measured while other processes were busy">{{$.NoisyMark}}</abbr>{{end}}{{if .Cell.Stats.NoInterval}}<span class="sub caveat">{{noInterval .Cell}}</span>{{else}}<span class="sub">[{{interval .Cell.Stats}}]</span>{{end}}{{with caveat .Cell}}<span class="sub caveat">{{.}}</span>{{end}}</td>
+<td class="n" data-label="rounds" data-v="{{.Cell.Stats.N}}">{{.Cell.Stats.N}}</td>
+<td class="n" data-label="price-performance" data-v="{{num .PricePerf}}">{{if .PriceUnit}}{{figure .PricePerf}}<span class="sub">{{.PriceUnit}}</span>{{else}}-{{end}}</td>
+<td data-label="machine" title="{{$op.System.UnderTest.CPUModel}}">{{if $op.CPU}}{{$op.CPU}}{{else}}unknown{{end}}<span class="sub">{{$op.Arch}}{{if $op.VCPUs}} · {{$op.VCPUs}} vCPU{{plural $op.VCPUs "" "s"}}{{end}}</span></td>
+<td data-label="cloud">{{$op.CloudShown}}{{if or $op.Region $op.InstanceType}}<span class="sub">{{$op.Region}}{{if and $op.Region $op.InstanceType}} · {{end}}{{$op.InstanceType}}</span>{{end}}</td>
+<td class="server" data-label="server">{{$op.Flavor}}{{if $op.Version}}<span class="sub">{{$op.Version}}</span>{{end}}</td>
+<td data-label="operand"><a href="{{$op.ReportPath}}" title="{{$op.System.Source}}">{{$op.System.Name}}</a></td>
 </tr>
 {{end}}</tbody>
 </table>
@@ -209,7 +209,7 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; width: 10
 th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--rule2); text-align: left; vertical-align: top; }
 /* A row label breaks at its slashes, a server version anywhere; on a phone
    the other cells keep to their lines and the box scrolls. */
-#results td.row { min-width: 12rem; } #results td.server { min-width: 7rem; overflow-wrap: anywhere; }
+#results td.row { min-width: 12rem; max-width: 20rem; } #results td.server { min-width: 7rem; overflow-wrap: anywhere; }
 th { background: var(--head); vertical-align: bottom; white-space: nowrap; }
 td.n { text-align: right; white-space: nowrap; } th[data-type=num] { text-align: right; }
 #results td:first-child, #results th:first-child { position: sticky; left: 0; background: var(--bg); }
@@ -224,8 +224,20 @@ footer { margin: 2rem 0 1rem; }
   body { margin: 1rem auto; padding: 0 .6rem; }
   h1 { font-size: 1.3rem; }
   #filters label { flex: 1 1 45%; min-width: 0; }
-  th, td { padding: .25rem .3rem; font-size: .9rem; }
-  #results td { white-space: nowrap; } #results td.row { white-space: normal; min-width: 0; }
+  th, td { padding: .25rem .4rem; font-size: .9rem; }
+  /* A phone gets a card per row, its figures first, and the headings
+     become a bar of sort buttons. */
+  .scroll.results { overflow-x: visible; border: 0; }
+  #results, #results thead, #results tbody, #results th, #results td { display: block; }
+  #results thead tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: .3rem; margin-bottom: .3rem; }
+  #results thead tr::before { content: "sort by"; font-size: .8rem; color: var(--muted); }
+  #results thead th, #results th:first-child { position: static; background: none; border: 1px solid var(--rule); border-radius: 4px; padding: .1rem .4rem; font-size: .8rem; text-align: left; }
+  #results tbody tr { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .3rem .6rem; border: 1px solid var(--rule2); border-radius: 6px; margin: 0 0 .5rem; padding: .5rem .6rem; }
+  #results tbody tr[hidden] { display: none; }
+  #results td, #results td.n, #results td:first-child { position: static; border: 0; padding: 0; text-align: left; white-space: normal; overflow-wrap: anywhere; min-width: 0; }
+  #results td::before { content: attr(data-label); display: block; font-size: .7rem; color: var(--muted); }
+  #results td.system, #results td.row { grid-column: 1 / -1; }
+  #results td.system { font-weight: 600; }
 }
 `
 
