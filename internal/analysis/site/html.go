@@ -153,10 +153,10 @@ const pageTemplate = `<!DOCTYPE html>
 <th><button type="button">operand</button></th>
 </tr></thead>
 <tbody>
-{{range .Rows}}{{$op := op $.Site .}}<tr data-workload="{{value $.Site . "workload"}}" data-threads="{{.Threads}}" data-flavor="{{value $.Site . "flavor"}}" data-arch="{{value $.Site . "arch"}}" data-cloud="{{value $.Site . "cloud"}}">
+{{range .Rows}}{{$op := op $.Site .}}<tr data-workload="{{value $.Site . "workload"}}" data-threads="{{.Key.Threads}}" data-flavor="{{value $.Site . "flavor"}}" data-arch="{{value $.Site . "arch"}}" data-cloud="{{value $.Site . "cloud"}}">
 <td class="system">{{$op.System.Label}}</td>
 <td class="row" data-label="row">{{wbr .Label}}</td>
-<td class="n" data-label="threads" data-v="{{.Threads}}">{{.Threads}}</td>
+<td class="n" data-label="threads" data-v="{{.Key.Threads}}">{{.Key.Threads}}</td>
 <td class="n" data-label="throughput" data-v="{{num .Cell.Value}}">{{figure .Cell.Value}} {{.Metric.Unit}}{{if .Cell.Outages}} <abbr title="a round's server went away during the run">{{$.OutageMark}}</abbr>{{end}}{{if .Cell.Noisy}} <abbr title="a round was measured while other processes were busy">{{$.NoisyMark}}</abbr>{{end}}{{if .Cell.Stats.NoInterval}}<span class="sub caveat">{{noInterval .Cell}}</span>{{else}}<span class="sub">[{{interval .Cell.Stats}}]</span>{{end}}{{with caveat .Cell}}<span class="sub caveat">{{.}}</span>{{end}}</td>
 <td class="n" data-label="rounds" data-v="{{.Cell.Stats.N}}">{{.Cell.Stats.N}}</td>
 <td class="n" data-label="price-performance" data-v="{{num .PricePerf}}">{{if .PriceUnit}}{{figure .PricePerf}}<span class="sub">{{.PriceUnit}}</span>{{else}}-{{end}}</td>

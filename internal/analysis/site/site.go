@@ -96,13 +96,9 @@ const ReportsDir = "reports"
 type Row struct {
 	// Operand indexes Site.Operands.
 	Operand int
-	// Key is the cell's key in the system's samples.
+	// Key is the cell's key in the system's samples: its workload, the row
+	// (Label) and thread count.
 	Key analysis.Key
-	// Workload is the row's workload ("tpcc"); Label the row as compare
-	// prints it (analysis.RowLabel: "tpcc/uniform/w100"); Threads its
-	// thread count.
-	Workload, Label string
-	Threads         int
 	// Metric is the figure shown: tpmC for TPC-C rows, tps otherwise
 	// (analysis.DefaultMetric of the row's workload).
 	Metric analysis.Metric
@@ -116,6 +112,10 @@ type Row struct {
 	PricePerf float64
 	PriceUnit string
 }
+
+// Label is the row as compare prints it (analysis.RowLabel:
+// "tpcc/uniform/w100").
+func (r Row) Label() string { return analysis.RowLabel(r.Key) }
 
 // Filter is a select box of the page: the rows' attribute it filters on and
 // the values there are.
@@ -246,7 +246,7 @@ func (s *Site) rowsOf(op int, sys *analysis.System, name string, prices *Prices)
 			return nil, fmt.Errorf("%s: %w", sys.Label, err)
 		}
 		for _, r := range cmp.Rows {
-			row := Row{Operand: op, Key: r.Key, Workload: w, Label: analysis.RowLabel(r.Key), Threads: r.Key.Threads, Metric: metric, Cell: r.Cells[0], PricePerf: math.NaN()}
+			row := Row{Operand: op, Key: r.Key, Metric: metric, Cell: r.Cells[0], PricePerf: math.NaN()}
 			if name != "" {
 				if row.PricePerf, row.PriceUnit, err = pricePerf(prices, name, metric, row.Cell.Value); err != nil {
 					return nil, fmt.Errorf("pricing %s: %w", sys.Label, err)
@@ -385,9 +385,9 @@ func (s *Site) Value(r Row, name string) string {
 	op := s.Operands[r.Operand]
 	switch name {
 	case "workload":
-		return r.Workload
+		return r.Key.Workload
 	case "threads":
-		return strconv.Itoa(r.Threads)
+		return strconv.Itoa(r.Key.Threads)
 	case "flavor":
 		return op.Flavor
 	case "arch":

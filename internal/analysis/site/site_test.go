@@ -72,9 +72,9 @@ func TestSiteRows(t *testing.T) {
 	}
 	for _, r := range s.Rows {
 		op := s.Operands[r.Operand]
-		want := analysis.DefaultMetric([]string{r.Workload})
+		want := analysis.DefaultMetric([]string{r.Key.Workload})
 		if r.Metric != want {
-			t.Errorf("%s %s: metric %s, want %s", op.System.Label, r.Label, r.Metric.Name, want.Name)
+			t.Errorf("%s %s: metric %s, want %s", op.System.Label, r.Label(), r.Metric.Name, want.Name)
 		}
 		st := r.Cell.Stats
 		if mean := analysis.Describe(op.System.Values(r.Key, want)).Mean; r.Cell.Value != mean {
@@ -83,10 +83,10 @@ func TestSiteRows(t *testing.T) {
 		switch {
 		case st.N == 1:
 			if !math.IsNaN(st.CILo) || st.NoInterval != analysis.NoIntervalOneRound {
-				t.Errorf("%s t%d: one round with interval %v–%v (%q)", op.System.Label, r.Threads, st.CILo, st.CIHi, st.NoInterval)
+				t.Errorf("%s t%d: one round with interval %v–%v (%q)", op.System.Label, r.Key.Threads, st.CILo, st.CIHi, st.NoInterval)
 			}
 		case !(st.CILo > 0 && st.CILo <= r.Cell.Value && r.Cell.Value <= st.CIHi):
-			t.Errorf("%s t%d: interval %v–%v around %v", op.System.Label, r.Threads, st.CILo, st.CIHi, r.Cell.Value)
+			t.Errorf("%s t%d: interval %v–%v around %v", op.System.Label, r.Key.Threads, st.CILo, st.CIHi, r.Cell.Value)
 		}
 		if op.PriceSystem == "" {
 			if !math.IsNaN(r.PricePerf) || r.PriceUnit != "" {
@@ -99,7 +99,7 @@ func TestSiteRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		if want := c.On(cost.BasisPeriod) / r.Cell.Value; math.Abs(r.PricePerf-want) > 1e-9*want || r.PriceUnit != "USD per tpmC over 5y" {
-			t.Errorf("%s t%d: price-performance %v %q, want %v USD per tpmC over 5y", op.System.Label, r.Threads, r.PricePerf, r.PriceUnit, want)
+			t.Errorf("%s t%d: price-performance %v %q, want %v USD per tpmC over 5y", op.System.Label, r.Key.Threads, r.PricePerf, r.PriceUnit, want)
 		}
 	}
 	g := s.Operands[2]
