@@ -372,3 +372,15 @@ func serverLabel(s result.Server) string {
 }
 
 var shortVersion = lazyre.New(`^[0-9]+(\.[0-9]+)?`)
+
+// CPU names the machines' CPUs briefly, as system labels do: the arm64 core
+// when known, else the model without trademarks and the "@ 3.00GHz" suffix
+// ("Neoverse-N1", "Intel Xeon Platinum 8275CL"); distinct names joined by
+// " + ", "" when unknown.
+func (u UnderTest) CPU() string {
+	var names []string
+	for _, m := range u.Machines {
+		names = appendNew(names, shortCPU(m.Machine))
+	}
+	return joinNonEmpty(names)
+}

@@ -265,6 +265,7 @@ named), and writes results that record the machine and server they came from.
 		a.reportCommand(),
 		a.costCommand(),
 		a.bundleCommand(),
+		a.siteCommand(),
 		a.importCommand(),
 		a.agentCommand(),
 		a.listCommand(),

@@ -58,7 +58,7 @@ func PriceSystems(sheet *Sheet, systems []*analysis.System, cmp analysis.Compare
 	var inputs []Input
 	var names, warnings []string
 	for i, s := range systems {
-		name, warn, err := sheetSystem(sheet, s, sel.Systems)
+		name, warn, err := SheetSystem(sheet, s, sel.Systems)
 		if err != nil {
 			return nil, err
 		}
@@ -87,11 +87,12 @@ func PriceSystems(sheet *Sheet, systems []*analysis.System, cmp analysis.Compare
 	return pr, nil
 }
 
-// sheetSystem maps a compared system to the price sheet's system: a mapping
-// LABEL=SYSTEM, else the system named like the label, else the one the
-// instance types and region its results record of the machine under test
-// match (Sheet.SystemFor), with warnings of what may differ.
-func sheetSystem(sheet *Sheet, sys *analysis.System, mapping []string) (string, []string, error) {
+// SheetSystem maps a compared system to the price sheet's system: a mapping
+// LABEL=SYSTEM (--system), else the system named like the label, else the
+// one the instance types and region its results record of the machine under
+// test match (Sheet.SystemFor), with warnings of what may differ. A system
+// it cannot map is an error saying how to name its sheet system.
+func SheetSystem(sheet *Sheet, sys *analysis.System, mapping []string) (string, []string, error) {
 	label := sys.Label
 	for _, m := range mapping {
 		l, s, ok := strings.Cut(m, "=")

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/testing/chromium"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
@@ -87,7 +88,7 @@ var externalRef = regexp.MustCompile(`(?i)((src|href|action|xlink:href|poster|da
 // $FAIRBENCH_ARTIFACTS (default test-artifacts/ at the top of the tree).
 func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 	testdb.SkipShort(t, "chromium")
-	path := findChromium()
+	path := chromium.Find()
 	if path == "" {
 		t.Skip("no Chromium to render the report: scripts/test.sh installs it (apt-get install chromium)")
 	}
@@ -100,9 +101,9 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	b := startBrowser(ctx, t, path)
+	b := chromium.Start(ctx, t, path)
 	for _, domain := range []string{"Page", "Runtime", "Log", "Network"} {
-		b.call(t, domain+".enable", map[string]any{}, nil)
+		b.Call(t, domain+".enable", map[string]any{}, nil)
 	}
 	for _, fx := range []struct {
 		name string
@@ -140,13 +141,13 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 		}
 		for _, width := range []int{1400, 390} {
 			name := fmt.Sprintf("%s-%d", fx.name, width)
-			b.events = nil
+			b.ClearEvents()
 			metrics := map[string]any{"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
-			b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
-			b.call(t, "Page.navigate", map[string]any{"url": "file://" + file}, nil)
-			b.wait(t, "Page.loadEventFired")
+			b.Call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
+			b.Call(t, "Page.navigate", map[string]any{"url": "file://" + file}, nil)
+			b.Wait(t, "Page.loadEventFired")
 			var l pageLayout
-			b.eval(t, layoutScript, &l)
+			b.Eval(t, layoutScript, &l)
 			if l.ViewWidth != width {
 				t.Fatalf("%s: the viewport is %d px wide, want %d", name, l.ViewWidth, width)
 			}
@@ -160,10 +161,10 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 				t.Errorf("%s: %d charts on the page, want %d", name, len(l.Charts), len(fx.r.Charts()))
 			}
 			checkScreenshot(t, b, name, art, width, l, colours)
-			for _, p := range b.problems() {
+			for _, p := range b.Problems() {
 				t.Errorf("%s: %s", name, p)
 			}
-			for _, u := range b.requests() {
+			for _, u := range b.Requests() {
 				if u != "file://"+file && !strings.HasPrefix(u, "data:") {
 					t.Errorf("%s: the page fetched %s", name, u)
 				}
@@ -178,12 +179,12 @@ func TestHTMLReportAtDesktopAndPhoneWidths(t *testing.T) {
 // checkScreenshot takes the whole page at width in one screenshot, keeps it
 // as art/report-name.png, and checks that every chart's box holds pixels in
 // the colour of each system it charts.
-func checkScreenshot(t *testing.T, b *browser, name, art string, width int, l pageLayout, colours map[string][]int) {
+func checkScreenshot(t *testing.T, b *chromium.Browser, name, art string, width int, l pageLayout, colours map[string][]int) {
 	t.Helper()
 	metrics := map[string]any{"width": width, "height": l.Height, "deviceScaleFactor": 1, "mobile": width < 600}
-	b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
+	b.Call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
 	var shot struct{ Data string }
-	b.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
+	b.Call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
 	raw, err := base64.StdEncoding.DecodeString(shot.Data)
 	if err != nil {
 		t.Fatal(err)
@@ -221,27 +222,27 @@ func checkScreenshot(t *testing.T, b *browser, name, art string, width int, l pa
 // tables as tables, not scroll boxes), and checks that its
 // Content-Security-Policy stops a load: an image and a script planted in a
 // copy of the page are refused without a request reaching the server.
-func checkDarkAndPrint(t *testing.T, b *browser, file, art string, colours map[string][]int) {
+func checkDarkAndPrint(t *testing.T, b *chromium.Browser, file, art string, colours map[string][]int) {
 	t.Helper()
 	metrics := map[string]any{"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false}
 	load := func(url string, media string, features ...map[string]string) pageLayout {
-		b.events = nil
+		b.ClearEvents()
 		if features == nil {
 			features = []map[string]string{}
 		}
-		b.call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
-		b.call(t, "Emulation.setEmulatedMedia", map[string]any{"media": media, "features": features}, nil)
-		b.call(t, "Page.navigate", map[string]any{"url": url}, nil)
-		b.wait(t, "Page.loadEventFired")
+		b.Call(t, "Emulation.setDeviceMetricsOverride", metrics, nil)
+		b.Call(t, "Emulation.setEmulatedMedia", map[string]any{"media": media, "features": features}, nil)
+		b.Call(t, "Page.navigate", map[string]any{"url": url}, nil)
+		b.Wait(t, "Page.loadEventFired")
 		var l pageLayout
-		b.eval(t, layoutScript, &l)
+		b.Eval(t, layoutScript, &l)
 		return l
 	}
-	defer b.call(t, "Emulation.setEmulatedMedia", map[string]any{"media": "", "features": []map[string]string{}}, nil)
+	defer b.Call(t, "Emulation.setEmulatedMedia", map[string]any{"media": "", "features": []map[string]string{}}, nil)
 
 	l := load("file://"+file, "", map[string]string{"name": "prefers-color-scheme", "value": "dark"})
 	var lum struct{ Bg, Fg float64 }
-	b.eval(t, `(() => {
+	b.Eval(t, `(() => {
 	  const rgb = (s) => s.match(/[\d.]+/g).slice(0, 3).map(Number);
 	  const lum = (c) => (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255;
 	  const st = getComputedStyle(document.body);
@@ -251,7 +252,7 @@ func checkDarkAndPrint(t *testing.T, b *browser, file, art string, colours map[s
 		t.Errorf("dark scheme: page luminance %.2f, text %.2f; want a dark page (≤ 0.2) and light text (≥ 0.7)", lum.Bg, lum.Fg)
 	}
 	checkScreenshot(t, b, "seed-1400-dark", art, 1400, l, colours)
-	for _, p := range b.problems() {
+	for _, p := range b.Problems() {
 		t.Errorf("dark scheme: %s", p)
 	}
 
@@ -259,7 +260,7 @@ func checkDarkAndPrint(t *testing.T, b *browser, file, art string, colours map[s
 	var print struct {
 		Figure, Table, Legend, TableDisplay string
 	}
-	b.eval(t, `(() => ({
+	b.Eval(t, `(() => ({
 	  Figure: getComputedStyle(document.querySelector("figure.chart")).breakInside,
 	  Table: getComputedStyle(document.querySelector("table.cmp")).breakInside,
 	  Legend: getComputedStyle(document.querySelector(".legend")).breakInside,
@@ -284,14 +285,14 @@ func checkDarkAndPrint(t *testing.T, b *browser, file, art string, colours map[s
 	}
 	load("file://"+probe, "")
 	var title string
-	b.eval(t, "document.title", &title)
+	b.Eval(t, "document.title", &title)
 	// Chromium announces a request before the policy blocks it: the
 	// planted image and script must be among the blocked.
-	if blocked := b.blockedByCSP(); hits > 0 || title == "ran" || blocked < 2 {
+	if blocked := b.BlockedByCSP(); hits > 0 || title == "ran" || blocked < 2 {
 		t.Errorf("the Content-Security-Policy let a planted load through: %d request(s) reached the server, title %q, %d of the 2 planted loads blocked", hits, title, blocked)
 	}
-	if !slices.ContainsFunc(b.problems(), func(p string) bool { return strings.Contains(p, "Content Security Policy") }) {
-		t.Errorf("no Content-Security-Policy violation reported for the planted loads: %v", b.problems())
+	if !slices.ContainsFunc(b.Problems(), func(p string) bool { return strings.Contains(p, "Content Security Policy") }) {
+		t.Errorf("no Content-Security-Policy violation reported for the planted loads: %v", b.Problems())
 	}
 }
 

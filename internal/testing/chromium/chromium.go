@@ -1,4 +1,9 @@
-package report
+// Package chromium drives a headless Chromium through the DevTools protocol
+// for tests that render pages (the HTML report, the results site): load a
+// file, set the viewport, evaluate scripts, take screenshots, and read the
+// console errors, Content-Security-Policy violations and requests the page
+// made. Imported by tests only.
+package chromium
 
 import (
 	"bufio"
@@ -12,9 +17,9 @@ import (
 	"testing"
 )
 
-// findChromium is the path of a Chromium the tests can drive, "" when none
+// Find is the path of a Chromium the tests can drive, "" when none
 // is installed (scripts/test.sh installs Debian's chromium).
-func findChromium() string {
+func Find() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -23,11 +28,11 @@ func findChromium() string {
 	return ""
 }
 
-// browser is a headless Chromium driven through the DevTools protocol over
+// Browser is a headless Chromium driven through the DevTools protocol over
 // --remote-debugging-pipe (JSON messages ended by a NUL byte on file
 // descriptors 3 and 4): no WebSocket and no library needed. One page, one
 // caller at a time.
-type browser struct {
+type Browser struct {
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	out     *bufio.Reader
@@ -35,10 +40,11 @@ type browser struct {
 	next    int
 	session string
 	// events are the events read and not yet waited for.
-	events []cdpMessage
+	events []Message
 }
 
-type cdpMessage struct {
+// Message is one DevTools protocol message: a reply (ID) or an event (Method).
+type Message struct {
 	ID        int             `json:"id,omitempty"`
 	Method    string          `json:"method,omitempty"`
 	Params    json.RawMessage `json:"params,omitempty"`
@@ -47,9 +53,9 @@ type cdpMessage struct {
 	SessionID string `json:"sessionId,omitempty"`
 }
 
-// startBrowser starts Chromium with a blank page attached; ctx bounds its
+// Start starts Chromium with a blank page attached; ctx bounds its
 // life (its end kills the browser, and every call then fails).
-func startBrowser(ctx context.Context, t *testing.T, path string) *browser {
+func Start(ctx context.Context, t testing.TB, path string) *Browser {
 	t.Helper()
 	toChrome, ourEnd, err := os.Pipe()
 	if err != nil {
@@ -59,7 +65,7 @@ func startBrowser(ctx context.Context, t *testing.T, path string) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &browser{in: ourEnd, out: bufio.NewReader(fromChrome)}
+	b := &Browser{in: ourEnd, out: bufio.NewReader(fromChrome)}
 	b.cmd = exec.CommandContext(ctx, path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
 		"--disable-background-networking", "--disable-extensions", "--no-first-run", "--user-data-dir="+t.TempDir(),
 		"--remote-debugging-pipe", "about:blank")
@@ -77,36 +83,37 @@ func startBrowser(ctx context.Context, t *testing.T, path string) *browser {
 		fromChrome.Close()
 	})
 	var target struct{ TargetID string }
-	b.call(t, "Target.createTarget", map[string]any{"url": "about:blank"}, &target)
+	b.Call(t, "Target.createTarget", map[string]any{"url": "about:blank"}, &target)
 	var attached struct{ SessionID string }
-	b.call(t, "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached)
+	b.Call(t, "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached)
 	b.session = attached.SessionID
 	return b
 }
 
 // read reads the next message.
-func (b *browser) read() (cdpMessage, error) {
+func (b *Browser) read() (Message, error) {
 	line, err := b.out.ReadBytes(0)
 	if err != nil {
-		return cdpMessage{}, fmt.Errorf("reading from Chromium: %w (stderr: %s)", err, b.stderr.String())
+		return Message{}, fmt.Errorf("reading from Chromium: %w (stderr: %s)", err, b.stderr.String())
 	}
-	var m cdpMessage
+	var m Message
 	if err := json.Unmarshal(line[:len(line)-1], &m); err != nil {
 		return m, fmt.Errorf("a message from Chromium: %w", err)
 	}
 	return m, nil
 }
 
-// call sends method to the page's session (the browser's before one is
+// Call sends method to the page's session (the browser's before one is
 // attached) and decodes its result into result (nil: ignored).
-func (b *browser) call(t *testing.T, method string, params any, result any) {
+func (b *Browser) Call(t testing.TB, method string, params any, result any) {
 	t.Helper()
-	if err := b.try(method, params, result); err != nil {
+	if err := b.Try(method, params, result); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func (b *browser) try(method string, params any, result any) error {
+// Try is Call returning its error.
+func (b *Browser) Try(method string, params any, result any) error {
 	b.next++
 	msg := map[string]any{"id": b.next, "method": method, "params": params}
 	if b.session != "" {
@@ -141,8 +148,8 @@ func (b *browser) try(method string, params any, result any) error {
 	}
 }
 
-// wait returns the first event named method (read before or after the call).
-func (b *browser) wait(t *testing.T, method string) cdpMessage {
+// Wait returns the first event named method (read before or after the call).
+func (b *Browser) Wait(t testing.TB, method string) Message {
 	t.Helper()
 	for i, m := range b.events {
 		if m.Method == method {
@@ -164,15 +171,15 @@ func (b *browser) wait(t *testing.T, method string) cdpMessage {
 	}
 }
 
-// eval evaluates a JavaScript expression in the page and decodes its value
+// Eval evaluates a JavaScript expression in the page and decodes its value
 // (DevTools' evaluation is not subject to the page's Content-Security-Policy).
-func (b *browser) eval(t *testing.T, expr string, v any) {
+func (b *Browser) Eval(t testing.TB, expr string, v any) {
 	t.Helper()
 	var r struct {
 		Result           struct{ Value json.RawMessage }
 		ExceptionDetails *struct{ Text string }
 	}
-	b.call(t, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r)
+	b.Call(t, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r)
 	if r.ExceptionDetails != nil {
 		t.Fatalf("evaluating %s: %s", expr, r.ExceptionDetails.Text)
 	}
@@ -181,9 +188,9 @@ func (b *browser) eval(t *testing.T, expr string, v any) {
 	}
 }
 
-// problems are the page's console errors, uncaught exceptions and
+// Problems are the page's console errors, uncaught exceptions and
 // Content-Security-Policy violations among the events read so far.
-func (b *browser) problems() []string {
+func (b *Browser) Problems() []string {
 	var out []string
 	for _, m := range b.events {
 		switch m.Method {
@@ -206,8 +213,8 @@ func (b *browser) problems() []string {
 	return out
 }
 
-// requests are the URLs the page asked for (Network.requestWillBeSent).
-func (b *browser) requests() []string {
+// Requests are the URLs the page asked for (Network.requestWillBeSent).
+func (b *Browser) Requests() []string {
 	var out []string
 	for _, m := range b.events {
 		if m.Method != "Network.requestWillBeSent" {
@@ -221,9 +228,9 @@ func (b *browser) requests() []string {
 	return out
 }
 
-// blockedByCSP counts the requests the page's Content-Security-Policy
+// BlockedByCSP counts the requests the page's Content-Security-Policy
 // blocked (Network.loadingFailed with blockedReason "csp").
-func (b *browser) blockedByCSP() int {
+func (b *Browser) BlockedByCSP() int {
 	n := 0
 	for _, m := range b.events {
 		var p struct{ BlockedReason string }
@@ -232,4 +239,29 @@ func (b *browser) blockedByCSP() int {
 		}
 	}
 	return n
+}
+
+// ClearEvents forgets the events read so far (before loading another page).
+func (b *Browser) ClearEvents() { b.events = nil }
+
+// SetViewport sets the page's size in CSS pixels (a device scale of 1, a
+// mobile layout below 600 pixels wide).
+func (b *Browser) SetViewport(t testing.TB, width, height int) {
+	t.Helper()
+	b.Call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}, nil)
+}
+
+// Load navigates to url and waits for its load event.
+func (b *Browser) Load(t testing.TB, url string) {
+	t.Helper()
+	b.Call(t, "Page.navigate", map[string]any{"url": url}, nil)
+	b.Wait(t, "Page.loadEventFired")
+}
+
+// Screenshot captures the whole page (beyond the viewport) as PNG.
+func (b *Browser) Screenshot(t testing.TB) []byte {
+	t.Helper()
+	var shot struct{ Data []byte }
+	b.Call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot)
+	return shot.Data
 }
