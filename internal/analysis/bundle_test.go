@@ -54,6 +54,12 @@ func TestLoadBundleAsItsDirectory(t *testing.T) {
 			if got.Name != "shared" || got.Source != p {
 				t.Errorf("name %q source %q, want shared and %s", got.Name, got.Source, p)
 			}
+			// The client machine's host name is redacted in the bundle.
+			if g, w := got.ServerSettings[diffClient], want.ServerSettings[diffClient]; g == w || !strings.HasPrefix(g, "host-") {
+				t.Errorf("client machine %q in the bundle, %q in the directory: want its host name redacted", g, w)
+			}
+			delete(got.ServerSettings, diffClient)
+			delete(want.ServerSettings, diffClient)
 			if len(got.Samples) != len(want.Samples) || got.Label != want.Label || !reflect.DeepEqual(got.ServerSettings, want.ServerSettings) {
 				t.Fatalf("%d samples labelled %q, want %d labelled %q", len(got.Samples), got.Label, len(want.Samples), want.Label)
 			}
