@@ -144,6 +144,14 @@ func TestTamperedBundleRefusedByEveryCommand(t *testing.T) {
 			t.Errorf("%v: %d, want refused naming %s:\n%s", args, r.code, victim, r.stderr)
 		}
 	}
+	// A .fbz cut short is no zip, and says so, rather than "not a result".
+	cut := filepath.Join(t.TempDir(), "cut.fbz")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(ctx, nil, "compare", cut); r.code == ExitOK || !strings.Contains(r.stderr, "not a zip archive") {
+		t.Errorf("compare of a cut bundle: %d %s", r.code, r.stderr)
+	}
 }
 
 // flipByte rewrites the archive with one byte of member name changed.
