@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/internal/record/bundle"
+	"github.com/fairbench/fairbench/internal/record/result"
 )
 
 // writeBundle bundles a suite directory, or the result files of a
@@ -78,5 +79,34 @@ func TestLoadBundleAsItsDirectory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Redaction keeps machines apart: a result of a machine like the others but
+// for its host name is still another machine once bundled, as it is in its
+// file; and the others remain one machine.
+func TestBundleRedactionKeepsMachinesApart(t *testing.T) {
+	x86, err := filepath.Glob(filepath.Join("testdata", "cpusweep", "x86", "*.json"))
+	if err != nil || len(x86) == 0 {
+		t.Fatal(err)
+	}
+	res, err := result.Read(x86[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Machine.Hostname = "twin-db"
+	for i := range res.ServerMachines {
+		res.ServerMachines[i].Hostname = "twin-db"
+	}
+	twin := filepath.Join(t.TempDir(), "twin.json")
+	if err := result.Write(twin, res); err != nil {
+		t.Fatal(err)
+	}
+	p := writeBundle(t, "mixed.fbz", bundle.CreateOptions{Results: append(x86, twin)})
+	if _, err := Load(p, ""); err == nil || !strings.Contains(err.Error(), "come from two machines") {
+		t.Fatalf("Load of two machines' results = %v, want them refused as two machines", err)
+	}
+	if _, err := Load(writeBundle(t, "one.fbz", bundle.CreateOptions{Results: x86}), ""); err != nil {
+		t.Fatalf("one machine's results: %v", err)
 	}
 }

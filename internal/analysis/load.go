@@ -46,7 +46,8 @@ func Load(path, label string) (*System, error) {
 		notes   []string
 	)
 	switch {
-	case !info.IsDir() && bundle.IsBundle(path):
+	case !info.IsDir() && (bundle.IsBundle(path) || strings.EqualFold(filepath.Ext(path), bundle.Ext)):
+		// A damaged .fbz is opened too, for bundle.Open's precise error.
 		if runs, skipped, notes, err = loadBundle(path); err != nil {
 			return nil, err
 		}

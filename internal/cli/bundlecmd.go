@@ -125,6 +125,11 @@ func (a *App) bundleCreate(args []string, f *bundleCreateFlags) error {
 	if err := out.Commit(); err != nil {
 		return withCode(ExitFailed, fmt.Errorf("bundle create: %w", err))
 	}
+	if st, err := os.Stat(f.out); err == nil && st.Mode().IsRegular() { // read back, as every reader will
+		if _, err := bundle.Open(f.out); err != nil {
+			return withCode(ExitFailed, fmt.Errorf("bundle create: the bundle written does not read back: %w", err))
+		}
+	}
 	fmt.Fprintf(a.Stdout, "wrote %s: %s, %d members, sha256 %s\n", f.out, holds(m), len(m.Members), m.SHA256)
 	fmt.Fprintf(a.Stdout, "redacted: %s\n", redactions(m))
 	return nil

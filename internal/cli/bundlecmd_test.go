@@ -89,6 +89,15 @@ func TestBundleRoundTrip(t *testing.T) {
 			t.Errorf("%v of the bundles differs from the directories':\n%s", args, firstDiff(want, fbzs.stdout))
 		}
 	}
+	// The bundled price sheet serves as --prices.
+	withSheet := runCLI(ctx, nil, "cost", "--prices", fa, "--system", "arm=huawei-arm", "--system", "x86=huawei-x86", "arm="+fa, "x86="+fb)
+	sheet := runCLI(ctx, nil, append(append([]string{"cost"}, costArgs...), "arm="+fa, "x86="+fb)...)
+	if withSheet.code != ExitOK || withSheet.stdout != strings.Replace(sheet.stdout, prices, fa+"/prices.yaml", -1) && withSheet.stdout != sheet.stdout {
+		t.Errorf("cost --prices BUNDLE: %d %s\n%s", withSheet.code, withSheet.stderr, firstDiff(sheet.stdout, withSheet.stdout))
+	}
+	if r := runCLI(ctx, nil, "cost", "--prices", fb, "arm="+fb); r.code == ExitOK || !strings.Contains(r.stderr, "holds no price sheet") {
+		t.Errorf("cost --prices with a bundle without one: %d %s", r.code, r.stderr)
+	}
 	html := runCLI(ctx, nil, "report", "--format", "html", fa)
 	if !strings.Contains(html.stdout, `-series"`) {
 		t.Errorf("the report of a bundle has no time series (its result files were not read back)")
@@ -143,6 +152,14 @@ func TestTamperedBundleRefusedByEveryCommand(t *testing.T) {
 		if r.code == ExitOK || !strings.Contains(r.stderr, victim+": content changed") {
 			t.Errorf("%v: %d, want refused naming %s:\n%s", args, r.code, victim, r.stderr)
 		}
+	}
+	// A .fbz cut short is no zip, and says so, rather than "not a result".
+	cut := filepath.Join(t.TempDir(), "cut.fbz")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(ctx, nil, "compare", cut); r.code == ExitOK || !strings.Contains(r.stderr, "not a zip archive") {
+		t.Errorf("compare of a cut bundle: %d %s", r.code, r.stderr)
 	}
 }
 

@@ -86,7 +86,7 @@ func loadSystems(args []string, f *compareFlags) ([]*analysis.System, error) {
 // loadOperand reads one operand: a result file, a suite directory, a directory
 // of result files, a bundle, or a sysbench / go-tpc log (imported on the fly).
 func loadOperand(path, label string) (*analysis.System, error) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(path, ".json") && !bundle.IsBundle(path) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(path, ".json") && !bundle.IsBundle(path) && !strings.EqualFold(filepath.Ext(path), bundle.Ext) {
 		text, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/internal/analysis/cost"
 	"github.com/fairbench/fairbench/internal/analysis/report"
 	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/record/bundle"
 )
 
 // costFlags are the cost-model options of `cost` and `report`.
@@ -32,7 +33,7 @@ type costFlags struct {
 }
 
 func (f *costFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/) for the cost-performance model")
+	fs.StringVar(&f.prices, "prices", "", "price sheet (YAML, see docs/price-sheet.md; examples in prices/), or a bundle holding one, for the cost-performance model")
 	fs.StringArrayVar(&f.systems, "system", nil, "which price-sheet system each compared system ran on: LABEL=SYSTEM (repeat; default: the system named like the label, else the one the recorded instance types and region of the server machines match)")
 	fs.StringVar(&f.threads, "cost-threads", "", "thread counts whose throughput is averaged for the cost model, e.g. 300,500,800 (default: every thread count all systems ran)")
 	fs.StringVar(&f.workload, "cost-workload", "", "the row whose throughput the cost model uses: a workload (tpcc) or a row label as compare prints it (tpcc/uniform/w100); needed when every system ran several")
@@ -69,7 +70,7 @@ func (f *costFlags) threadList() ([]int, error) {
 
 // evaluate prices the compared systems and relates them to their throughput.
 func (f *costFlags) evaluate(systems []*analysis.System, cmpOpts analysis.CompareOptions) (*cost.Pricing, error) {
-	sheet, err := cost.LoadSheet(f.prices)
+	sheet, err := loadSheet(f.prices)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +242,7 @@ func (f *costFlags) sheetReport() (*cost.Report, error) {
 	if f.scenario != "" {
 		return nil, fmt.Errorf("--scenario %s needs results to relate the cost to", f.scenario)
 	}
-	sheet, err := cost.LoadSheet(f.prices)
+	sheet, err := loadSheet(f.prices)
 	if err != nil {
 		return nil, err
 	}
@@ -301,4 +302,21 @@ func (f *costFlags) addScenario(pr *cost.Pricing) error {
 		return pr.AddEqualCost(f.budget, per, f.allowOver)
 	}
 	return fmt.Errorf("unknown --scenario %q: use equal-cost or equal-compute", f.scenario)
+}
+
+// loadSheet reads --prices: a price sheet, or the one a bundle holds
+// (bundle create --prices), the bundle verified first.
+func loadSheet(path string) (*cost.Sheet, error) {
+	if !bundle.IsBundle(path) {
+		return cost.LoadSheet(path)
+	}
+	b, err := bundle.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--prices: %w", err)
+	}
+	data, ok := b.Prices()
+	if !ok {
+		return nil, fmt.Errorf("--prices: the bundle %s holds no price sheet (it was made without --prices): give a price sheet", path)
+	}
+	return cost.ParseSheet(path+"/"+bundle.PricesName, data)
 }

@@ -308,7 +308,7 @@ func (r *redactor) text(s, key string) string {
 	})
 	s = replaceGroups(homePath, s, func(g []string) string { return g[1] + r.user(g[2]) })
 	if !r.keepHosts && !noAddress[key] {
-		s = r.addresses(r.addresses(s)) // twice: a match takes the character after it, the next one's before
+		s = r.addresses(s)
 	}
 	if !protected[key] {
 		s = r.knownWords(s)
@@ -318,12 +318,15 @@ func (r *redactor) text(s, key string) string {
 
 // addresses replaces IPv4 and IPv6 addresses that are not loopback.
 func (r *redactor) addresses(s string) string {
-	s = replaceGroups(ipv4, s, func(g []string) string {
+	v4 := func(g []string) string {
 		if ip := net.ParseIP(g[2]); ip == nil || isLoopback(g[2]) {
 			return g[0]
 		}
 		return g[1] + r.ip(g[2]) + g[3]
-	})
+	}
+	// Twice: a match takes the character after it, which the next one
+	// needs before it ("10.0.0.1,10.0.0.2").
+	s = replaceGroups(ipv4, replaceGroups(ipv4, s, v4), v4)
 	return ipv6.ReplaceAllStringFunc(s, func(m string) string {
 		a, _, _ := strings.Cut(m, "%")
 		if strings.Count(a, ":") < 2 || net.ParseIP(a) == nil || isLoopback(a) {
