@@ -147,6 +147,8 @@ func TestTamperedBundleRefusedByEveryCommand(t *testing.T) {
 		{"compare", bad},
 		{"report", "--format", "md", bad},
 		{"cost", "--prices", prices, "--system", "arm=huawei-arm", "arm=" + bad},
+		{"rerun", bad},
+		{"site", bad, "-o", filepath.Join(t.TempDir(), "site")},
 	} {
 		r := runCLI(ctx, nil, args...)
 		if r.code == ExitOK || !strings.Contains(r.stderr, victim+": content changed") {

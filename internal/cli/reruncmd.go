@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
 	"github.com/fairbench/fairbench/internal/record/bundle"
+	"github.com/fairbench/fairbench/internal/record/result"
 	"github.com/fairbench/fairbench/internal/record/suitedir"
 	"github.com/fairbench/fairbench/internal/run/rerun"
 	"github.com/fairbench/fairbench/internal/run/suite"
@@ -32,6 +33,9 @@ type rerunFlags struct {
 	only    []string
 	report  string
 	label   string
+	// allowMixed compares rows of another transport (socket vs TCP),
+	// marked † mixed, instead of refusing before the run.
+	allowMixed bool
 }
 
 const rerunHelp = `rerun runs a bundle's plan on this machine — the same workloads, data sets,
@@ -77,6 +81,7 @@ func (a *App) rerunCommand() *cobra.Command {
 	fs.StringArrayVar(&f.only, "only", nil, "keep only these values of the plan: KEY=V1,V2 with KEY workloads, rand_types, threads, server_cpus or profiles (repeat for several keys)")
 	fs.StringVar(&f.report, "report", "", "the HTML report of yours vs the bundle's (default DIR/rerun-report.html)")
 	fs.StringVar(&f.label, "label", "yours", "the label of this machine's system in the comparison")
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "run even when your target's transport (Unix socket or TCP) is not the bundle's, and put the rows side by side marked † mixed; without it such a re-run is refused before it runs")
 	fs.StringVarP(&f.suite.out, "out", "o", "", "suite directory for your results (default "+resultsParent+"/PLAN-NAME-DATE-TIME)")
 	fs.BoolVar(&f.suite.resume, "resume", false, "continue an interrupted re-run in --out")
 	fs.BoolVar(&f.suite.dryRun, "dry-run", false, "print the re-run's matrix and estimated duration, and run nothing")
@@ -93,7 +98,7 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	rec, err := recordedSuite(path, b)
+	rec, theirs, err := recordedSuite(path, b)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -118,6 +123,9 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	plan, err := suite.ParsePlan(filepath.Base(path)+":plan.yaml", prepared.Text)
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("the re-run's plan: %w", err))
+	}
+	if err := sameTransport(plan, env, theirs, path, f.allowMixed); err != nil {
+		return withCode(ExitUsage, err)
 	}
 	a.printRerunHeader(path, b, prepared.Notes, f)
 	if err := checkSuitePlan(plan, f.suite, env); err != nil {
@@ -176,30 +184,68 @@ func (t *targetFlags) rerunSettings(fs *pflag.FlagSet, getenv func(string) strin
 }
 
 // recordedSuite is what rerun needs of a suite bundle: its plan, the
-// servers and the thread counts its cells ran.
-func recordedSuite(path string, b *bundle.Bundle) (rerun.Recorded, error) {
+// servers and the thread counts its cells ran, and the transport its first
+// result recorded ("" when none says).
+func recordedSuite(path string, b *bundle.Bundle) (rec rerun.Recorded, transport string, err error) {
 	m := b.Manifest()
-	rec := rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
+	rec = rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
 	if m.Kind != bundle.KindSuite || m.Plan == "" {
-		return rec, fmt.Errorf("%s holds %d single run(s), not a suite's plan: rerun re-runs suite bundles; run its recorded command lines with your target options instead:\n%s",
+		return rec, "", fmt.Errorf("%s holds %d single run(s), not a suite's plan: rerun re-runs suite bundles; run its recorded command lines with your target options instead:\n%s",
 			path, len(m.Runs), recordedCommands(m))
 	}
 	data, err := fs.ReadFile(b.FS(), suitedir.ManifestName)
 	if err != nil {
-		return rec, fmt.Errorf("%s: its suite manifest: %w", path, err)
+		return rec, "", fmt.Errorf("%s: its suite manifest: %w", path, err)
 	}
-	var sm suitedir.Manifest
-	if err := json.Unmarshal(data, &sm); err != nil {
-		return rec, fmt.Errorf("%s: its suite manifest: %w", path, err)
+	sm, err := suitedir.ParseManifest(data, path+": "+suitedir.ManifestName)
+	if err != nil {
+		return rec, "", err
 	}
 	rec.Servers = sm.Servers
 	for _, c := range sm.Cells {
 		if c.Threads > 0 && !slices.Contains(rec.Threads, c.Threads) {
 			rec.Threads = append(rec.Threads, c.Threads)
 		}
+		if c.File == "" || transport != "" {
+			continue
+		}
+		if f, err := b.FS().Open(c.File); err == nil {
+			if res, err := result.Decode(f); err == nil {
+				transport = res.Target.TransportOf()
+			}
+			f.Close()
+		}
 	}
 	slices.Sort(rec.Threads)
-	return rec, nil
+	return rec, transport, nil
+}
+
+// sameTransport refuses, before anything runs, a re-run whose connections
+// would reach the server another way (Unix socket, TCP) than the bundle's
+// did: the transport is part of a row's key, so no row would be compared.
+// A plan that starts its own server, the embedded database and a bundle
+// that does not say are let through.
+func sameTransport(plan *suite.Plan, env suite.Env, theirs, path string, allowMixed bool) error {
+	if plan.Server != nil || theirs == "" || allowMixed {
+		return nil
+	}
+	cfg, _, err := plan.TargetConfig(env.Getenv)
+	if err != nil || cfg.Kind == driver.KindSQLite || cfg.DryRun {
+		return nil // the plan's check says what is wrong
+	}
+	mine, how := result.TransportTCP, "hosts "+strings.Join(cfg.Hosts, ",")
+	if cfg.Socket != "" {
+		mine, how = result.TransportSocket, "the Unix socket "+cfg.Socket
+	}
+	if mine == theirs {
+		return nil
+	}
+	fix := "name your server by host and port (--mysql-host 127.0.0.1 --mysql-port 3306, or --pgsql-…)"
+	if theirs == result.TransportSocket {
+		fix = "name its Unix socket (--mysql-socket or --pgsql-socket)"
+	}
+	return fmt.Errorf("%s reached its server over %s; your target is %s: the transport is part of every row's key, so no row would be compared: %s, or give --allow-mixed to run and compare rows marked † mixed",
+		path, theirs, how, fix)
 }
 
 // recordedCommands lists a results bundle's recorded command lines.
@@ -239,7 +285,9 @@ func (a *App) rerunReport(dir, path string, f *rerunFlags) error {
 	}
 	args := []string{f.label + "=" + dir, bundleLabel + "=" + path}
 	fmt.Fprintf(a.Stdout, "\n%s vs %s:\n\n", f.label, bundleLabel)
-	if err := a.compare(args, defaultReportFlags(), false); err != nil {
+	cf := defaultReportFlags()
+	cf.allowMixed = f.allowMixed
+	if err := a.compare(args, cf, false); err != nil {
 		return rerunCompareErr(err, dir, args)
 	}
 	out := f.report
@@ -248,7 +296,7 @@ func (a *App) rerunReport(dir, path string, f *rerunFlags) error {
 	}
 	title := fmt.Sprintf("%s vs %s", f.label, bundleLabel)
 	rf := defaultReportFlags()
-	rf.format, rf.out, rf.title = "html", out, title
+	rf.format, rf.out, rf.title, rf.allowMixed = "html", out, title, f.allowMixed
 	if err := a.runReport(args, rf); err != nil {
 		return rerunCompareErr(err, dir, args)
 	}

@@ -95,6 +95,11 @@ func TestRerunOnMariaDB(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused re-run created its directory")
 	}
+	// Over the socket, where the bundle went over TCP: no row would match.
+	sock := runCLI(ctx, nil, "rerun", fbz, "--out", out, "--mysql-socket="+testdb.MySQLSocket(), "--mysql-user="+mine.User, "--mysql-db="+mine.Database)
+	if sock.code != ExitUsage || !strings.Contains(sock.stderr, "the transport is part of every row's key") {
+		t.Fatalf("rerun over the socket: %d\n%s%s", sock.code, sock.stdout, sock.stderr)
+	}
 	args := []string{"rerun", fbz, "--out", out, "--db-driver=mysql", "--mysql-host=" + mine.Hosts[0],
 		"--mysql-port=" + strconv.Itoa(mine.Ports[0]), "--mysql-user=" + mine.User, "--mysql-db=" + mine.Database}
 	checkRerunReport(t, runCLI(ctx, nil, args...), out)
