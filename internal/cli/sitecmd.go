@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairbench/fairbench/internal/analysis/cost"
 	"github.com/fairbench/fairbench/internal/analysis/site"
 	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
 )
 
@@ -78,7 +80,7 @@ func (a *App) site(args []string, f *siteFlags) error {
 		if err != nil {
 			return usageErrorf("--price-perf: %v", err)
 		}
-		sheet, err := cost.LoadSheet(f.prices)
+		sheet, err := loadSheet(f.prices)
 		if err != nil {
 			return withCode(ExitUsage, err)
 		}
@@ -86,7 +88,7 @@ func (a *App) site(args []string, f *siteFlags) error {
 	} else if len(f.systems) > 0 {
 		return usageErrorf("--system maps systems to a price sheet's: give the sheet with --prices")
 	}
-	systems, err := loadSystems(args, &compareFlags{})
+	systems, err := loadSystems(operandLabels(args), &compareFlags{})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -107,6 +109,39 @@ func (a *App) site(args []string, f *siteFlags) error {
 	}
 	fmt.Fprintf(a.Stderr, "fairbench: wrote the site of %d systems (%d rows) to %s: open %s\n", len(s.Operands), len(s.Rows), f.out, filepath.Join(f.out, site.IndexFile))
 	return nil
+}
+
+// operandLabels labels each unlabelled operand by its name (a bundle's or
+// directory's base name, without .fbz or .json), as a results site lists
+// what people published: the machine label compare derives says little when
+// the bundles come from alike machines. Names two operands share stay
+// unlabelled (one label would pool them into one system).
+func operandLabels(args []string) []string {
+	name := func(arg string) string {
+		base := filepath.Base(filepath.Clean(arg))
+		return strings.TrimSuffix(strings.TrimSuffix(base, bundle.Ext), ".json")
+	}
+	count := map[string]int{}
+	for _, arg := range args {
+		if !labelled(arg) {
+			count[name(arg)]++
+		}
+	}
+	out := make([]string, len(args))
+	for i, arg := range args {
+		out[i] = arg
+		if n := name(arg); !labelled(arg) && count[n] == 1 && n != "" && !strings.Contains(n, "=") {
+			out[i] = n + "=" + arg
+		}
+	}
+	return out
+}
+
+// labelled reports whether an operand is LABEL=PATH (analysis.LoadSystems'
+// rule).
+func labelled(arg string) bool {
+	l, _, ok := strings.Cut(arg, "=")
+	return ok && !strings.ContainsRune(l, os.PathSeparator)
 }
 
 // checkOut checks --out before anything is read: given, a directory this

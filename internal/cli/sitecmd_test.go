@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,20 @@ func TestSiteCommandRefusals(t *testing.T) {
 	for _, d := range []string{"a", "b", "c", "d"} {
 		if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
 			t.Errorf("a refused site made its directory %s", d)
+		}
+	}
+}
+
+func TestSiteOperandLabels(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{[]string{"a/arm.fbz", "x86-suite", "r/one.json"}, []string{"arm=a/arm.fbz", "x86-suite=x86-suite", "one=r/one.json"}},
+		{[]string{"a/s.fbz", "b/s.fbz"}, []string{"a/s.fbz", "b/s.fbz"}}, // one label would pool them
+		{[]string{"mine=a/s.fbz", "b/s.fbz"}, []string{"mine=a/s.fbz", "s=b/s.fbz"}},
+		{[]string{"dir/with=sign/s.fbz"}, []string{"s=dir/with=sign/s.fbz"}},
+	}
+	for _, tt := range tests {
+		if got := operandLabels(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("operandLabels(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
