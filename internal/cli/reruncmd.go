@@ -81,7 +81,7 @@ func (a *App) rerunCommand() *cobra.Command {
 	fs.StringArrayVar(&f.only, "only", nil, "keep only these values of the plan: KEY=V1,V2 with KEY workloads, rand_types, threads, server_cpus or profiles (repeat for several keys)")
 	fs.StringVar(&f.report, "report", "", "the HTML report of yours vs the bundle's (default DIR/rerun-report.html)")
 	fs.StringVar(&f.label, "label", "yours", "the label of this machine's system in the comparison")
-	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "run even when your target's transport (Unix socket or TCP) is not the bundle's, and put the rows side by side marked † mixed; without it such a re-run is refused before it runs")
+	fs.BoolVar(&f.allowMixed, "allow-mixed", false, "run even when your rows cannot share the bundle's key — your target's transport (Unix socket or TCP) is not the bundle's, or --managed starts a server for a plan that did not start one (a profile, a socket) — and put them side by side marked † mixed; without it such a re-run is refused before it runs")
 	fs.StringVarP(&f.suite.out, "out", "o", "", "suite directory for your results (default "+resultsParent+"/PLAN-NAME-DATE-TIME)")
 	fs.BoolVar(&f.suite.resume, "resume", false, "continue an interrupted re-run in --out")
 	fs.BoolVar(&f.suite.dryRun, "dry-run", false, "print the re-run's matrix and estimated duration, and run nothing")
@@ -103,7 +103,7 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 		return withCode(ExitUsage, err)
 	}
 	env := a.suiteEnv()
-	opts := rerun.Options{Managed: f.managed, Only: f.only}
+	opts := rerun.Options{Managed: f.managed, Only: f.only, AllowMixed: f.allowMixed}
 	if opts.Target, err = f.target.rerunSettings(cmd.Flags(), env.Getenv); err != nil {
 		return withCode(ExitUsage, err)
 	}

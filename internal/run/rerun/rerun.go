@@ -36,6 +36,10 @@ type Options struct {
 	// Only keeps these values of the plan's matrix, each "KEY=V1,V2": KEY is
 	// workloads, rand_types, threads, server_cpus or profiles.
 	Only []string
+	// AllowMixed lets Managed start a server for a plan that did not start
+	// one: its rows differ from the bundle's by profile and transport, so
+	// they can be compared only marked mixed.
+	AllowMixed bool
 }
 
 // Recorded is what a bundle recorded of the suite it holds.
@@ -124,7 +128,7 @@ func (e *editor) target(opts Options) error {
 	case opts.Managed && server != nil:
 		return nil // the plan starts its own server: that is what --managed asks
 	case opts.Managed:
-		return e.managed(recorded)
+		return e.managed(recorded, opts.AllowMixed)
 	case server != nil:
 		return nil
 	}
@@ -209,7 +213,7 @@ func (e *editor) userTarget(given targetspec.Settings, planServer bool, recorded
 }
 
 // managed makes the plan start a local server of the bundle's flavour.
-func (e *editor) managed(recorded string) error {
+func (e *editor) managed(recorded string, allowMixed bool) error {
 	flavor := ""
 	for _, s := range e.rec.Servers {
 		if f := managedFlavor(s.Server.Flavor); f != "" {
@@ -222,6 +226,10 @@ func (e *editor) managed(recorded string) error {
 			return fmt.Errorf("%s ran on the embedded SQLite database: there is no server to start; re-run without --managed", e.rec.Name)
 		}
 		return fmt.Errorf("%s ran against %s, a flavour fairbench cannot start (it starts mariadb, mysql and postgres): give the target options of such a server instead of --managed", e.rec.Name, recorded)
+	}
+	if !allowMixed {
+		return fmt.Errorf("%s ran against %s, which its plan did not start: a server fairbench starts runs with a profile (cpu-bound) and is reached over its Unix socket, and both are part of every row's key, so no row would be compared with the bundle's; give the target options of a server like the bundle's, or --allow-mixed with --managed to run it and compare rows marked † mixed",
+			e.rec.Name, recorded)
 	}
 	_, oldTarget := lookup(e.root, "target")
 	t := &yaml.Node{Kind: yaml.MappingNode}
