@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fairbench/fairbench/internal/analysis/cost"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
 	"github.com/fairbench/fairbench/internal/record/bundle"
@@ -267,6 +268,7 @@ func (a *App) printRerunHeader(path string, b *bundle.Bundle, notes []string, f 
 	m := b.Manifest()
 	fmt.Fprintf(a.Stdout, "Re-running %s (sha256 %s, written by %s %s on %s)\n",
 		path, m.SHA256, m.Tool.Name, m.Tool.Version, m.Created.Format("2006-01-02"))
+	notes = append(notes, machineNotes(path, b, f.label)...)
 	if f.suite.scale != 1 {
 		notes = append(notes, fmt.Sprintf("--scale %g changes the data sizes: rows of a data set the bundle did not run are shown apart, not compared with the bundle's", f.suite.scale))
 	}
@@ -302,6 +304,26 @@ func (a *App) rerunReport(dir, path string, f *rerunFlags) error {
 	}
 	fmt.Fprintf(a.Stdout, "\nThe report: %s\n", out)
 	return nil
+}
+
+// machineNotes say what of the bundle's machine and prices this machine
+// cannot reproduce: more CPUs than it has, a price sheet that prices the
+// bundle's systems (yours only where the sheet lists it).
+func machineNotes(path string, b *bundle.Bundle, label string) []string {
+	var notes []string
+	if data, err := fs.ReadFile(b.FS(), suitedir.ManifestName); err == nil {
+		if sm, err := suitedir.ParseManifest(data, path); err == nil {
+			if theirs, mine := sm.Machine.LogicalCPUs, machineCPUs(); theirs > mine {
+				notes = append(notes, fmt.Sprintf("the bundle's client machine had %d logical CPUs, this process may use %d: the same thread counts run on fewer CPUs, so the comparison is of machines", theirs, mine))
+			}
+		}
+	}
+	if data, ok := b.Prices(); ok {
+		if sheet, err := cost.ParseSheet(path+"/"+bundle.PricesName, data); err == nil {
+			notes = append(notes, fmt.Sprintf("the bundle's price sheet prices %s: this machine has a price only if it is one of them — fairbench cost --prices %s --system %s=SYSTEM prices it, another sheet --prices FILE", strings.Join(sheet.SystemNames(), ", "), path, label))
+		}
+	}
+	return notes
 }
 
 // rerunCompareErr says where the results are when the comparison fails.

@@ -21,14 +21,14 @@ run: {time: 1}
 `
 
 // suiteBundle runs plan into a suite directory and bundles it.
-func suiteBundle(ctx context.Context, t *testing.T, plan string) (dir, fbz string) {
+func suiteBundle(ctx context.Context, t *testing.T, plan string, createArgs ...string) (dir, fbz string) {
 	t.Helper()
 	tmp := t.TempDir()
 	dir, fbz = filepath.Join(tmp, "suite"), filepath.Join(tmp, "theirs.fbz")
 	if r := runCLI(ctx, nil, "suite", "run", writeFile(t, "plan.yaml", plan), "--out", dir); r.code != ExitOK {
 		t.Fatalf("suite run: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := runCLI(ctx, nil, "bundle", "create", dir, "-o", fbz); r.code != ExitOK {
+	if r := runCLI(ctx, nil, append([]string{"bundle", "create", dir, "-o", fbz}, createArgs...)...); r.code != ExitOK {
 		t.Fatalf("bundle create: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	return dir, fbz
@@ -68,11 +68,12 @@ func TestRerunOnTheEmbeddedDatabase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	theirs, mine := testdb.SQLite(t), testdb.SQLite(t)
-	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "embedded", "target: {sqlite_db: "+theirs.Path+"}"))
+	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "embedded", "target: {sqlite_db: "+theirs.Path+"}"),
+		"--prices", filepath.Join("..", "..", "prices", "mysqlonarm-cpm-2020.yaml"))
 	out := filepath.Join(t.TempDir(), "mine")
 
 	dry := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db", mine.Path, "--out", out, "--dry-run")
-	if dry.code != ExitOK || !strings.Contains(dry.stdout, "4 cells") {
+	if dry.code != ExitOK || !strings.Contains(dry.stdout, "4 cells") || !strings.Contains(dry.stdout, "note: the bundle's price sheet prices ") {
 		t.Fatalf("rerun --dry-run: %d\n%s%s", dry.code, dry.stdout, dry.stderr)
 	}
 	r := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db", mine.Path, "--out", out)
@@ -109,13 +110,15 @@ func TestRerunBadInput(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := testdb.SQLite(t)
-	_, fbz := suiteBundle(ctx, t, fmt.Sprintf(rerunPlan, "bad", "target: {sqlite_db: "+db.Path+"}"))
+	// One cell is enough: every refusal comes before anything runs.
+	plan := strings.Replace(fmt.Sprintf(rerunPlan, "bad", "target: {sqlite_db: "+db.Path+"}"), "threads: [1, 2], rounds: 2", "threads: [1]", 1)
+	_, fbz := suiteBundle(ctx, t, plan)
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"only a value the plan lacks", []string{fbz, "--only", "threads=8"}, `"8" is not among the plan's matrix.threads (1, 2)`},
+		{"only a value the plan lacks", []string{fbz, "--only", "threads=8"}, `"8" is not among the plan's matrix.threads (1)`},
 		{"managed on the embedded database", []string{fbz, "--managed"}, "no server to start"},
 		{"managed and a target", []string{fbz, "--managed", "--db-driver=mysql"}, "not both"},
 		{"not a bundle", []string{writeFile(t, "x.fbz", "hello")}, "x.fbz"},
