@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/analysis/cost"
-	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
 	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
@@ -58,6 +57,10 @@ values (workloads, rand_types, threads, server_cpus, profiles); --scale shortens
 and a scaled data set is no longer the bundle's (its rows are not compared with the
 bundle's, and the run says so first).
 
+A bundle of single runs is re-run run by run: each recorded "fairbench run WORKLOAD …"
+against your target (its data prepared once first), the results in --out; the other
+command-line forms (sysbench's, pgbench's, go-tpc's) and imported logs are refused.
+
   fairbench rerun arm-suite.fbz --managed
   fairbench rerun arm-suite.fbz --mysql-host db1 --mysql-user sbtest --only threads=1,16`
 
@@ -98,6 +101,9 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	b, err := bundle.Open(path)
 	if err != nil {
 		return withCode(ExitUsage, err)
+	}
+	if b.Manifest().Kind == bundle.KindResults {
+		return a.rerunRuns(cmd.Context(), path, b, f, cmd.Flags(), a.Getenv)
 	}
 	rec, theirs, err := recordedSuite(path, b)
 	if err != nil {
@@ -190,9 +196,8 @@ func (t *targetFlags) rerunSettings(fs *pflag.FlagSet, getenv func(string) strin
 func recordedSuite(path string, b *bundle.Bundle) (rec rerun.Recorded, transport string, err error) {
 	m := b.Manifest()
 	rec = rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
-	if m.Kind != bundle.KindSuite || m.Plan == "" {
-		return rec, "", fmt.Errorf("%s holds %d single run(s), not a suite's plan: rerun re-runs suite bundles; run its recorded command lines with your target options instead:\n%s",
-			path, len(m.Runs), recordedCommands(m))
+	if m.Plan == "" {
+		return rec, "", fmt.Errorf("%s holds a suite without its plan: there is nothing to re-run", path)
 	}
 	data, err := fs.ReadFile(b.FS(), suitedir.ManifestName)
 	if err != nil {
@@ -231,35 +236,10 @@ func sameTransport(plan *suite.Plan, env suite.Env, theirs, path string, allowMi
 		return nil
 	}
 	cfg, _, err := plan.TargetConfig(env.Getenv)
-	if err != nil || cfg.Kind == driver.KindSQLite || cfg.DryRun {
+	if err != nil {
 		return nil // the plan's check says what is wrong
 	}
-	mine, how := result.TransportTCP, "hosts "+strings.Join(cfg.Hosts, ",")
-	if cfg.Socket != "" {
-		mine, how = result.TransportSocket, "the Unix socket "+cfg.Socket
-	}
-	if mine == theirs {
-		return nil
-	}
-	fix := "name your server by host and port (--mysql-host 127.0.0.1 --mysql-port 3306, or --pgsql-…)"
-	if theirs == result.TransportSocket {
-		fix = "name its Unix socket (--mysql-socket or --pgsql-socket)"
-	}
-	return fmt.Errorf("%s reached its server over %s; your target is %s: the transport is part of every row's key, so no row would be compared: %s, or give --allow-mixed to run and compare rows marked † mixed",
-		path, theirs, how, fix)
-}
-
-// recordedCommands lists a results bundle's recorded command lines.
-func recordedCommands(m *bundle.Manifest) string {
-	var b strings.Builder
-	for _, r := range m.Runs {
-		line := strings.Join(r.CommandLine, " ")
-		if line == "" {
-			line = "(not recorded: " + r.Workload + ")"
-		}
-		fmt.Fprintf(&b, "  %s\n", line)
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return transportsMatch(cfg, theirs, path)
 }
 
 // printRerunHeader says what is re-run and what the re-run does

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
@@ -128,6 +129,90 @@ func TestRerunBadInput(t *testing.T) {
 		r := runCLI(ctx, nil, append([]string{"rerun"}, tt.args...)...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%s: %d, want exit 2 with %q\n%s%s", tt.name, r.code, tt.want, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestRerunOfSingleRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	theirs, mine := testdb.SQLite(t), testdb.SQLite(t)
+	tmp := t.TempDir()
+	common := []string{"--sqlite-db=" + theirs.Path, "--tables=1", "--table-size=1000"}
+	if r := runCLI(ctx, nil, join([]string{"prepare", "oltp_point_select"}, common)...); r.code != ExitOK {
+		t.Fatalf("prepare: %d\n%s", r.code, r.stderr)
+	}
+	var files []string
+	for i, threads := range []string{"1", "1", "2", "2"} {
+		out := filepath.Join(tmp, fmt.Sprintf("r%d.json", i))
+		args := join([]string{"run", "oltp_point_select", "--time=1", "--threads=" + threads, "--output=" + out}, common)
+		if r := runCLI(ctx, nil, args...); r.code != ExitOK {
+			t.Fatalf("run: %d\n%s", r.code, r.stderr)
+		}
+		files = append(files, out)
+	}
+	fbz := filepath.Join(tmp, "theirs.fbz")
+	if r := runCLI(ctx, nil, append([]string{"bundle", "create", "-o", fbz}, files...)...); r.code != ExitOK {
+		t.Fatalf("bundle create: %d\n%s", r.code, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "mine")
+	dry := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db="+mine.Path, "--out", out, "--dry-run")
+	if dry.code != ExitOK || strings.Count(dry.stdout, "fairbench run oltp_point_select") != 4 || strings.Contains(dry.stdout, theirs.Path) {
+		t.Fatalf("rerun --dry-run: %d, want the 4 runs against the new database\n%s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	if r := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db="+mine.Path, "--out", out, "--only", "threads=1"); r.code != ExitUsage || !strings.Contains(r.stderr, "holds single runs") {
+		t.Errorf("--only of single runs: %d %s", r.code, r.stderr)
+	}
+	r := runCLI(ctx, nil, "rerun", fbz, "--sqlite-db="+mine.Path, "--out", out)
+	if r.code != ExitOK || strings.Count(r.stdout, "-- [") != 5 { // one prepare, four runs
+		t.Fatalf("rerun: %d, want one prepare and four runs\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"yours vs theirs", "oltp_point_select", "The report: "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("rerun output lacks %q", want)
+		}
+	}
+	results, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if len(results) != 4 {
+		t.Errorf("%d results in %s, want 4", len(results), out)
+	}
+}
+
+func TestReplayOf(t *testing.T) {
+	app := &App{Workloads: DefaultWorkloads()}
+	target := []string{"--mysql-host=db2"}
+	tests := []struct {
+		line      []string
+		prep, run string // the arguments after the workload, "" when refused
+		err       string
+	}{
+		{line: []string{"fairbench", "run", "oltp_read_only", "--threads=4", "--tables", "2", "--mysql-host=host-1", "--mysql-user=user-1", "--output=x.json", "--rand-type=zipfian", "--server-agent=http://host-1:9901", "--time=30"},
+			prep: "--tables=2 --rand-type=zipfian --mysql-host=db2", run: "--tables=2 --threads=4 --time=30 --rand-type=zipfian --mysql-host=db2"},
+		{line: []string{"fairbench", "run", "oltp_read_only", "--session-var=a=1", "--session-var=b=2", "--report-interval=1"},
+			prep: "--session-var=a=1 --session-var=b=2 --mysql-host=db2", run: "--report-interval=1 --session-var=a=1 --session-var=b=2 --mysql-host=db2"},
+		{line: []string{"fairbench", "oltp_read_only", "--threads=4", "run"}, err: "not as `fairbench run WORKLOAD …`"},
+		{line: []string{"fairbench", "run", "oltp_read_only", "--clients=2", "--start-at=1"}, err: "coordinated"},
+		{line: []string{"fairbench", "run", "no_such_workload"}, err: "no_such_workload"},
+		{line: []string{"fairbench", "run", "oltp_read_only", "--no-such-flag"}, err: "no-such-flag"},
+		{line: nil, err: "not as `fairbench run WORKLOAD …`"},
+	}
+	for _, tt := range tests {
+		rp, err := app.replayOf(bundle.Run{File: "r.json", CommandLine: tt.line}, target)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: error %v, want one with %q", tt.line, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.line, err)
+			continue
+		}
+		if got := strings.Join(rp.prepare[2:], " "); got != tt.prep {
+			t.Errorf("%q: prepare %q, want %q", tt.line, got, tt.prep)
+		}
+		if got := strings.Join(rp.run[2:], " "); got != tt.run {
+			t.Errorf("%q: run %q, want %q", tt.line, got, tt.run)
 		}
 	}
 }
