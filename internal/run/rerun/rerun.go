@@ -126,17 +126,39 @@ func (e *editor) target(opts Options) error {
 	case len(opts.Target) > 0:
 		return e.userTarget(opts.Target, server != nil, recorded)
 	case opts.Managed && server != nil:
-		return nil // the plan starts its own server: that is what --managed asks
+		e.ownPaths(server) // the plan starts its own server: that is what --managed asks
+		return nil
 	case opts.Managed:
 		return e.managed(recorded, opts.AllowMixed)
 	case server != nil:
+		e.ownPaths(server)
 		return nil
 	}
 	if kind := e.plannedDriver(); kind != driver.KindSQLite {
 		return fmt.Errorf("%s ran against a %s server (%s) that this machine cannot reach as recorded: give the target options of yours as run takes them (--%s-host, --%s-port or --%s-socket, --%s-user, --%s-db; the password in %s), or --managed to start a local %s",
 			e.rec.Name, kind, recorded, kind, kind, kind, kind, kind, targetspec.DefaultPasswordEnv(kind), recordedFlavorOr(e.rec.Servers, "server"))
 	}
+	e.ownPaths(nil)
 	return nil
+}
+
+// ownPaths drops the paths the bundle's plan wrote to on its author's
+// machine — the embedded database's file, the started server's directory —
+// so that a re-run writes only where fairbench's defaults (under the
+// working directory) or the user's options say.
+func (e *editor) ownPaths(server *yaml.Node) {
+	if t := mapping(e.root, "target"); t != nil {
+		if _, p := lookup(t, "sqlite_db"); p != nil && p.Value != "" {
+			deleteKey(t, "sqlite_db")
+			e.note("the bundle's plan kept its database in %s; this re-run uses fairbench's default %s (give --sqlite-db to choose)", p.Value, targetspec.DefaultSQLitePath)
+		}
+	}
+	if server != nil && server.Kind == yaml.MappingNode {
+		if _, d := lookup(server, "dir"); d != nil && d.Value != "" {
+			deleteKey(server, "dir")
+			e.note("the bundle's plan started its server in %s; this re-run starts it in fairbench's default directory (fairbench-data/suite-FLAVOR under the working directory)", d.Value)
+		}
+	}
 }
 
 // plannedDriver is the driver kind of the plan's target.

@@ -63,6 +63,10 @@ func TestPrepare(t *testing.T) {
 	}{
 		{name: "embedded database kept", rec: Recorded{Plan: []byte(sqlitePlan)},
 			notWant: []string{"target:"}},
+		{name: "the author's database file is not written", rec: Recorded{Plan: []byte("target: {sqlite_db: /home/user-1/b.db}\n" + sqlitePlan)},
+			notWant: []string{"/home/user-1"}, notes: []string{"kept its database in /home/user-1/b.db"}},
+		{name: "the author's server directory is not written", rec: Recorded{Plan: []byte(strings.Replace(managedPlan, "flavor: mariadb", "flavor: mariadb\n  dir: /srv/x", 1)), Servers: mariadb()},
+			notWant: []string{"/srv/x"}, notes: []string{"started its server in /srv/x"}},
 		{name: "a remote server needs yours", rec: Recorded{Plan: []byte(mysqlPlan), Servers: mariadb(), Threads: []int{1, 8}},
 			err: "ran against a mysql server (MariaDB 10.11.6)"},
 		{name: "your server, method kept, other driver's codes dropped", rec: Recorded{Plan: []byte(mysqlPlan), Servers: mariadb(), Threads: []int{1, 8}},
