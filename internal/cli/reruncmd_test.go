@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,6 +172,15 @@ func TestRerunOfSingleRuns(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("rerun output lacks %q", want)
 		}
+	}
+	// The time left falls from run to run (4 × 1 s planned).
+	var left []float64
+	for _, m := range regexp.MustCompile(`\(([0-9.]+)s left, ETA [0-9:]+\)`).FindAllStringSubmatch(r.stdout, -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		left = append(left, v)
+	}
+	if len(left) != 4 || left[0] != 4 || !(left[3] < left[0]) {
+		t.Errorf("time left per run %v, want 4 values falling from 4s", left)
 	}
 	results, _ := filepath.Glob(filepath.Join(out, "*.json"))
 	if len(results) != 4 {

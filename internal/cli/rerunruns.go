@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/base/progress"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
@@ -23,8 +24,9 @@ import (
 type replay struct {
 	workload string
 	threads  string
-	prepare  []string // fairbench prepare WORKLOAD [data options] [target]
-	run      []string // fairbench run WORKLOAD [options] [target] (--output added)
+	prepare  []string      // fairbench prepare WORKLOAD [data options] [target]
+	run      []string      // fairbench run WORKLOAD [options] [target] (--output added)
+	planned  time.Duration // its warm-up and measured time, for the time left
 }
 
 // replayDrop are run's options a replay leaves out: where the result and
@@ -61,7 +63,8 @@ func (a *App) replayOf(r bundle.Run, target []string) (*replay, error) {
 	if clients, _ := fs.GetInt("clients"); clients > 0 {
 		return nil, fmt.Errorf("%s: one of %d coordinated clients (--clients): a coordinated run cannot be re-run alone", r.File, clients)
 	}
-	rp := &replay{workload: spec.Name, threads: fs.Lookup("threads").Value.String()}
+	rp := &replay{workload: spec.Name, threads: fs.Lookup("threads").Value.String(),
+		planned: time.Duration(inv.run.time + inv.run.warmup)}
 	rp.prepare = []string{string(phasePrepare), spec.Name}
 	rp.run = []string{string(phaseRun), spec.Name}
 	for _, g := range inv.groups {
@@ -215,6 +218,7 @@ func (a *App) runReplays(ctx context.Context, replays []*replay, dir string, get
 		return withCode(ExitUsage, fmt.Errorf("--out: %w", err))
 	}
 	var prepared [][]string
+	start := time.Now()
 	for i, rp := range replays {
 		if ctx.Err() != nil {
 			return withCode(ExitInterrupted, fmt.Errorf("interrupted: the results so far are in %s", dir))
@@ -230,12 +234,29 @@ func (a *App) runReplays(ctx context.Context, replays []*replay, dir string, get
 		}
 		out := filepath.Join(dir, fmt.Sprintf("%04d-%s-t%s.json", i+1, rp.workload, rp.threads))
 		args := append(slices.Clone(rp.run), "--output="+out)
-		fmt.Fprintf(a.Stdout, "-- [%d/%d] fairbench %s\n", i+1, len(replays), strings.Join(redactArgs(args), " "))
+		fmt.Fprintf(a.Stdout, "-- [%d/%d] fairbench %s %s\n", i+1, len(replays), strings.Join(redactArgs(args), " "), replaysLeft(replays, i, time.Since(start)))
 		if code := child.Execute(ctx, args); code != ExitOK {
 			return withCode(code, fmt.Errorf("run %d of %d failed (exit %d): the results so far are in %s", i+1, len(replays), code, dir))
 		}
 	}
 	return nil
+}
+
+// replaysLeft estimates the time the replays from i on take: their planned
+// times, scaled by the pace of those done (preparing included).
+func replaysLeft(replays []*replay, i int, elapsed time.Duration) string {
+	var done, left time.Duration
+	for j, rp := range replays {
+		if j < i {
+			done += rp.planned
+		} else {
+			left += rp.planned
+		}
+	}
+	if done > 0 && elapsed > 0 {
+		left = time.Duration(float64(left) * float64(elapsed) / float64(done))
+	}
+	return fmt.Sprintf("(%s left, ETA %s)", progress.Duration(left), time.Now().Add(left).Format("15:04:05"))
 }
 
 // sameRunTransport is sameTransport for a results bundle: the user's
