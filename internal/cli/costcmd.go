@@ -310,13 +310,32 @@ func loadSheet(path string) (*cost.Sheet, error) {
 	if !bundle.IsBundle(path) {
 		return cost.LoadSheet(path)
 	}
-	b, err := bundle.Open(path)
+	sheet, err := bundleSheet(path)
 	if err != nil {
 		return nil, fmt.Errorf("--prices: %w", err)
 	}
+	if sheet == nil {
+		return nil, fmt.Errorf("--prices: the bundle %s holds no price sheet (it was made without --prices): give a price sheet", path)
+	}
+	return sheet, nil
+}
+
+// bundleSheet is the price sheet bundled in the bundle at path (nil when
+// it holds none), the bundle verified first.
+func bundleSheet(path string) (*cost.Sheet, error) {
+	b, err := bundle.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return sheetOf(b)
+}
+
+// sheetOf is the price sheet an open bundle holds (nil when none).
+func sheetOf(b *bundle.Bundle) (*cost.Sheet, error) {
+	path := b.Path()
 	data, ok := b.Prices()
 	if !ok {
-		return nil, fmt.Errorf("--prices: the bundle %s holds no price sheet (it was made without --prices): give a price sheet", path)
+		return nil, nil
 	}
 	return cost.ParseSheet(path+"/"+bundle.PricesName, data)
 }

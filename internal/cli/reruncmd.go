@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/fairbench/fairbench/internal/analysis/cost"
 	"github.com/fairbench/fairbench/internal/db/targetspec"
 	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
@@ -298,10 +297,8 @@ func machineNotes(path string, b *bundle.Bundle, label string) []string {
 			}
 		}
 	}
-	if data, ok := b.Prices(); ok {
-		if sheet, err := cost.ParseSheet(path+"/"+bundle.PricesName, data); err == nil {
-			notes = append(notes, fmt.Sprintf("the bundle's price sheet prices %s: this machine has a price only if it is one of them — fairbench cost --prices %s --system %s=SYSTEM prices it, another sheet --prices FILE", strings.Join(sheet.SystemNames(), ", "), path, label))
-		}
+	if sheet, err := sheetOf(b); err == nil && sheet != nil {
+		notes = append(notes, fmt.Sprintf("the bundle's price sheet prices %s: this machine has a price only if it is one of them — fairbench cost --prices %s --system %s=SYSTEM prices it, another sheet --prices FILE", strings.Join(sheet.SystemNames(), ", "), path, label))
 	}
 	return notes
 }

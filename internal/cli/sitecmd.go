@@ -75,20 +75,23 @@ func (a *App) site(args []string, f *siteFlags) error {
 		return err
 	}
 	opts := site.Options{Title: f.title, ReadResult: result.Read}
+	basis, err := cost.ParseBasis(f.pricePerf)
+	if err != nil {
+		return usageErrorf("--price-perf: %v", err)
+	}
+	operands := operandLabels(args)
 	if f.prices != "" {
-		basis, err := cost.ParseBasis(f.pricePerf)
-		if err != nil {
-			return usageErrorf("--price-perf: %v", err)
-		}
 		sheet, err := loadSheet(f.prices)
 		if err != nil {
 			return withCode(ExitUsage, err)
 		}
 		opts.Prices = &site.Prices{Sheet: sheet, Systems: f.systems, PricePerf: basis}
-	} else if len(f.systems) > 0 {
-		return usageErrorf("--system maps systems to a price sheet's: give the sheet with --prices")
+	} else if opts.OwnPrices, err = ownPrices(operands, f.systems, basis); err != nil {
+		return withCode(ExitUsage, err)
+	} else if len(f.systems) > 0 && len(opts.OwnPrices) == 0 {
+		return usageErrorf("--system maps systems to a price sheet's: give the sheet with --prices (no operand is a bundle with its own)")
 	}
-	systems, err := loadSystems(operandLabels(args), &compareFlags{})
+	systems, err := loadSystems(operands, &compareFlags{})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -109,6 +112,29 @@ func (a *App) site(args []string, f *siteFlags) error {
 	}
 	fmt.Fprintf(a.Stderr, "fairbench: wrote the site of %d systems (%d rows) to %s: open %s\n", len(s.Operands), len(s.Rows), f.out, filepath.Join(f.out, site.IndexFile))
 	return nil
+}
+
+// ownPrices are the price sheets bundled with the labelled operands
+// (bundle create --prices), by label: without --prices, a bundle's system
+// is priced by its own sheet. An unlabelled operand has none (its label is
+// not known before it is read).
+func ownPrices(operands, systems []string, basis cost.Basis) (map[string]*site.Prices, error) {
+	own := map[string]*site.Prices{}
+	for _, arg := range operands {
+		label, path, ok := strings.Cut(arg, "=")
+		if !ok || !labelled(arg) || own[label] != nil || !bundle.IsBundle(path) {
+			continue
+		}
+		sheet, err := bundleSheet(path)
+		if err != nil {
+			return nil, err
+		}
+		if sheet == nil {
+			continue
+		}
+		own[label] = &site.Prices{Sheet: sheet, Systems: systems, PricePerf: basis}
+	}
+	return own, nil
 }
 
 // operandLabels labels each unlabelled operand by its name (a bundle's or

@@ -123,3 +123,32 @@ func TestSiteOperandLabels(t *testing.T) {
 		}
 	}
 }
+
+// A bundle made with --prices prices its own system on the site when no
+// --prices is given; another operand without a sheet stays unpriced.
+func TestSitePricesABundleByItsOwnSheet(t *testing.T) {
+	t.Parallel()
+	a, b := twoSuites(t)
+	prices := filepath.Join("..", "..", "prices", "mysqlonarm-cpm-2020.yaml")
+	priced := bundleOf(t, a, "priced.fbz", "--prices", prices)
+	plain := bundleOf(t, b, "plain.fbz")
+	out := filepath.Join(t.TempDir(), "site")
+	r := runCLI(context.Background(), nil, "site", priced, plain, "-o", out, "--system", "priced=huawei-arm")
+	if r.code != ExitOK {
+		t.Fatalf("site: %d\n%s", r.code, r.stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), "USD per "); n == 0 {
+		t.Errorf("no price-performance on the page of a bundle with its own sheet")
+	}
+	if !strings.Contains(string(page), ">huawei-arm<") {
+		t.Errorf("the operands table does not say the bundle is priced as huawei-arm")
+	}
+	// Without any sheet, --system is refused.
+	if r := runCLI(context.Background(), nil, "site", plain, "-o", filepath.Join(t.TempDir(), "s"), "--system", "plain=huawei-arm"); r.code != ExitUsage || !strings.Contains(r.stderr, "give the sheet with --prices") {
+		t.Errorf("--system without a sheet: %d %s", r.code, r.stderr)
+	}
+}

@@ -32,6 +32,9 @@ type Options struct {
 	// Prices, when set, prices the systems a sheet has a system for:
 	// price-performance in the rows, a cost section in the reports.
 	Prices *Prices
+	// OwnPrices prices a system by its own sheet (a bundle's prices.yaml),
+	// by system label, where Prices is nil.
+	OwnPrices map[string]*Prices
 	// ReadResult reads a sample's result file for the reports' interval
 	// series (default result.Read).
 	ReadResult func(path string) (*result.Result, error)
@@ -143,15 +146,19 @@ func Build(systems []*analysis.System, opts Options) (*Site, error) {
 	for i, sys := range systems {
 		op := describe(sys)
 		op.File = files[i]
-		if opts.Prices != nil {
-			op.PriceSystem = s.priceSystem(sys, opts.Prices)
+		prices := opts.Prices
+		if prices == nil {
+			prices = opts.OwnPrices[sys.Label]
 		}
-		rows, err := s.rowsOf(i, sys, op.PriceSystem, opts.Prices)
+		if prices != nil {
+			op.PriceSystem = s.priceSystem(sys, prices)
+		}
+		rows, err := s.rowsOf(i, sys, op.PriceSystem, prices)
 		if err != nil {
 			return nil, err
 		}
 		s.Rows = append(s.Rows, rows...)
-		if op.Report, err = s.reportOf(sys, op.PriceSystem, opts); err != nil {
+		if op.Report, err = s.reportOf(sys, op.PriceSystem, prices, opts); err != nil {
 			return nil, fmt.Errorf("the report of %s: %w", sys.Label, err)
 		}
 		s.Operands = append(s.Operands, op)
@@ -294,13 +301,13 @@ func (s *Site) priceSystem(sys *analysis.System, p *Prices) string {
 // percentiles report draws by default when the results have them, and the
 // cost section when the system is priced and the cost model can price it
 // alone (one row); otherwise a note says why the report has none.
-func (s *Site) reportOf(sys *analysis.System, name string, opts Options) (*report.Report, error) {
+func (s *Site) reportOf(sys *analysis.System, name string, prices *Prices, opts Options) (*report.Report, error) {
 	systems := []*analysis.System{sys}
 	cmp := analysis.CompareOptions{}
 	cmp.Metric = analysis.DefaultMetricOf(systems, cmp)
 	ropts := report.Options{Title: "fairbench: " + sys.Label, Compare: cmp, LatencyPercentile: "95,99", ReadResult: opts.ReadResult}
 	if name != "" {
-		sec, err := costSection(sys, cmp, opts.Prices)
+		sec, err := costSection(sys, cmp, prices)
 		if err != nil {
 			s.Notes = append(s.Notes, fmt.Sprintf("the report of %s has no cost section: %v", sys.Label, err))
 		}
