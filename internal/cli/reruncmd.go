@@ -44,8 +44,10 @@ settings, fairbench's versions), the HTML report in the suite directory.
 
 Where the load goes:
   the target options, as run takes them     your server (its settings are yours)
-  --managed                                  a local server of the bundle's flavour
-                                             (the plan's own, when it started one)
+  --managed                                  the server the plan starts; for a plan that
+                                             did not start one, a local server of the
+                                             bundle's flavour (with --allow-mixed: its
+                                             profile and socket change every row's key)
   neither                                    what the plan ran against, when that is
                                              the embedded database or a server it starts
 
