@@ -59,8 +59,8 @@ and a scaled data set is no longer the bundle's (its rows are not compared with 
 bundle's, and the run says so first).
 
 A bundle of single runs is re-run run by run: each recorded "fairbench run WORKLOAD …"
-against your target (its data prepared once first), the results in --out; the other
-command-line forms (sysbench's, pgbench's, go-tpc's) and imported logs are refused.
+(or sysbench's "fairbench WORKLOAD … run") against your target, its data prepared once
+first, the results in --out; pgbench's and go-tpc's forms and imported logs are refused.
 
   fairbench rerun arm-suite.fbz --managed
   fairbench rerun arm-suite.fbz --mysql-host db1 --mysql-user sbtest --only threads=1,16`

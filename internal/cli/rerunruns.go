@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/internal/base/outfile"
 	"github.com/fairbench/fairbench/internal/base/progress"
+	"github.com/fairbench/fairbench/internal/compat/sysbenchcli"
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/record/bundle"
 	"github.com/fairbench/fairbench/internal/record/result"
@@ -44,9 +45,9 @@ var replayMethodFlags = []string{"db-ps-mode", "isolation-level", "session-var"}
 // WORKLOAD …` (the sysbench, pgbench and go-tpc forms, imported logs) and
 // coordinated runs are refused, naming why.
 func (a *App) replayOf(r bundle.Run, target []string) (*replay, error) {
-	line := r.CommandLine
+	line := a.canonicalRun(r.CommandLine)
 	if len(line) < 3 || line[1] != string(phaseRun) {
-		return nil, fmt.Errorf("%s: recorded as %q, not as `fairbench run WORKLOAD …`: only such command lines can be re-run (the sysbench, pgbench and go-tpc forms and imported logs cannot)", r.File, strings.Join(line, " "))
+		return nil, fmt.Errorf("%s: recorded as %q, not as `fairbench run WORKLOAD …` or sysbench's `fairbench WORKLOAD … run`: only such command lines can be re-run (the pgbench and go-tpc forms and imported logs cannot)", r.File, strings.Join(r.CommandLine, " "))
 	}
 	spec, err := a.Workloads.Lookup(line[2])
 	if err != nil {
@@ -87,6 +88,22 @@ func (a *App) replayOf(r bundle.Run, target []string) (*replay, error) {
 	rp.prepare = append(rp.prepare, target...)
 	rp.run = append(rp.run, target...)
 	return rp, nil
+}
+
+// canonicalRun is a recorded command line in fairbench's own form: one
+// typed in sysbench's order and spellings ("fairbench oltp_read_only
+// --threads=4 run") is translated as Execute translates it; any other is
+// returned as it is.
+func (a *App) canonicalRun(line []string) []string {
+	if len(line) < 2 || line[1] == string(phaseRun) {
+		return line
+	}
+	args := line[1:]
+	c, err := sysbenchcli.Translate(args, a.sysbenchCatalog(a.commandTree(args)))
+	if err != nil || c == nil {
+		return line
+	}
+	return append([]string{line[0]}, c.Args...)
 }
 
 // changedArgs are the flags of group that were given in parsed, as
