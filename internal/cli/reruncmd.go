@@ -106,7 +106,7 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	if b.Manifest().Kind == bundle.KindResults {
 		return a.rerunRuns(cmd.Context(), path, b, f, cmd.Flags(), a.Getenv)
 	}
-	rec, theirs, err := recordedSuite(path, b)
+	rec, err := recordedSuite(path, b)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
@@ -132,7 +132,7 @@ func (a *App) rerun(cmd *cobra.Command, path string, f *rerunFlags) error {
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("the re-run's plan: %w", err))
 	}
-	if err := sameTransport(plan, env, theirs, path, f.allowMixed); err != nil {
+	if err := sameTransport(plan, env, bundleTransport(b), path, f.allowMixed); err != nil {
 		return withCode(ExitUsage, err)
 	}
 	a.printRerunHeader(path, b, prepared.Notes, f)
@@ -167,12 +167,7 @@ func withoutOutFlags(args []string) []string {
 // none was: the bundle's target is kept). A password given goes through
 // rerunPasswordEnv; otherwise the driver's variable names it when set.
 func (t *targetFlags) rerunSettings(fs *pflag.FlagSet, getenv func(string) string) (targetspec.Settings, error) {
-	given := false
-	fs.Visit(func(f *pflag.Flag) {
-		given = given || driverOf(f.Name) != "" || f.Name == "db-driver" || f.Name == "db-ps-mode" ||
-			f.Name == "isolation-level" || f.Name == "session-var"
-	})
-	if !given {
+	if len(targetArgsGiven(fs)) == 0 {
 		return nil, nil
 	}
 	kind, err := t.resolveKind(fs)
@@ -192,39 +187,50 @@ func (t *targetFlags) rerunSettings(fs *pflag.FlagSet, getenv func(string) strin
 }
 
 // recordedSuite is what rerun needs of a suite bundle: its plan, the
-// servers and the thread counts its cells ran, and the transport its first
-// result recorded ("" when none says).
-func recordedSuite(path string, b *bundle.Bundle) (rec rerun.Recorded, transport string, err error) {
+// servers and the thread counts its cells ran.
+func recordedSuite(path string, b *bundle.Bundle) (rerun.Recorded, error) {
 	m := b.Manifest()
-	rec = rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
+	rec := rerun.Recorded{Name: filepath.Base(path), Plan: []byte(m.Plan)}
 	if m.Plan == "" {
-		return rec, "", fmt.Errorf("%s holds a suite without its plan: there is nothing to re-run", path)
+		return rec, fmt.Errorf("%s holds a suite without its plan: there is nothing to re-run", path)
 	}
 	data, err := fs.ReadFile(b.FS(), suitedir.ManifestName)
 	if err != nil {
-		return rec, "", fmt.Errorf("%s: its suite manifest: %w", path, err)
+		return rec, fmt.Errorf("%s: its suite manifest: %w", path, err)
 	}
 	sm, err := suitedir.ParseManifest(data, path+": "+suitedir.ManifestName)
 	if err != nil {
-		return rec, "", err
+		return rec, err
 	}
 	rec.Servers = sm.Servers
 	for _, c := range sm.Cells {
 		if c.Threads > 0 && !slices.Contains(rec.Threads, c.Threads) {
 			rec.Threads = append(rec.Threads, c.Threads)
 		}
-		if c.File == "" || transport != "" {
-			continue
-		}
-		if f, err := b.FS().Open(c.File); err == nil {
-			if res, err := result.Decode(f); err == nil {
-				transport = res.Target.TransportOf()
-			}
-			f.Close()
-		}
 	}
 	slices.Sort(rec.Threads)
-	return rec, transport, nil
+	return rec, nil
+}
+
+// bundleTransport is how the bundle's runs reached their server (the first
+// result that says: "socket" or "tcp"), "" when none does.
+func bundleTransport(b *bundle.Bundle) string {
+	for _, m := range b.Manifest().Members {
+		name, ok := strings.CutPrefix(m.Name, bundle.DataDir+"/")
+		if !ok || !strings.HasSuffix(name, ".json") || name == suitedir.ManifestName {
+			continue
+		}
+		f, err := b.FS().Open(name)
+		if err != nil {
+			continue
+		}
+		res, err := result.Decode(f)
+		f.Close()
+		if err == nil && res.Target.TransportOf() != "" {
+			return res.Target.TransportOf()
+		}
+	}
+	return ""
 }
 
 // sameTransport refuses, before anything runs, a re-run whose connections

@@ -152,25 +152,12 @@ func withoutGiven(args, given []string) []string {
 	return withoutFlags(slices.Clone(args), names)
 }
 
-// targetArgsGiven are the target options given to this command, as
-// --name=value arguments for a replayed run.
+// targetArgsGiven are the target options given to this command (those
+// newTargetFlags registers), as --name=value arguments.
 func targetArgsGiven(fs *pflag.FlagSet) []string {
-	var out []string
 	targetFS := pflag.NewFlagSet("target", pflag.ContinueOnError)
 	newTargetFlags(targetFS)
-	targetFS.VisitAll(func(f *pflag.Flag) {
-		if g := fs.Lookup(f.Name); g != nil && g.Changed {
-			out = append(out, changedArgs(singleFlag(f.Name), fs)...)
-		}
-	})
-	return out
-}
-
-// singleFlag is a flag set holding only a flag named name, for changedArgs.
-func singleFlag(name string) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.Bool(name, false, "")
-	return fs
+	return changedArgs(targetFS, fs)
 }
 
 // rerunRuns re-runs a results bundle: each recorded `fairbench run` against
@@ -277,25 +264,17 @@ func replaysLeft(replays []*replay, i int, elapsed time.Duration) string {
 }
 
 // sameRunTransport is sameTransport for a results bundle: the user's
-// target against the bundle's first result.
+// target against the bundle's runs.
 func (a *App) sameRunTransport(b *bundle.Bundle, f *rerunFlags, fs *pflag.FlagSet, getenv func(string) string, path string) error {
-	if f.allowMixed || len(b.Manifest().Runs) == 0 {
-		return nil
-	}
-	file, err := b.FS().Open(b.Manifest().Runs[0].File)
-	if err != nil {
-		return nil
-	}
-	defer file.Close()
-	res, err := result.Decode(file)
-	if err != nil {
+	theirs := bundleTransport(b)
+	if f.allowMixed || theirs == "" {
 		return nil
 	}
 	cfg, _, err := f.target.config(fs, getenv)
 	if err != nil {
 		return err
 	}
-	return transportsMatch(cfg, res.Target.TransportOf(), path)
+	return transportsMatch(cfg, theirs, path)
 }
 
 // transportsMatch refuses a target reached another way (Unix socket, TCP)

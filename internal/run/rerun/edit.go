@@ -35,7 +35,7 @@ func (e *editor) only(filters []string) error {
 			v = strings.TrimSpace(v)
 			i := slices.IndexFunc(list.Content, func(n *yaml.Node) bool { return n.Value == v })
 			if i < 0 {
-				return fmt.Errorf("--only %s: %q is not among the plan's %s.%s (%s)", key, v, path[0], path[1], strings.Join(values_(list), ", "))
+				return fmt.Errorf("--only %s: %q is not among the plan's %s.%s (%s)", key, v, path[0], path[1], strings.Join(scalarValues(list), ", "))
 			}
 			keep = append(keep, list.Content[i])
 		}
@@ -65,8 +65,8 @@ func (e *editor) threadsAsRun(counts []int) error {
 	return nil
 }
 
-// values_ lists a sequence's scalar values.
-func values_(seq *yaml.Node) []string {
+// scalarValues lists a sequence's scalar values.
+func scalarValues(seq *yaml.Node) []string {
 	var out []string
 	for _, n := range seq.Content {
 		out = append(out, n.Value)
