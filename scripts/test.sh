@@ -84,7 +84,7 @@ ensure_tools() {
 # compiled is cached, the phases compile the rest and report any error.
 RACE_PKGS=(./internal/run/runner/... ./internal/run/metrics/... ./internal/workload
 	./internal/db/driver/netconn/... ./internal/db/driver/mysql/... ./internal/db/driver/postgres/...
-	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/...)
+	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/... ./internal/run/eventlog/...)
 prewarm() {
 	local arch dir
 	for arch in amd64 arm64; do

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -54,6 +55,7 @@ func (a *App) fromPgbench(args []string) (out []string, code int, done bool) {
 		fmt.Fprint(a.Stderr, script.ShowScript(s))
 		return nil, ExitOK, true
 	}
+	c.PID = os.Getpid() // -l's files are named after the process, as pgbench's
 	tr := pgbenchcli.Translate(c)
 	if c.Mode == pgbenchcli.ModeRun {
 		// pgbench has no result file; fairbench keeps every run's.
@@ -108,7 +110,8 @@ Benchmarking options:
   -S, --select-only        perform SELECT-only transactions
   -c, --client=NUM         number of concurrent database clients (default: 1)
   -D, --define=VARNAME=VALUE
-  -j, --jobs=NUM           accepted; fairbench schedules the clients itself
+  -j, --jobs=NUM           accepted; fairbench schedules the clients itself (-l: files)
+  -l, --log                write transaction times to log file
   -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late
   -M, --protocol=simple|extended|prepared
   -n, --no-vacuum          do not run VACUUM before tests
@@ -119,10 +122,14 @@ Benchmarking options:
   -t, --transactions=NUM   number of transactions each client runs (default: 10)
   -T, --time=NUM           duration of benchmark test in seconds
   -v, --vacuum-all         vacuum all four standard tables before tests
+  --aggregate-interval=NUM aggregate data over NUM seconds
   --failures-detailed      report the failures grouped by basic types
+  --log-prefix=PREFIX      prefix for transaction time log file
+                           (default: "pgbench_log")
   --max-tries=NUM          max number of tries to run transaction (default: 1)
   --progress-timestamp     use Unix epoch timestamps for progress
   --random-seed=SEED       set random seed ("time", "rand", integer)
+  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%)
 
 Connection options:
   -h, --host=HOSTNAME      database server host or socket directory

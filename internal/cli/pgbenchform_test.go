@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,6 +132,148 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 		// fairbench's notes follow pgbench's own lines on stderr.
 		if len(gotOther) < len(wantOther) || strings.Join(gotOther[:len(wantOther)], "\n") != strings.Join(wantOther, "\n") {
 			t.Errorf("fairbench pgbench %s: stderr\n%s\nwant pgbench's lines first\n%s", line, strings.Join(gotOther, "\n"), strings.Join(wantOther, "\n"))
+		}
+	}
+}
+
+// TestPgbenchLogFilesAsPgbenchWritesThem: -l's files are pgbench's: the
+// same files (PREFIX.PID, PREFIX.PID.N per -j thread, the clients split
+// alike), the same columns for each option, every transaction once, and
+// aggregated lines that add up to the transactions processed. Real pgbench
+// runs the same command lines beside it.
+func TestPgbenchLogFilesAsPgbenchWritesThem(t *testing.T) {
+	t.Parallel()
+	cfg := testdb.PgSQL(t)
+	pgbench, err := exec.LookPath("pgbench")
+	if err != nil {
+		t.Fatalf("pgbench is not installed (Debian: apt-get install postgresql-15): %v", err)
+	}
+	dir := t.TempDir()
+	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database, "FAIRBENCH_RESULTS": filepath.Join(dir, "results")}
+	if r := runCLI(context.Background(), env, "pgbench", "-i", "-s", "1", "-q"); r.code != 0 {
+		t.Fatalf("pgbench -i: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	cases := []struct {
+		line    string
+		clients int
+		each    int // -t: transactions per client (pgbench's; fairbench's -t is of the run)
+		files   int
+		fields  int
+	}{
+		{"-c 3 -j 2 -t 20 -S -l", 3, 20, 2, 6},
+		{"-c 2 -t 20 -S -l --max-tries=2", 2, 20, 1, 7},
+		{"-c 2 -T 2 -S -R 200 -l", 2, 0, 1, 7},
+		{"-c 2 -T 2 -S -l --aggregate-interval=1", 2, 0, 1, 15},
+		{"-c 2 -t 200 -S -l --sampling-rate=0.5", 2, 0, 1, 6},
+	}
+	for i, tc := range cases {
+		for _, tool := range []string{"pgbench", "fairbench"} {
+			prefix := filepath.Join(dir, fmt.Sprintf("%s-%d", tool, i), "log")
+			if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			args := append(strings.Fields(tc.line), "-n", "--log-prefix="+prefix)
+			var stdout string
+			if tool == "pgbench" {
+				cmd := exec.Command(pgbench, args...)
+				cmd.Env = os.Environ()
+				for k, v := range env {
+					cmd.Env = append(cmd.Env, k+"="+v)
+				}
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("pgbench %s: %v\n%s", tc.line, err, out)
+				}
+				stdout = string(out)
+			} else {
+				r := runCLI(context.Background(), env, append([]string{"pgbench"}, args...)...)
+				if r.code != 0 {
+					t.Fatalf("fairbench pgbench %s: exit %d\n%s%s", tc.line, r.code, r.stdout, r.stderr)
+				}
+				stdout = r.stdout
+			}
+			checkPgbenchLog(t, tool+" "+tc.line, prefix, stdout, tc.clients, tc.each, tc.files, tc.fields)
+		}
+	}
+}
+
+// checkPgbenchLog checks the -l files under prefix of one run.
+func checkPgbenchLog(t *testing.T, name, prefix, stdout string, clients, each, files, fields int) {
+	t.Helper()
+	paths, _ := filepath.Glob(prefix + ".*")
+	sort.Strings(paths)
+	if len(paths) != files {
+		t.Errorf("%s: files %q, want %d", name, paths, files)
+		return
+	}
+	m := regexp.MustCompile(`number of transactions actually processed: (\d+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Errorf("%s: no transaction count in\n%s", name, stdout)
+		return
+	}
+	processed, _ := strconv.Atoi(m[1])
+	perClient := map[string][]int{} // each client's transaction numbers
+	total := 0
+	for fi, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(line)
+			if len(f) != fields {
+				t.Errorf("%s: %s: %q has %d fields, want %d", name, p, line, len(f), fields)
+				return
+			}
+			for _, v := range f {
+				if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+					t.Errorf("%s: %s: %q: %q is not a whole number", name, p, line, v)
+					return
+				}
+			}
+			if fields == 15 { // aggregated: start, count, …
+				n, _ := strconv.Atoi(f[1])
+				total += n
+				continue
+			}
+			total++
+			no, _ := strconv.Atoi(f[1])
+			perClient[f[0]] = append(perClient[f[0]], no)
+			// pgbench's split of 3 clients over 2 threads: 0 and 1, then 2.
+			if c, _ := strconv.Atoi(f[0]); files == 2 && (c < 2) != (fi == 0) {
+				t.Errorf("%s: client %d in %s", name, c, p)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(name, "--sampling-rate=0.5"):
+		if total < processed/4 || total > processed*3/4 {
+			t.Errorf("%s: %d lines of %d transactions at a 0.5 sample", name, total, processed)
+		}
+	case fields == 15 && strings.HasPrefix(name, "pgbench"):
+		// pgbench's aggregated lines count fewer transactions than its
+		// report (its last interval is not written); fairbench's intervals
+		// start with the measured phase and hold every transaction.
+		if total > processed || total == 0 {
+			t.Errorf("%s: the log counts %d transactions, the report %d", name, total, processed)
+		}
+	case total != processed:
+		t.Errorf("%s: the log counts %d transactions, the report %d", name, total, processed)
+	}
+	if fields == 15 || strings.Contains(name, "--sampling-rate") {
+		return
+	}
+	if len(perClient) != clients {
+		t.Errorf("%s: clients %v, want %d", name, perClient, clients)
+	}
+	for c, nos := range perClient {
+		// Every transaction of a client once, numbered from 1 in order;
+		// pgbench's -t is per client, fairbench's the run's (see Translate).
+		for i, no := range nos {
+			if no != i+1 || (strings.HasPrefix(name, "pgbench") && each > 0 && len(nos) != each) {
+				t.Errorf("%s: client %s's transactions numbered %v", name, c, nos)
+				break
+			}
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/machinewatch"
 	"github.com/fairbench/fairbench/internal/machine/servermachine"
 	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/eventlog"
 	"github.com/fairbench/fairbench/internal/run/livemetrics"
 	"github.com/fairbench/fairbench/internal/run/measure"
 	"github.com/fairbench/fairbench/internal/run/metrics"
@@ -258,6 +259,9 @@ func (inv *invocation) checkRun(fs *pflag.FlagSet) (*runState, error) {
 	if r.rng, err = inv.runRand(); err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
+	if err := inv.checkEventLog(fs); err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
 	if _, err := inv.runnerConfig(driver.ErrorPolicy{}); err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
@@ -404,7 +408,7 @@ func (inv *invocation) measure(ctx context.Context, r *runState, files *runOutpu
 		}
 		r.exp.StartRun(inv.spec.Name, r.rcfg.Threads, kinds)
 	}
-	res, out := measure.Run(ctx, inv.measureSpec(r))
+	res, out := measure.Run(ctx, inv.measureSpec(r, files))
 	if r.exp != nil {
 		r.exp.SetPhase(livemetrics.PhaseDone)
 	}
@@ -420,7 +424,7 @@ func (inv *invocation) measure(ctx context.Context, r *runState, files *runOutpu
 // measureSpec is the run as measure.Run takes it, with the options the
 // result records (setup.Options: every flag, the client's CPUs decided) and
 // the lines it prints as it runs.
-func (inv *invocation) measureSpec(r *runState) measure.Spec {
+func (inv *invocation) measureSpec(r *runState, files *runOutputs) measure.Spec {
 	a, human, rcfg := inv.app, r.out.human, r.rcfg
 	// Interval lines print at --report-interval (warm-up ones always); live
 	// metrics see every interval, so without --report-interval they come
@@ -447,6 +451,7 @@ func (inv *invocation) measureSpec(r *runState) measure.Spec {
 		},
 		OnCheckpoint: func(cp result.Checkpoint) { sysbenchout.CheckpointReport(human, cp, rcfg.Rate, rcfg.Percentiles) },
 		Progress:     progress.New(human, a.IsTerminal(human)),
+		EventLog:     files.events,
 	}
 	if inv.run.dbDebug {
 		spec.ThreadDriver = dbdebug.Wrap(r.s.target.Driver, a.Stderr)
@@ -493,6 +498,7 @@ func (inv *invocation) finish(r *runState, files *runOutputs, res *result.Result
 		}
 		summary(human, res, r.rcfg.Percentiles)
 	}
+	files.closeEvents(r.out.notes)
 	if err := inv.emit(a.Stdout, files, res); err != nil {
 		return withCode(ExitFailed, err)
 	}
@@ -581,6 +587,8 @@ func observeInterval(exp *livemetrics.Exporter, stderr io.Writer) func(result.In
 // before it connects (see outfile).
 type runOutputs struct {
 	result, cpuProfile, memProfile *outfile.File
+	// events is the --event-log, or nil.
+	events *eventlog.Log
 }
 
 // openOutputs opens the files of --output, --cpu-profile and --mem-profile.
@@ -604,7 +612,67 @@ func (inv *invocation) openOutputs() (*runOutputs, error) {
 		}
 		*f.file = file
 	}
+	if inv.run.eventLog != "" {
+		events, err := eventlog.Create(inv.eventLogOptions(), inv.run.threads)
+		if err != nil {
+			o.abort()
+			return nil, err
+		}
+		o.events = events
+	}
 	return o, nil
+}
+
+// eventLogOptions are --event-log's as the run's options make them: the lag
+// column with --rate, the retries column with --max-tries other than 1,
+// failures named by kind except in the pgbench drop-in without
+// --failures-detailed (as pgbench writes them).
+func (inv *invocation) eventLogOptions() eventlog.Options {
+	o := eventlog.Options{
+		Path: inv.run.eventLog, Files: inv.run.eventLogFiles,
+		Aggregate: time.Duration(inv.run.eventLogAggregate) * time.Second,
+		Lag:       inv.run.rate > 0, FailuresDetailed: true,
+	}
+	if s := inv.run.eventLogSample; s != 1 {
+		o.Sample = s
+	}
+	if f := inv.command.Flags().Lookup("max-tries"); f != nil {
+		o.Retries = f.Value.String() != "1"
+	}
+	if c := inv.app.pgbench; c != nil {
+		o.FailuresDetailed = c.FailuresDetailed
+	}
+	return o
+}
+
+// checkEventLog refuses --event-log's companions without it and options
+// it cannot take, before anything is written.
+func (inv *invocation) checkEventLog(fs *pflag.FlagSet) error {
+	if inv.run.eventLog == "" {
+		for _, name := range []string{"event-log-files", "event-log-aggregate", "event-log-sample"} {
+			if fs.Changed(name) {
+				return fmt.Errorf("--%s needs --event-log=FILE", name)
+			}
+		}
+		return nil
+	}
+	if s := inv.run.eventLogSample; !(s > 0 && s <= 1) {
+		return fmt.Errorf("--event-log-sample=%v: give a fraction in (0, 1]", s)
+	}
+	return inv.eventLogOptions().Validate()
+}
+
+// closeEvents writes and closes the --event-log, saying where it went; a
+// log that cannot be written is a warning: the result is still written.
+func (o *runOutputs) closeEvents(notes io.Writer) {
+	if o.events == nil {
+		return
+	}
+	if err := o.events.Close(); err != nil {
+		fmt.Fprintf(notes, "fairbench: warning: %v\n", err)
+		return
+	}
+	fmt.Fprintf(notes, "fairbench: event log in %s\n", strings.Join(o.events.Paths(), ", "))
 }
 
 // abort drops the files not committed (a run that did not end with them).
@@ -612,6 +680,9 @@ func (o *runOutputs) abort() {
 	o.result.Abort()
 	o.cpuProfile.Abort()
 	o.memProfile.Abort()
+	if o.events != nil {
+		o.events.Abort()
+	}
 }
 
 // startCPUProfile profiles the client until the returned stop is called

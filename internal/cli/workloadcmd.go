@@ -71,6 +71,11 @@ type runFlags struct {
 	forcedShutdown forcedShutdownValue
 	output         string
 	format         string
+	// eventLog are --event-log and its companions (eventlog.Options).
+	eventLog          string
+	eventLogFiles     int
+	eventLogAggregate int
+	eventLogSample    float64
 	// outputStyle is the layout of the human output (--output-style):
 	// fairbench's or go-tpc's (gotpccli.Styles).
 	outputStyle   string
@@ -324,6 +329,10 @@ func (r *runFlags) register() []flagGroup {
 	lfs.Var(&r.forcedShutdown, "forced-shutdown", "let the events in flight when --time ends finish and count them, waiting at most this long: seconds (30), a share of --time (5%, the value when the option is alone) or off (no limit); past it they are cancelled, the summary printed and the run fails with exit 2, as sysbench's --forced-shutdown. Without it they are abandoned at --time, uncounted")
 	lfs.Lookup("forced-shutdown").NoOptDefVal = runner.ForcedShutdownDefault
 	ofs.StringVarP(&r.output, "output", "o", "", "write the JSON result to this file (atomically)")
+	ofs.StringVar(&r.eventLog, "event-log", "", "write every event of the measured phase to this file, a line each in pgbench's -l layout: client, its event number, latency in µs (or skipped, failed, serialization, deadlock), script number, Unix seconds and µs of its end, [schedule lag µs with --rate], [retries with --max-tries]")
+	ofs.IntVar(&r.eventLogFiles, "event-log-files", 1, "split the threads among this many event logs (FILE, FILE.1, …) in contiguous blocks, as pgbench -j splits its clients among its threads")
+	ofs.IntVar(&r.eventLogAggregate, "event-log-aggregate", 0, "log one line per this many seconds instead of one per event (pgbench's --aggregate-interval layout: start, count, latency sum, sum of squares, min, max, the same of the lag, skipped, retried, retries, serialization failures, deadlocks); 0 = one line per event")
+	ofs.Float64Var(&r.eventLogSample, "event-log-sample", 1, "log only this fraction of the events, chosen at random (pgbench's --sampling-rate); not with --event-log-aggregate")
 	ofs.StringVar(&r.format, "format", "text", "standard output format: text (sysbench-like) or json (the result document; text goes to stderr)")
 	ofs.StringVar(&r.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C) or "+pgbenchcli.StylePgbench+" (pgbench's progress lines on stderr and report on stdout; pgbench's workloads)")
 	mfs.StringVar(&r.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")

@@ -143,11 +143,8 @@ func (c *Command) Differences() []string {
 	}
 	if c.Mode == ModeRun {
 		note(c.Connect, "-C: each client keeps one connection for the whole run; pgbench reconnects for every transaction and counts the connection time in tps")
-		note(c.Log, "-l: no pgbench_log.* files of per-transaction times; the result file holds the latency histogram and the progress intervals")
-		note(c.Log && c.LogPrefix != "", "--log-prefix: no log files are written (see -l)")
-		note(c.Log && c.AggregateInterval > 0, "--aggregate-interval: no aggregated log is written; -P's progress intervals are kept in the result file")
-		note(c.Log && c.SamplingRate > 0, "--sampling-rate: every transaction is measured; none is logged to a file")
-		note(c.Jobs > 1, "-j: fairbench schedules the clients itself; -j only shows as the number of threads in the report")
+		note(c.Log, "-l: each file's lines come in blocks of each client's (pgbench's are in the order its thread ran them)")
+		note(c.Jobs > 1, "-j: fairbench schedules the clients itself; -j shows as the number of threads in the report and splits the clients among the -l files")
 	}
 	note(c.Debug > 0, "-d: pgbench's debugging output is not printed")
 	return d

@@ -206,6 +206,9 @@ type Command struct {
 	LogPrefix         string  // --log-prefix; "" for pgbench_log
 	AggregateInterval int     // --aggregate-interval in seconds
 	SamplingRate      float64 // --sampling-rate, a fraction in (0, 1]
+	// PID names -l's files (pgbench_log.PID), pgbench's process id there:
+	// the caller sets it (Parse leaves it 0).
+	PID int
 	// MaxTries is --max-tries (1 by default; 0 for unlimited tries within
 	// -T or -L).
 	MaxTries         int

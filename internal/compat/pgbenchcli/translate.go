@@ -155,6 +155,7 @@ func runArgs(c *Command) []string {
 	if c.MaxTries != 1 {
 		a = append(a, "--max-tries="+strconv.Itoa(c.MaxTries))
 	}
+	a = append(a, logArgs(c)...)
 	if c.Scale > 0 {
 		a = append(a, "--scale="+strconv.Itoa(c.Scale))
 	}
@@ -169,6 +170,35 @@ func runArgs(c *Command) []string {
 		a = append(a, "--vacuum-first=tables")
 	}
 	return append(a, "--output-style="+StylePgbench)
+}
+
+// DefaultLogPrefix is the name pgbench's -l files begin with when
+// --log-prefix is not given.
+const DefaultLogPrefix = "pgbench_log"
+
+// logArgs are -l's files as fairbench's --event-log: PREFIX.PID (c.PID),
+// and PREFIX.PID.N for pgbench's thread N, the clients split among -j files
+// as pgbench splits them among its threads; --aggregate-interval and
+// --sampling-rate as they are.
+func logArgs(c *Command) []string {
+	if !c.Log {
+		return nil
+	}
+	prefix := c.LogPrefix
+	if prefix == "" {
+		prefix = DefaultLogPrefix
+	}
+	a := []string{"--event-log=" + prefix + "." + strconv.Itoa(c.PID)}
+	if j := c.EffectiveJobs(); j > 1 {
+		a = append(a, "--event-log-files="+strconv.Itoa(j))
+	}
+	if c.AggregateInterval > 0 {
+		a = append(a, "--event-log-aggregate="+strconv.Itoa(c.AggregateInterval))
+	}
+	if c.SamplingRate > 0 && c.SamplingRate < 1 {
+		a = append(a, "--event-log-sample="+strconv.FormatFloat(c.SamplingRate, 'g', -1, 64))
+	}
+	return a
 }
 
 // note joins what fairbench does differently for c into one line.

@@ -30,6 +30,16 @@ func TestTranslate(t *testing.T) {
 			"-t 100: the run ends after 400 transactions in all"},
 		{"-b simple-update@2 -f my.sql@3 -D n=5 -R 100 -L 20 -r --max-tries=5 --random-seed=7 -T 10 -v bench", nil,
 			"run pgbench --db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-user=u --pgsql-db=bench --builtin=simple-update@2 --script=my.sql@3 --threads=1 --time=10 --db-ps-mode=disable --query-mode=simple --define=n=5 --rate=100 --latency-limit=20 --report-per-command --max-tries=5 --rand-seed=7 --vacuum-first=all --output-style=pgbench", ""},
+		// -l: files named after the process (PID 4242 here), split as -j splits the clients.
+		{"-c 3 -j 2 -T 10 -l bench", nil,
+			"run pgbench-tpcb-like --db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-user=u --pgsql-db=bench --threads=3 --time=10 --db-ps-mode=disable --query-mode=simple --event-log=pgbench_log.4242 --event-log-files=2 --vacuum-first=tables --output-style=pgbench",
+			"-l: "},
+		{"-T 10 -l --log-prefix=/tmp/x/run1 --aggregate-interval=5 bench", nil,
+			"run pgbench-tpcb-like --db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-user=u --pgsql-db=bench --threads=1 --time=10 --db-ps-mode=disable --query-mode=simple --event-log=/tmp/x/run1.4242 --event-log-aggregate=5 --vacuum-first=tables --output-style=pgbench",
+			"-l: "},
+		{"-T 10 -l --sampling-rate=0.01 bench", nil,
+			"run pgbench-tpcb-like --db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-user=u --pgsql-db=bench --threads=1 --time=10 --db-ps-mode=disable --query-mode=simple --event-log=pgbench_log.4242 --event-log-sample=0.01 --vacuum-first=tables --output-style=pgbench",
+			"-l: "},
 	}
 	saved := currentUser
 	currentUser = func() string { return "u" }
@@ -39,6 +49,7 @@ func TestTranslate(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.line, err)
 		}
+		c.PID = 4242
 		tr := Translate(c)
 		if got := strings.Join(tr.Args, " "); got != tc.args {
 			t.Errorf("%s:\n got %s\nwant %s", tc.line, got, tc.args)

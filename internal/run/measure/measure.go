@@ -29,6 +29,7 @@ import (
 	"github.com/fairbench/fairbench/internal/machine/servermachine"
 	"github.com/fairbench/fairbench/internal/machine/sysinfo"
 	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/eventlog"
 	"github.com/fairbench/fairbench/internal/run/metrics"
 	"github.com/fairbench/fairbench/internal/run/runner"
 	"github.com/fairbench/fairbench/internal/workload"
@@ -228,6 +229,8 @@ type Spec struct {
 	OnMeasure           func()
 	OnCheckpoint        func(result.Checkpoint)
 	Progress            *progress.Display
+	// EventLog is --event-log (runner.Deps.EventLog); the caller closes it.
+	EventLog *eventlog.Log
 }
 
 // observersOf are the machine observers of spec's measured run, in the order
@@ -270,6 +273,7 @@ func Run(ctx context.Context, spec Spec) (*result.Result, *runner.Outcome) {
 		OnIntervalKinds:     spec.OnIntervalKinds,
 		OnCheckpoint:        spec.OnCheckpoint,
 		Progress:            spec.Progress,
+		EventLog:            spec.EventLog,
 		OnMeasure: func() {
 			for _, o := range observers {
 				o.Begin(ctx)

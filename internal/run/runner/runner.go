@@ -21,6 +21,7 @@ import (
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/db/driver/netconn"
 	"github.com/fairbench/fairbench/internal/record/result"
+	"github.com/fairbench/fairbench/internal/run/eventlog"
 	"github.com/fairbench/fairbench/internal/run/metrics"
 	"github.com/fairbench/fairbench/internal/workload"
 	"github.com/fairbench/fairbench/internal/workload/randgen"
@@ -145,6 +146,10 @@ type Deps struct {
 	// connections/s, ETA 5.0s"), and a line saying how long it took when that
 	// was long enough for a progress line to be drawn.
 	Progress *progress.Display
+	// EventLog, when set, gets every event of the measured phase from the
+	// worker that ran it (--event-log; each worker logs through its own
+	// eventlog.Client). The caller closes it after Run returns.
+	EventLog *eventlog.Log
 }
 
 // Outcome is what a run measured and how it ended. It is complete enough to be
@@ -295,6 +300,9 @@ func (r *run) execute(parent context.Context) *Outcome {
 	t0 := time.Now()
 	r.t0, r.workers = t0, workers
 	r.warmEnd = t0.Add(r.cfg.Warmup)
+	if r.deps.EventLog != nil {
+		r.deps.EventLog.Begin(r.warmEnd)
+	}
 	if st, ok := r.deps.Workload.(workload.StatementTimer); ok {
 		st.MeasureFrom(r.warmEnd)
 	}
@@ -436,6 +444,9 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			w := &worker{id: i, rec: r.col.Recorder(i), rng: r.deps.Rand.Source(uint64(i))}
+			if r.deps.EventLog != nil {
+				w.log = r.deps.EventLog.Client(i)
+			}
 			if err := w.open(ctx, r.deps); err != nil {
 				if !failed.Swap(true) || ctx.Err() == nil {
 					errs[i] = fmt.Errorf("thread %d: %w", i, err)
@@ -568,6 +579,8 @@ type worker struct {
 	// maxLag is the longest a counted event of the measured phase started
 	// after its intended start (--rate).
 	maxLag time.Duration
+	// log is the worker's part of the event log (Deps.EventLog), or nil.
+	log *eventlog.Client
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -713,6 +726,9 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			if lim := r.cfg.LatencyLimit; lim > 0 {
 				if now = time.Now(); now.Sub(intended) > lim {
 					w.rec.Skip() // already late: pgbench -R -L skips it
+					if w.log != nil && !intended.Before(r.warmEnd) {
+						w.log.Skipped(0, now, now.Sub(intended))
+					}
 					continue
 				}
 			}
@@ -774,6 +790,9 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 			w.done = metrics.Event{Latency: fin.Sub(intended) - slept, Service: fin.Sub(start) - slept,
 				Reads: c.Reads, Writes: c.Writes, Others: c.Others, Kind: c.Kind, Rollback: c.Rollback}
 			w.rec.Event(&w.done)
+			if w.log != nil && !intended.Before(r.warmEnd) {
+				w.log.Done(c.Kind, fin, w.done.Latency, start.Sub(intended), c.Retries)
+			}
 			if c.Retries > 0 {
 				w.rec.Retries(c.Kind, c.Retries)
 			}
@@ -801,6 +820,9 @@ func (w *worker) event(ctx context.Context, r *run, intended, start time.Time) b
 				code = "client"
 			}
 			w.rec.Error(c.Kind, code)
+			if w.log != nil && !intended.Before(r.warmEnd) {
+				w.log.Failed(c.Kind, code, time.Now(), start.Sub(intended), c.Retries)
+			}
 			if c.Retries > 0 {
 				w.rec.Retries(c.Kind, c.Retries)
 			}
