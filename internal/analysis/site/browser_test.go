@@ -24,8 +24,9 @@ type pageState struct {
 	Shown int
 	Count string
 	// Figures are the shown rows' sort keys of the column sorted on last
-	// (data-v, "" for none), in the order shown.
-	Figures []string
+	// (data-v, "" for none), in the order shown, and Units their units
+	// (data-g).
+	Figures, Units []string
 }
 
 const stateScript = `(() => {
@@ -34,7 +35,8 @@ const stateScript = `(() => {
   const th = document.querySelector("#results th[aria-sort]");
   const col = th ? th.cellIndex : 0;
   return {ScrollWidth: doc.scrollWidth, ViewWidth: window.innerWidth, Shown: rows.length,
-    Count: document.getElementById("count").textContent, Figures: rows.map((r) => r.cells[col].dataset.v || "")};
+    Count: document.getElementById("count").textContent, Figures: rows.map((r) => r.cells[col].dataset.v || ""),
+    Units: rows.map((r) => r.cells[col].dataset.g || "")};
 })()`
 
 // choose sets filter name to value ("" for all) as a user does.
@@ -154,31 +156,56 @@ func checkFilters(t *testing.T, b *chromium.Browser, s *Site, name string) {
 }
 
 // checkSort clicks the throughput heading twice: the figures go up as
-// numbers (not as text: 410 before 1502 before 32090), then down.
+// numbers (not as text: 410 before 1502 before 32090), then down, each
+// unit's rows together and the units in the same order both ways (tpmC
+// figures are never ranked among tps figures: in the fixture every tps
+// figure is below every tpmC one, so a plain numeric sort would put the
+// units in opposite orders).
 func checkSort(t *testing.T, b *chromium.Browser, name string) {
 	t.Helper()
+	var unitOrders []string
 	for _, dir := range []string{"ascending", "descending"} {
 		var got string
 		b.Eval(t, sortBy("throughput"), &got)
 		var st pageState
 		b.Eval(t, stateScript, &st)
-		var figs []float64
-		for _, v := range st.Figures {
+		byUnit := map[string][]float64{}
+		var order []string // the units in the order their rows come
+		for i, v := range st.Figures {
 			var f float64
 			if _, err := fmt.Sscan(v, &f); err != nil {
 				t.Fatalf("%s: sort key %q: %v", name, v, err)
 			}
-			figs = append(figs, f)
+			u := st.Units[i]
+			if len(order) == 0 || order[len(order)-1] != u {
+				if slices.Contains(order, u) {
+					t.Errorf("%s: sorted %s: the %s rows are not together: %q", name, dir, u, st.Units)
+				}
+				order = append(order, u)
+			}
+			byUnit[u] = append(byUnit[u], f)
 		}
-		sorted := sort.Float64sAreSorted(figs)
-		if dir == "descending" {
-			sorted = slices.IsSortedFunc(figs, func(a, b float64) int { return cmp.Compare(b, a) })
+		if len(order) < 2 {
+			t.Errorf("%s: the fixture shows %d units (%q), want tpmC and tps rows", name, len(order), order)
+		}
+		unitOrders = append(unitOrders, strings.Join(order, ","))
+		for u, figs := range byUnit {
+			sorted := sort.Float64sAreSorted(figs)
+			if dir == "descending" {
+				sorted = slices.IsSortedFunc(figs, func(a, b float64) int { return cmp.Compare(b, a) })
+			}
+			if !sorted {
+				t.Errorf("%s: sorted %s: the %s figures %v", name, dir, u, figs)
+			}
 		}
 		texts := slices.Clone(st.Figures)
 		slices.Sort(texts)
-		if got != dir || !sorted || len(figs) != st.Shown || (dir == "ascending" && slices.Equal(texts, st.Figures)) {
+		if got != dir || len(st.Figures) != st.Shown || (dir == "ascending" && slices.Equal(texts, st.Figures)) {
 			t.Errorf("%s: sorted %s (%q): %v", name, dir, got, st.Figures)
 		}
+	}
+	if unitOrders[0] != unitOrders[1] {
+		t.Errorf("%s: units in the order %s ascending and %s descending: the figures were ranked across units", name, unitOrders[0], unitOrders[1])
 	}
 }
 

@@ -157,9 +157,9 @@ const pageTemplate = `<!DOCTYPE html>
 <td class="system">{{$op.System.Label}}</td>
 <td class="row" data-label="row">{{wbr .Label}}</td>
 <td class="n" data-label="threads" data-v="{{.Key.Threads}}">{{.Key.Threads}}</td>
-<td class="n" data-label="throughput" data-v="{{num .Cell.Value}}">{{figure .Cell.Value}} {{.Metric.Unit}}{{if .Cell.Outages}} <abbr title="a round's server went away during the run">{{$.OutageMark}}</abbr>{{end}}{{if .Cell.Noisy}} <abbr title="a round was measured while other processes were busy">{{$.NoisyMark}}</abbr>{{end}}{{if .Cell.Stats.NoInterval}}<span class="sub caveat">{{noInterval .Cell}}</span>{{else}}<span class="sub">[{{interval .Cell.Stats}}]</span>{{end}}{{with caveat .Cell}}<span class="sub caveat">{{.}}</span>{{end}}</td>
+<td class="n" data-label="throughput" data-g="{{.Metric.Unit}}" data-v="{{num .Cell.Value}}">{{figure .Cell.Value}} {{.Metric.Unit}}{{if .Cell.Outages}} <abbr title="a round's server went away during the run">{{$.OutageMark}}</abbr>{{end}}{{if .Cell.Noisy}} <abbr title="a round was measured while other processes were busy">{{$.NoisyMark}}</abbr>{{end}}{{if .Cell.Stats.NoInterval}}<span class="sub caveat">{{noInterval .Cell}}</span>{{else}}<span class="sub">[{{interval .Cell.Stats}}]</span>{{end}}{{with caveat .Cell}}<span class="sub caveat">{{.}}</span>{{end}}</td>
 <td class="n" data-label="rounds" data-v="{{.Cell.Stats.N}}">{{.Cell.Stats.N}}</td>
-<td class="n" data-label="price-performance" data-v="{{num .PricePerf}}">{{if .PriceUnit}}{{figure .PricePerf}}<span class="sub">{{.PriceUnit}}</span>{{else}}-{{end}}</td>
+<td class="n" data-label="price-performance" data-g="{{.PriceUnit}}" data-v="{{num .PricePerf}}">{{if .PriceUnit}}{{figure .PricePerf}}<span class="sub">{{.PriceUnit}}</span>{{else}}-{{end}}</td>
 <td data-label="machine" title="{{$op.System.UnderTest.CPUModel}}">{{if $op.CPU}}{{$op.CPU}}{{else}}unknown{{end}}<span class="sub">{{$op.Arch}}{{if $op.VCPUs}} · {{$op.VCPUs}} vCPU{{plural $op.VCPUs "" "s"}}{{end}}</span></td>
 <td data-label="cloud">{{$op.CloudShown}}{{if or $op.Region $op.InstanceType}}<span class="sub">{{$op.Region}}{{if and $op.Region $op.InstanceType}} · {{end}}{{$op.InstanceType}}</span>{{end}}</td>
 <td class="server" data-label="server">{{$op.Flavor}}{{if $op.Version}}<span class="sub">{{$op.Version}}</span>{{end}}</td>
@@ -168,7 +168,7 @@ const pageTemplate = `<!DOCTYPE html>
 {{end}}</tbody>
 </table>
 </div>
-<p class="note">Click a column's heading to sort by it (again for the other order); rows without a figure go last. Price-performance is a system's cost over the price basis per unit of its figure in the row (lower is better), where the price sheet has the system. {{.OutageMark}}: a round's server went away during the run; {{.NoisyMark}}: a round was measured while other processes used much of a machine's CPUs (see the report).</p>
+<p class="note">Click a column's heading to sort by it (again for the other order); rows without a figure go last, and figures in different units (tpmC, tps) are sorted apart, a unit after the other. Price-performance is a system's cost over the price basis per unit of its figure in the row (lower is better), where the price sheet has the system. {{.OutageMark}}: a round's server went away during the run; {{.NoisyMark}}: a round was measured while other processes used much of a machine's CPUs (see the report).</p>
 <h2>Operands</h2>
 <div class="scroll">
 <table id="operands">
@@ -244,7 +244,9 @@ footer { margin: 2rem 0 1rem; }
 // pageScript is the page's one script (hashed into its policy: change it
 // here only): the filters hide the rows that do not match every chosen
 // value and count those shown; a column's heading sorts the rows by it,
-// numerically for figures (their data-v), rows without a figure last.
+// numerically for figures (their data-v), rows without a figure last, and
+// figures of different units (their data-g: tpmC and tps, prices per each)
+// in groups by unit, never ranked against each other.
 const pageScript = `
 (() => {
   "use strict";
@@ -275,7 +277,10 @@ const pageScript = `
         if (!numeric) return c.textContent.trim();
         return c.dataset.v === "" ? NaN : Number(c.dataset.v);
       };
+      const unit = (r) => r.cells[col].dataset.g || "";
       const sorted = rows.slice().sort((a, b) => {
+        const g = unit(a).localeCompare(unit(b));
+        if (numeric && g !== 0) return g;
         const x = key(a), y = key(b);
         if (!numeric) return x.localeCompare(y, undefined, {numeric: true}) * dir;
         if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) - Number.isNaN(y);
