@@ -32,6 +32,7 @@ var shapingOptions = []shapingOption{
 	{name: "rate", def: "0", norm: normNumber, loggedBy: "sysbench"},
 	{name: "db-ps-mode", def: "auto", norm: normPSMode},
 	{name: "latency-limit", def: "0", norm: normNumber, fairbenchOnly: true},
+	{name: "connect-per-event", def: "off", norm: normBool, fairbenchOnly: true},
 	// The statements of an OLTP event (oltp/specs.go planFor; sysbench's
 	// oltp_common.lua), for the workloads that run them.
 	{name: "point-selects", def: "10", norm: normNumber, workloads: oltpReads},

@@ -278,3 +278,46 @@ func TestPgbenchQueryModeSetsTheStatementMode(t *testing.T) {
 		t.Errorf("simple with auto: exit %d, stderr %q; want exit %d naming both", r.code, r.stderr, ExitUsage)
 	}
 }
+
+// TestConnectPerEventOpensAConnectionPerTransaction: with
+// --connect-per-event (pgbench's -C) every transaction runs on a server
+// session of its own — the server sees as many sessions as transactions —
+// and the result counts the connections and their time; without it the
+// threads keep theirs.
+func TestConnectPerEventOpensAConnectionPerTransaction(t *testing.T) {
+	t.Parallel()
+	sessionOf := map[string]string{"pgsql": "pg_backend_pid()", "mysql": "CONNECTION_ID()"}
+	for name, cfg := range testdb.All(t) {
+		session, ok := sessionOf[name]
+		if !ok {
+			continue // SQLite has no server sessions to count
+		}
+		t.Run(name, func(t *testing.T) {
+			execSQL(t, cfg, "CREATE TABLE fb_sessions (id BIGINT)")
+			file := filepath.Join(t.TempDir(), "session.sql")
+			if err := os.WriteFile(file, []byte("INSERT INTO fb_sessions VALUES ("+session+");\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "r.json")
+			for _, perEvent := range []bool{true, false} {
+				execSQL(t, cfg, "DELETE FROM fb_sessions")
+				args := []string{"run", "pgbench", "--script=" + file, "--threads=2", "--events=20", "--output=" + out}
+				if perEvent {
+					args = append(args, "--connect-per-event")
+				}
+				r := runCLI(context.Background(), nil, join(args, targetArgs(cfg))...)
+				if r.code != 0 {
+					t.Fatalf("run (per event %v): exit %d\n%s%s", perEvent, r.code, r.stdout, r.stderr)
+				}
+				c := readResult(t, out).Totals.Counts
+				got := queryInts(t, cfg, "SELECT COUNT(*), COUNT(DISTINCT id) FROM fb_sessions")
+				switch {
+				case perEvent && (got[0] != 20 || got[1] != 20 || c.Connects != 20 || c.ConnectMs <= 0):
+					t.Errorf("per event: %d transactions in %d sessions, result: %d connects in %v ms; want 20 in 20, 20 connects taking time", got[0], got[1], c.Connects, c.ConnectMs)
+				case !perEvent && (got[0] != 20 || got[1] != 2 || c.Connects != 0 || c.ConnectMs != 0):
+					t.Errorf("kept connections: %d transactions in %d sessions, result: %d connects in %v ms; want 20 in the threads' 2, none counted", got[0], got[1], c.Connects, c.ConnectMs)
+				}
+			}
+		})
+	}
+}

@@ -228,6 +228,11 @@ func (p *pgbenchPrinter) summary(res *result.Result, connect, maxLag time.Durati
 		PerCommand:   len(res.Scripts) > 0 && len(res.Scripts[0].Statements) > 0,
 		ConnectionMs: float64(connect) / float64(time.Millisecond),
 	}
+	if c := res.Totals.Counts; c.Connects > 0 {
+		// -C: pgbench's average over the transactions.
+		s.Connect = true
+		s.ConnectionMs = c.ConnectMs / float64(c.Events+c.Skipped+c.ErrorCount())
+	}
 	if s.QueryMode == "" {
 		s.QueryMode = "prepared"
 		if res.Target.PSMode == "disable" {

@@ -91,6 +91,8 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 		"-S -c 2 -t 50 -L 100",
 		"-c 2 -t 20 --max-tries=3",
 		"-S -c 2 -t 20 -s 5",
+		"-C -c 2 -t 20",
+		"-C -S -c 2 -T 2 -P 1 -M prepared",
 		"--show-script=select-only",
 		"-b list",
 	}

@@ -84,6 +84,8 @@ type runFlags struct {
 	metricsAddr   string
 	metricsLinger float64 // seconds the metrics stay up after the run
 	connectRate   float64
+	// connectPerEvent is --connect-per-event (pgbench's -C).
+	connectPerEvent bool
 	// reconnectTimeout bounds how long a thread tries to replace a lost
 	// connection before the run fails (--reconnect-timeout).
 	reconnectTimeout secondsValue
@@ -337,6 +339,7 @@ func (r *runFlags) register() []flagGroup {
 	ofs.StringVar(&r.outputStyle, "output-style", gotpccli.StyleFairbench, "layout of the text output: "+strings.Join(gotpccli.Styles, ", ")+" (go-tpc's [Current]/[Summary]/tpmC lines on stdout for scripts that scrape them, the rest on stderr; TPC-C) or "+pgbenchcli.StylePgbench+" (pgbench's progress lines on stderr and report on stdout; pgbench's workloads)")
 	mfs.StringVar(&r.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 	mfs.StringVar(&r.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
+	lfs.BoolVar(&r.connectPerEvent, "connect-per-event", false, "open a new connection for every event and close it after, as pgbench -C does (to measure a server's or a pooler's connection cost): the events' latencies and the throughput include connecting; the result counts the connections and their time (counts.connects, connect_ms)")
 	lfs.Float64Var(&r.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 	r.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
 	lfs.Var(&r.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")

@@ -142,7 +142,6 @@ func (c *Command) Differences() []string {
 		}
 	}
 	if c.Mode == ModeRun {
-		note(c.Connect, "-C: each client keeps one connection for the whole run; pgbench reconnects for every transaction and counts the connection time in tps")
 		note(c.Log, "-l: each file's lines come in blocks of each client's (pgbench's are in the order its thread ran them)")
 		note(c.Jobs > 1, "-j: fairbench schedules the clients itself; -j shows as the number of threads in the report and splits the clients among the -l files")
 	}

@@ -155,6 +155,9 @@ func runArgs(c *Command) []string {
 	if c.MaxTries != 1 {
 		a = append(a, "--max-tries="+strconv.Itoa(c.MaxTries))
 	}
+	if c.Connect {
+		a = append(a, "--connect-per-event")
+	}
 	a = append(a, logArgs(c)...)
 	if c.Scale > 0 {
 		a = append(a, "--scale="+strconv.Itoa(c.Scale))

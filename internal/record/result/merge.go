@@ -528,6 +528,8 @@ func addCounters(to, from *Counters) {
 	to.Retried += from.Retried
 	to.Late += from.Late
 	to.Skipped += from.Skipped
+	to.Connects += from.Connects
+	to.ConnectMs += from.ConnectMs
 	to.Errors = addErrorCounts(to.Errors, from.Errors)
 }
 

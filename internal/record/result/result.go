@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version of the document layout; readers refuse newer majors.
-const SchemaVersion = "1.7"
+const SchemaVersion = "1.8"
 
 // Status says how a run ended.
 type Status string
@@ -294,6 +294,12 @@ type Counters struct {
 	// events). Zero without --latency-limit.
 	Late    int64 `json:"late,omitempty"`
 	Skipped int64 `json:"skipped,omitempty"`
+	// Connects counts the connections the events opened for themselves
+	// (--connect-per-event, pgbench's -C; schema 1.8) and ConnectMs the
+	// milliseconds spent opening and closing them, part of the events'
+	// latencies. Zero without --connect-per-event.
+	Connects  int64   `json:"connects,omitempty"`
+	ConnectMs float64 `json:"connect_ms,omitempty"`
 	// Errors counts ignored errors by code ("1213": 4).
 	Errors map[string]int64 `json:"errors,omitempty"`
 }

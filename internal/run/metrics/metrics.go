@@ -124,6 +124,11 @@ type Counters struct {
 	// Late counts the completed events above the latency limit; Skipped the
 	// events of the --rate schedule skipped for being already later than it.
 	Late, Skipped int64
+	// Connects counts the connections events opened for themselves
+	// (--connect-per-event) and ConnectTime the time spent opening and
+	// closing them.
+	Connects    int64
+	ConnectTime time.Duration
 	// Errors counts ignored errors by code; nil until the first one.
 	Errors map[string]int64
 }
@@ -139,6 +144,8 @@ func (c *Counters) Add(o *Counters) {
 	c.Retried += o.Retried
 	c.Late += o.Late
 	c.Skipped += o.Skipped
+	c.Connects += o.Connects
+	c.ConnectTime += o.ConnectTime
 	c.Errors = addErrors(c.Errors, o.Errors)
 }
 

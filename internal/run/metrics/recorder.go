@@ -188,6 +188,15 @@ func (r *Recorder) Skip() {
 	r.mu.Unlock()
 }
 
+// Connected records a connection an event opened for itself
+// (--connect-per-event) and the time spent opening and closing it.
+func (r *Recorder) Connected(d time.Duration) {
+	r.mu.Lock()
+	r.other.Connects++
+	r.other.ConnectTime += d
+	r.mu.Unlock()
+}
+
 // Reconnect records a reconnect after a lost connection.
 func (r *Recorder) Reconnect() {
 	r.mu.Lock()

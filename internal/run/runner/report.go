@@ -308,6 +308,7 @@ func toCounters(c *metrics.Counters) result.Counters {
 		Events: c.Events, Reads: c.Reads, Writes: c.Writes, Others: c.Others,
 		Queries: c.Reads + c.Writes + c.Others, Reconnects: c.Reconnects,
 		Retries: c.Retries, Retried: c.Retried, Late: c.Late, Skipped: c.Skipped,
+		Connects: c.Connects, ConnectMs: float64(c.ConnectTime) / float64(time.Millisecond),
 	}
 	out.Errors = copyErrors(c.Errors)
 	return out

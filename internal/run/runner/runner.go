@@ -73,6 +73,12 @@ type Config struct {
 	// Drain is --forced-shutdown: what becomes of the events in flight when
 	// --time ends (the zero Drain abandons them, uncounted).
 	Drain Drain
+	// ConnectPerEvent (--connect-per-event, pgbench's -C) opens a new
+	// connection for every event and closes it after: the event's latency
+	// and the throughput include connecting. The threads still connect
+	// once before the start (the server must take them all), and close
+	// that connection when they begin.
+	ConnectPerEvent bool
 }
 
 // Validate checks the configuration and says what to change.
@@ -674,9 +680,34 @@ func (r *run) stopTime(workers []*worker) time.Time {
 	return last
 }
 
+// connect opens the connection of an event (Config.ConnectPerEvent); one
+// that fails is replaced as a lost one is (reconnect). It reports false
+// when the worker must stop.
+func (w *worker) connect(ctx context.Context, r *run) bool {
+	if err := w.open(ctx, r.deps); err != nil {
+		if ctx.Err() != nil {
+			return false
+		}
+		return w.reconnect(ctx, r)
+	}
+	return true
+}
+
+// disconnect closes the connection of an event that took connecting to
+// open (Config.ConnectPerEvent) and records it with the time spent opening
+// and closing it.
+func (w *worker) disconnect(connecting time.Duration) {
+	t := time.Now()
+	w.close()
+	w.rec.Connected(connecting + time.Since(t))
+}
+
 // loop runs events until the run ends. ctx carries the hard deadline.
 func (w *worker) loop(ctx context.Context, r *run) {
 	defer w.callMark.Store(0) // waiting for nothing any more
+	if r.cfg.ConnectPerEvent {
+		w.close() // each event opens its own
+	}
 	lastYield := time.Now()
 	now := lastYield
 	var (
@@ -733,7 +764,23 @@ func (w *worker) loop(ctx context.Context, r *run) {
 				}
 			}
 		}
+		var connecting time.Duration
+		if r.cfg.ConnectPerEvent {
+			// The event's time includes its connection, not the closing of
+			// the one before (as pgbench -C measures).
+			start = time.Now()
+			if sched == nil {
+				intended = start
+			}
+			if !w.connect(ctx, r) {
+				return
+			}
+			connecting = time.Since(start)
+		}
 		ok := w.event(ctx, r, intended, start)
+		if r.cfg.ConnectPerEvent {
+			w.disconnect(connecting)
+		}
 		if !ok {
 			w.cut = w.cut || ctx.Err() != nil
 			return
