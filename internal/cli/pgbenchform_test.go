@@ -158,7 +158,7 @@ func TestPgbenchLogFilesAsPgbenchWritesThem(t *testing.T) {
 	cases := []struct {
 		line    string
 		clients int
-		each    int // -t: transactions per client (pgbench's; fairbench's -t is of the run)
+		each    int // -t: transactions per client
 		files   int
 		fields  int
 	}{
@@ -269,10 +269,10 @@ func checkPgbenchLog(t *testing.T, name, prefix, stdout string, clients, each, f
 		t.Errorf("%s: clients %v, want %d", name, perClient, clients)
 	}
 	for c, nos := range perClient {
-		// Every transaction of a client once, numbered from 1 in order;
-		// pgbench's -t is per client, fairbench's the run's (see Translate).
+		// Every transaction of a client once, numbered from 1 in order,
+		// and with -t as many for every client.
 		for i, no := range nos {
-			if no != i+1 || (strings.HasPrefix(name, "pgbench") && each > 0 && len(nos) != each) {
+			if no != i+1 || (each > 0 && len(nos) != each) {
 				t.Errorf("%s: client %s's transactions numbered %v", name, c, nos)
 				break
 			}

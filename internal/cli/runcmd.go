@@ -131,6 +131,7 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 		Threads:            f.threads,
 		Duration:           time.Duration(f.time),
 		Events:             f.events,
+		EventsPerThread:    f.eventsPerThread,
 		Warmup:             time.Duration(f.warmup),
 		Rate:               f.rate,
 		LatencyLimit:       time.Duration(f.latencyLimitMs * float64(time.Millisecond)),

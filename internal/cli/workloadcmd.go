@@ -48,13 +48,15 @@ type runFlags struct {
 	threads int
 	// time and warmup are --time and --warmup-time: seconds or a duration
 	// ("10m"), as plans write them.
-	time           secondsValue
-	events         int64
-	rate           float64
-	latencyLimitMs float64 // --latency-limit
-	reportInterval float64
-	warmup         secondsValue
-	percentiles    string
+	time   secondsValue
+	events int64
+	// eventsPerThread is --events-per-thread (pgbench's -t).
+	eventsPerThread int64
+	rate            float64
+	latencyLimitMs  float64 // --latency-limit
+	reportInterval  float64
+	warmup          secondsValue
+	percentiles     string
 	// histogram prints sysbench's latency histogram before the summary.
 	histogram bool
 	// verbosity is sysbench's --verbosity: below sysbenchout.LevelNotice the human
@@ -319,6 +321,7 @@ func (r *runFlags) register() []flagGroup {
 	r.time = secondsValue(10 * time.Second)
 	lfs.Var(&r.time, "time", "measured time in seconds or as a duration (10m, 90s), after the warm-up; 0 = no limit")
 	lfs.Int64Var(&r.events, "events", 0, "stop after this many events; 0 = no limit")
+	lfs.Int64Var(&r.eventsPerThread, "events-per-thread", 0, "stop each thread after this many events of its own, as pgbench -t does (--events counts them over all threads, sysbench's way); 0 = no limit")
 	lfs.Float64Var(&r.latencyLimitMs, "latency-limit", 0, "count events slower than this many milliseconds (from their intended start) as late, and with --rate skip those already that late when their turn comes (pgbench -L); 0 = none")
 	lfs.Float64Var(&r.rate, "rate", 0, "events per second over all threads on an open-loop schedule (a run below 95% of it warns); 0 = as fast as possible")
 	ofs.Float64Var(&r.reportInterval, "report-interval", 0, "print interval statistics every N seconds; 0 = only the summary")
@@ -388,6 +391,7 @@ func (inv *invocation) validateCounts() error {
 		{"--time", int64(time.Duration(inv.run.time).Seconds()), workload.MaxSeconds, secs + "; 0 = no limit"},
 		{"--warmup-time", int64(time.Duration(inv.run.warmup).Seconds()), workload.MaxSeconds, secs},
 		{"--events", inv.run.events, workload.MaxEvents, "events; 0 = no limit"},
+		{"--events-per-thread", inv.run.eventsPerThread, workload.MaxEvents, "events; 0 = no limit"},
 	} {
 		if err := workload.CheckCount(c.flag, c.n, 0, c.max, c.what); err != nil {
 			return err

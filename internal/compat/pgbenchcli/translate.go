@@ -124,7 +124,7 @@ func runArgs(c *Command) []string {
 	if c.Duration > 0 {
 		a = append(a, "--time="+strconv.Itoa(c.Duration))
 	} else {
-		a = append(a, "--time=0", "--events="+strconv.Itoa(c.Transactions*c.Clients))
+		a = append(a, "--time=0", "--events-per-thread="+strconv.Itoa(c.Transactions))
 	}
 	if c.Progress > 0 {
 		// Interval histograms give each progress line its latency and stddev.
@@ -207,10 +207,6 @@ func logArgs(c *Command) []string {
 // note joins what fairbench does differently for c into one line.
 func note(c *Command) string {
 	d := c.Differences()
-	if c.Mode == ModeRun && c.Duration == 0 {
-		d = append(d, "-t "+strconv.Itoa(c.Transactions)+": the run ends after "+strconv.Itoa(c.Transactions*c.Clients)+
-			" transactions in all, each taken by the first free client; pgbench gives every client exactly "+strconv.Itoa(c.Transactions))
-	}
 	if len(d) == 0 {
 		return ""
 	}

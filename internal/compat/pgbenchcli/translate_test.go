@@ -26,8 +26,8 @@ func TestTranslate(t *testing.T) {
 			"run pgbench-tpcb-like --db-driver=pgsql --pgsql-host=db --pgsql-port=5433 --pgsql-user=app --pgsql-db=bench --pgsql-ssl=on --threads=8 --time=30 --report-interval=5 --interval-histograms --db-ps-mode=auto --query-mode=prepared --vacuum-first=tables --output-style=pgbench",
 			"-j: "},
 		{"-S -n -c 4 -t 100", map[string]string{"PGHOST": "127.0.0.1", "PGSSLMODE": "disable", "PGDATABASE": "b"},
-			"run pgbench-select-only --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=u --pgsql-db=b --pgsql-ssl=off --threads=4 --time=0 --events=400 --db-ps-mode=disable --query-mode=simple --output-style=pgbench",
-			"-t 100: the run ends after 400 transactions in all"},
+			"run pgbench-select-only --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=u --pgsql-db=b --pgsql-ssl=off --threads=4 --time=0 --events-per-thread=100 --db-ps-mode=disable --query-mode=simple --output-style=pgbench",
+			""},
 		{"-b simple-update@2 -f my.sql@3 -D n=5 -R 100 -L 20 -r --max-tries=5 --random-seed=7 -T 10 -v bench", nil,
 			"run pgbench --db-driver=pgsql --pgsql-host=/var/run/postgresql --pgsql-user=u --pgsql-db=bench --builtin=simple-update@2 --script=my.sql@3 --threads=1 --time=10 --db-ps-mode=disable --query-mode=simple --define=n=5 --rate=100 --latency-limit=20 --report-per-command --max-tries=5 --rand-seed=7 --vacuum-first=all --output-style=pgbench", ""},
 		// -l: files named after the process (PID 4242 here), split as -j splits the clients.

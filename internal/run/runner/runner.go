@@ -32,8 +32,12 @@ type Config struct {
 	Threads  int
 	Duration time.Duration // --time; 0 = no time limit (then Events must be set)
 	Events   int64         // --events; 0 = no event limit
-	Warmup   time.Duration // --warmup-time, measured apart and excluded from Totals
-	Rate     float64       // --rate: events/s over all threads; 0 = closed loop
+	// EventsPerThread (--events-per-thread, pgbench's -t) stops each
+	// thread after this many events of the measured phase (counted as they
+	// start, failed ones included); 0 = no such limit. Not with Events.
+	EventsPerThread int64
+	Warmup          time.Duration // --warmup-time, measured apart and excluded from Totals
+	Rate            float64       // --rate: events/s over all threads; 0 = closed loop
 	// LatencyLimit (--latency-limit, pgbench's -L) counts the events whose
 	// latency from their intended start exceeds it as late, and with --rate
 	// skips, uncounted as events, those already later than it when their
@@ -90,8 +94,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--time must not be negative")
 	case c.Events < 0:
 		return fmt.Errorf("--events must not be negative")
-	case c.Duration == 0 && c.Events == 0:
-		return fmt.Errorf("--time=0 and --events=0 would run forever: set one of them")
+	case c.EventsPerThread < 0:
+		return fmt.Errorf("--events-per-thread must not be negative")
+	case c.Events > 0 && c.EventsPerThread > 0:
+		return fmt.Errorf("--events and --events-per-thread both limit the run: give one of them")
+	case c.Duration == 0 && c.Events == 0 && c.EventsPerThread == 0:
+		return fmt.Errorf("--time=0 and --events=0 would run forever: set one of them (or --events-per-thread)")
 	case c.Warmup < 0:
 		return fmt.Errorf("--warmup-time must not be negative")
 	case c.Rate < 0:
@@ -587,6 +595,9 @@ type worker struct {
 	maxLag time.Duration
 	// log is the worker's part of the event log (Deps.EventLog), or nil.
 	log *eventlog.Client
+	// own counts the events of the measured phase the worker started
+	// (Config.EventsPerThread).
+	own int64
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
@@ -726,6 +737,12 @@ func (w *worker) loop(ctx context.Context, r *run) {
 		}
 		if r.cfg.Events > 0 && !now.Before(r.warmEnd) && r.started.Add(1) > r.cfg.Events {
 			return
+		}
+		if r.cfg.EventsPerThread > 0 && !now.Before(r.warmEnd) {
+			if w.own >= r.cfg.EventsPerThread {
+				return
+			}
+			w.own++
 		}
 		// In a closed loop the event is due, and starts, now: the end of the
 		// previous one (a clock read per event instead of three; time.Now
