@@ -340,7 +340,7 @@ func (c *Comparison) noteSignificance() {
 			}
 		}
 	}
-	if !tested {
+	if !tested && len(c.Systems) > 1 { // one system has no difference to test
 		c.Notes = append(c.Notes, "no interval of a difference: no cell has two or more rounds of positive figures on both sides (run more rounds: with 2 the interval is wide, 3 to 5 make it useful)")
 	}
 	if len(disagree) > 0 {

@@ -111,3 +111,33 @@ func TestHeadlineOfFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSystemIsNotCompared: one system's figures are shown as figures —
+// no baseline, no note about intervals of differences, no legend of a
+// change against itself.
+func TestOneSystemIsNotCompared(t *testing.T) {
+	s, err := Load(filepath.Join("testdata", "headline", "single"), "single")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compare([]*System{s}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.HasPrefix(out, "Figures of tps (higher is better), mean of rounds\n") {
+		t.Errorf("title: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	for _, wrong := range []string{"baseline", "Comparison of", "no interval of a difference", "confidence interval of the change"} {
+		if strings.Contains(out, wrong) {
+			t.Errorf("one system's figures say %q:\n%s", wrong, out)
+		}
+	}
+	if l := c.Legend(); len(l) != 0 {
+		t.Errorf("legend of one system: %q", l)
+	}
+}

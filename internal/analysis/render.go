@@ -60,7 +60,11 @@ func layout(c *Comparison) document {
 	if c.Metric.LowerIsBetter {
 		better = "lower is better"
 	}
-	d := document{title: fmt.Sprintf("%s (%s), %s of rounds, baseline %s", c.Metric.Unit, better, c.Center, base.Label)}
+	// One system is measured, not compared: nothing is against a baseline.
+	d := document{title: fmt.Sprintf("Figures of %s (%s), %s of rounds", c.Metric.Unit, better, c.Center)}
+	if len(c.Systems) > 1 {
+		d.title = fmt.Sprintf("Comparison of %s (%s), %s of rounds, baseline %s", c.Metric.Unit, better, c.Center, base.Label)
+	}
 	if len(c.Systems) > 1 {
 		t := c.Differences.table()
 		d.differs = &t
@@ -94,8 +98,12 @@ func layout(c *Comparison) document {
 }
 
 // Legend explains the main tables' columns and marks: the frequency
-// scaling (when scaled) and the significance test.
+// scaling (when scaled) and the significance test; nothing for one system,
+// which has neither.
 func (c *Comparison) Legend() []string {
+	if len(c.Systems) < 2 {
+		return nil
+	}
 	base := c.BaselineSystem()
 	var legend []string
 	if c.Scaled {
@@ -608,7 +616,7 @@ const (
 func WriteText(w io.Writer, c *Comparison) error {
 	d := layout(c)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Comparison of %s\n", d.title)
+	fmt.Fprintf(&b, "%s\n", d.title)
 	if d.differs != nil {
 		if len(d.differs.rows) == 0 {
 			b.WriteString("\n" + noDifference + "\n")
@@ -695,7 +703,7 @@ func WriteMarkdown(w io.Writer, c *Comparison) error { return WriteMarkdownWith(
 func WriteMarkdownWith(w io.Writer, c *Comparison, after func(SectionRef) string) error {
 	d := layout(c)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Comparison of %s\n\n", mdEscape(d.title))
+	fmt.Fprintf(&b, "# %s\n\n", mdEscape(d.title))
 	if d.differs != nil {
 		if len(d.differs.rows) == 0 {
 			b.WriteString(mdEscape(noDifference) + "\n\n")

@@ -39,7 +39,7 @@ run: {time: 1}
 	if cmp.code != ExitOK {
 		t.Fatalf("compare: %d\n%s%s", cmp.code, cmp.stdout, cmp.stderr)
 	}
-	if !strings.Contains(cmp.stdout, "Comparison of tps (higher is better), mean of rounds") {
+	if !strings.Contains(cmp.stdout, "Figures of tps (higher is better), mean of rounds") { // one system: figures, no baseline
 		t.Errorf("compare does not say it shows the mean of rounds in tps:\n%s", cmp.stdout)
 	}
 	for name, out := range map[string]string{"suite run": run.stdout, "suite status": status.stdout} {

@@ -231,9 +231,11 @@ func tableLegend(c *analysis.Comparison, rows []analysis.Row) []string {
 	if has(func(cl analysis.Cell) bool { return analysis.FigureCaveat(cl.Stats) != "" }) {
 		out = append(out, fmt.Sprintf("(one round): the figure rests on a single round (no spread known, no test possible); (CV n %%): its rounds vary by more than %g %% (coefficient of variation).", analysis.CaveatCV*100))
 	}
-	base := c.BaselineSystem().Label
-	out = append(out, fmt.Sprintf("%%: (system − %s) ÷ %s × 100 (%s).", base, base,
-		map[bool]string{true: "lower is better", false: "higher is better"}[c.Metric.LowerIsBetter]))
+	if len(c.Systems) > 1 { // one system has no % column
+		base := c.BaselineSystem().Label
+		out = append(out, fmt.Sprintf("%%: (system − %s) ÷ %s × 100 (%s).", base, base,
+			map[bool]string{true: "lower is better", false: "higher is better"}[c.Metric.LowerIsBetter]))
+	}
 	out = append(out, c.Legend()...)
 	if slices.ContainsFunc(rows, func(r analysis.Row) bool { return r.HasOutage() }) {
 		out = append(out, analysis.OutageMark+": a figure of the row includes a run during which the server went away or stopped answering (see the notes above).")
@@ -364,7 +366,7 @@ p.reading, p.contrast { max-width: 60rem; } table.usl th { vertical-align: botto
 <ul>{{range .Headline}}<li>{{wbr .}}</li>{{end}}</ul>
 <p class="note">{{.HeadlineRule}}</p>
 </section>
-{{end}}<p class="note">{{.Comparison.Metric.Unit}}{{if .Comparison.Metric.LowerIsBetter}} (lower is better){{else}} (higher is better){{end}}, {{.Comparison.Center}} of rounds; baseline {{.Comparison.BaselineSystem.Label}}. Differences marked {{.CouldNotTell}} are ones the rounds could not tell: their {{.ConfidencePct}} % interval holds no change ({{.Method}}) — which is not evidence of no difference.</p>
+{{end}}<p class="note">{{.Comparison.Metric.Unit}}{{if .Comparison.Metric.LowerIsBetter}} (lower is better){{else}} (higher is better){{end}}, {{.Comparison.Center}} of rounds{{if gt (len .Comparison.Systems) 1}}; baseline {{.Comparison.BaselineSystem.Label}}. Differences marked {{.CouldNotTell}} are ones the rounds could not tell: their {{.ConfidencePct}} % interval holds no change ({{.Method}}) — which is not evidence of no difference{{end}}.</p>
 {{with .Comparison.Differences}}{{if and .Rows (gt (len .Systems) 1)}}<table id="differences">
 <tr><th>what differs</th>{{range .Systems}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td>{{.What}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
