@@ -158,6 +158,9 @@ func runArgs(c *Command) []string {
 	if c.Connect {
 		a = append(a, "--connect-per-event")
 	}
+	if c.Debug > 0 {
+		a = append(a, "--db-debug")
+	}
 	a = append(a, logArgs(c)...)
 	if c.Scale > 0 {
 		a = append(a, "--scale="+strconv.Itoa(c.Scale))
