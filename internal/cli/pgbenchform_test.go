@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
@@ -56,17 +57,13 @@ func progressLines(lines []string) (progress, other []string) {
 func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 	t.Parallel()
 	cfg := testdb.PgSQL(t)
-	pgbench, err := exec.LookPath("pgbench")
-	if err != nil {
-		t.Fatalf("pgbench is not installed (Debian: apt-get install postgresql-15): %v", err)
-	}
 	dir := t.TempDir()
+	pgbench, env := realPgbench(t, cfg, dir)
 	custom := filepath.Join(dir, "custom.sql")
 	if err := os.WriteFile(custom, []byte("\\set aid random(1, 100000 * :scale)\n\\set delta random(-:maxdelta, :maxdelta)\nBEGIN;\nUPDATE pgbench_accounts SET abalance = abalance + :delta\n  WHERE aid = :aid;\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nEND;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(dir, "results")
-	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database, "FAIRBENCH_RESULTS": results}
+	results := env["FAIRBENCH_RESULTS"]
 	lines := []string{
 		"-i -s 1 -q",
 		"-i -s 1 -I dtGvp",
@@ -98,16 +95,7 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 	}
 	for _, line := range lines {
 		args := strings.Fields(line)
-		cmd := exec.Command(pgbench, args...)
-		cmd.Env = os.Environ()
-		for k, v := range env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		var pgOut, pgErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &pgOut, &pgErr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("pgbench %s: %v\n%s%s", line, err, pgOut.String(), pgErr.String())
-		}
+		pgOut, pgErr := runPgbench(t, pgbench, env, args...)
 		r := runCLI(context.Background(), env, append([]string{"pgbench"}, args...)...)
 		if r.code != 0 {
 			t.Errorf("fairbench pgbench %s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
@@ -123,11 +111,11 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 				t.Errorf("fairbench pgbench %s: the result %s counts no transaction", line, path)
 			}
 		}
-		if got, want := pgbenchLayout(r.stdout), pgbenchLayout(pgOut.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		if got, want := pgbenchLayout(r.stdout), pgbenchLayout(pgOut); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("fairbench pgbench %s: stdout\n%s\nwant pgbench's\n%s", line, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		gotP, gotOther := progressLines(pgbenchLayout(r.stderr))
-		wantP, wantOther := progressLines(pgbenchLayout(pgErr.String()))
+		wantP, wantOther := progressLines(pgbenchLayout(pgErr))
 		if len(wantP) > 0 && (len(gotP) == 0 || gotP[0] != wantP[0]) {
 			t.Errorf("fairbench pgbench %s: progress lines %q, want like pgbench's %q", line, gotP, wantP)
 		}
@@ -138,6 +126,35 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 	}
 }
 
+// realPgbench is the pgbench binary the drop-in is held against, with the
+// environment that points it (and the drop-in) at cfg's database; the
+// results of the drop-in's runs go under dir.
+func realPgbench(t *testing.T, cfg driver.Config, dir string) (path string, env map[string]string) {
+	t.Helper()
+	path, err := exec.LookPath("pgbench")
+	if err != nil {
+		t.Fatalf("pgbench is not installed (Debian: apt-get install postgresql-15): %v", err)
+	}
+	return path, map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database, "FAIRBENCH_RESULTS": filepath.Join(dir, "results")}
+}
+
+// runPgbench runs real pgbench with args in env and returns its stdout and
+// stderr; a failure fails the test.
+func runPgbench(t *testing.T, pgbench string, env map[string]string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(pgbench, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errOut.String())
+	}
+	return out.String(), errOut.String()
+}
+
 // TestPgbenchLogFilesAsPgbenchWritesThem: -l's files are pgbench's: the
 // same files (PREFIX.PID, PREFIX.PID.N per -j thread, the clients split
 // alike), the same columns for each option, every transaction once, and
@@ -146,12 +163,8 @@ func TestPgbenchDropInPrintsWhatPgbenchPrints(t *testing.T) {
 func TestPgbenchLogFilesAsPgbenchWritesThem(t *testing.T) {
 	t.Parallel()
 	cfg := testdb.PgSQL(t)
-	pgbench, err := exec.LookPath("pgbench")
-	if err != nil {
-		t.Fatalf("pgbench is not installed (Debian: apt-get install postgresql-15): %v", err)
-	}
 	dir := t.TempDir()
-	env := map[string]string{"PGHOST": cfg.Hosts[0], "PGPORT": strconv.Itoa(cfg.Ports[0]), "PGUSER": cfg.User, "PGDATABASE": cfg.Database, "FAIRBENCH_RESULTS": filepath.Join(dir, "results")}
+	pgbench, env := realPgbench(t, cfg, dir)
 	if r := runCLI(context.Background(), env, "pgbench", "-i", "-s", "1", "-q"); r.code != 0 {
 		t.Fatalf("pgbench -i: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -177,16 +190,7 @@ func TestPgbenchLogFilesAsPgbenchWritesThem(t *testing.T) {
 			args := append(strings.Fields(tc.line), "-n", "--log-prefix="+prefix)
 			var stdout string
 			if tool == "pgbench" {
-				cmd := exec.Command(pgbench, args...)
-				cmd.Env = os.Environ()
-				for k, v := range env {
-					cmd.Env = append(cmd.Env, k+"="+v)
-				}
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("pgbench %s: %v\n%s", tc.line, err, out)
-				}
-				stdout = string(out)
+				stdout, _ = runPgbench(t, pgbench, env, args...)
 			} else {
 				r := runCLI(context.Background(), env, append([]string{"pgbench"}, args...)...)
 				if r.code != 0 {
