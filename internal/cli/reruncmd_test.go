@@ -200,6 +200,9 @@ func TestReplayOf(t *testing.T) {
 			prep: "--tables=2 --rand-type=zipfian --mysql-host=db2", run: "--tables=2 --threads=4 --time=30 --rand-type=zipfian --mysql-host=db2"},
 		{line: []string{"fairbench", "run", "oltp_read_only", "--session-var=a=1", "--session-var=b=2", "--report-interval=1"},
 			prep: "--session-var=a=1 --session-var=b=2 --mysql-host=db2", run: "--report-interval=1 --session-var=a=1 --session-var=b=2 --mysql-host=db2"},
+		// Where the author's files went is not written here.
+		{line: []string{"fairbench", "run", "oltp_read_only", "--event-log=/home/user-1/ev", "--event-log-files=2", "--event-log-aggregate=5", "--cpu-profile=p", "--connect-per-event", "--events-per-thread=9"},
+			prep: "--mysql-host=db2", run: "--connect-per-event=true --events-per-thread=9 --mysql-host=db2"},
 		{line: []string{"fairbench", "oltp_read_only", "--threads=4", "--tables=2", "--mysql-host=host-1", "run"},
 			prep: "--tables=2 --mysql-host=db2", run: "--tables=2 --threads=4 --mysql-host=db2"},
 		{line: []string{"fairbench", "oltp_read_only", "--threads=4", "prepare"}, err: "not as `fairbench run WORKLOAD …`"},

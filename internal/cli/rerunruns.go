@@ -30,9 +30,11 @@ type replay struct {
 	planned  time.Duration // its warm-up and measured time, for the time left
 }
 
-// replayDrop are run's options a replay leaves out: where the result and
-// profiles go (the re-run chooses), live metrics, and the text layout.
-var replayDrop = []string{"output", "format", "output-style", "cpu-profile", "mem-profile", "metrics-addr", "metrics-linger", "db-debug"}
+// replayDrop are run's options a replay leaves out: where the result,
+// profiles and event logs go (the re-run chooses: an author's paths are not
+// written on the re-running machine), live metrics, and the text layout.
+var replayDrop = []string{"output", "format", "output-style", "cpu-profile", "mem-profile", "metrics-addr", "metrics-linger", "db-debug",
+	"event-log", "event-log-files", "event-log-aggregate", "event-log-sample"}
 
 // replayMethodFlags are the connection options that are part of the method
 // (how each connection behaves), kept from the recorded command line unless
