@@ -11,10 +11,13 @@
 // the server process); machines described by a file or flags are not
 // observed (no entry in observed.server_machines).
 //
-// Snapshots are taken when the measured phase begins, at every interval and
-// when it ends; the interval ones run in the background and only the latest
-// good one is kept, so that an agent that stops answering mid-run still
-// yields figures for the time it answered, with a note saying so.
+// Snapshots are taken when the measured phase begins and when it ends; an
+// agent's are also taken at every interval and every TickInterval, in the
+// background, keeping only the latest good one, so that an agent that stops
+// answering mid-run still yields figures for the time it answered, with a
+// note saying so. This machine's /proc is read at the phase's ends only: its
+// last reading cannot fail for want of an answer, and reading it every
+// second cost the client CPU during the run that nobody saw.
 package machinewatch
 
 import (
@@ -23,6 +26,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,9 +40,9 @@ import (
 // SnapshotTimeout bounds one reading of an agent's counters during the run.
 const SnapshotTimeout = 2 * time.Second
 
-// TickInterval is how often the machines are read during the phase, besides
-// at every reported interval, so that a machine that stops answering still
-// has recent figures without --report-interval.
+// TickInterval is how often the agents' machines are read during the phase,
+// besides at every reported interval, so that a machine that stops answering
+// still has recent figures without --report-interval.
 const TickInterval = time.Second
 
 // Options say where the server's machines come from.
@@ -84,6 +88,10 @@ type watched struct {
 	index int // in machines
 	what  string
 	read  func(ctx context.Context) (hostcounters.Snapshot, error)
+	// interim says the machine is read during the phase too (an agent,
+	// which may stop answering); this machine's /proc is read at the
+	// phase's ends only.
+	interim bool
 
 	mu        sync.Mutex
 	begun     chan struct{} // closed when begin is read (or failed)
@@ -166,7 +174,7 @@ func (w *Watch) addAgent(ctx context.Context, url, token, role, node, source, hi
 	}
 	w.machines = append(w.machines, m)
 	rc := &agent.Client{URL: url, Token: token, Timeout: SnapshotTimeout}
-	w.watched = append(w.watched, &watched{index: len(w.machines) - 1, what: "agent " + url, read: rc.Counters})
+	w.watched = append(w.watched, &watched{index: len(w.machines) - 1, what: "agent " + url, read: rc.Counters, interim: true})
 	return nil
 }
 
@@ -179,26 +187,28 @@ func (w *Watch) Describe(context.Context) ([]result.ServerMachine, []string) {
 }
 
 // Begin starts reading each observed machine's first snapshot, in the
-// background (End waits for it), and reading them every TickInterval until
-// End.
+// background (End waits for it), and reading the agents' every TickInterval
+// until End.
 func (w *Watch) Begin(ctx context.Context) {
 	if len(w.watched) == 0 {
 		return
 	}
 	w.stop()
-	ticker := time.NewTicker(TickInterval)
-	done := make(chan struct{})
-	w.stopTick = func() { ticker.Stop(); close(done) }
-	go func() {
-		for {
-			select {
-			case <-ticker.C:
-				w.tick()
-			case <-done:
-				return
+	if slices.ContainsFunc(w.watched, func(m *watched) bool { return m.interim }) {
+		ticker := time.NewTicker(TickInterval)
+		done := make(chan struct{})
+		w.stopTick = func() { ticker.Stop(); close(done) }
+		go func() {
+			for {
+				select {
+				case <-ticker.C:
+					w.tick()
+				case <-done:
+					return
+				}
 			}
-		}
-	}()
+		}()
+	}
 	for _, m := range w.watched {
 		m.mu.Lock()
 		m.begun = make(chan struct{})
@@ -221,7 +231,7 @@ func (w *Watch) Begin(ctx context.Context) {
 	}
 }
 
-// Interval starts reading a snapshot of each observed machine in the
+// Interval starts reading a snapshot of each agent's machine in the
 // background, unless the previous one is still being read; the latest good
 // one is kept for End, should the last reading fail. Warm-up intervals are
 // ignored (the phase has not begun).
@@ -239,10 +249,13 @@ func (w *Watch) stop() {
 	}
 }
 
-// tick starts reading a snapshot of each observed machine whose previous
+// tick starts reading a snapshot of each agent's machine whose previous
 // reading is done.
 func (w *Watch) tick() {
 	for _, m := range w.watched {
+		if !m.interim {
+			continue
+		}
 		m.mu.Lock()
 		if m.begun == nil || m.inFlight {
 			m.mu.Unlock()

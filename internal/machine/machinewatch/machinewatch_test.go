@@ -6,11 +6,13 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/internal/db/driver"
 	"github.com/fairbench/fairbench/internal/machine/agent"
+	"github.com/fairbench/fairbench/internal/machine/hostcounters"
 	"github.com/fairbench/fairbench/internal/machine/servermachine"
 	"github.com/fairbench/fairbench/internal/record/result"
 )
@@ -194,5 +196,48 @@ func TestSourcesInput(t *testing.T) {
 	}
 	if _, err := Prepare(context.Background(), remote, Options{Agents: []agent.Endpoint{{URL: "http://x"}}, Spec: servermachine.Spec{VCPUs: 2}}); err == nil || !strings.Contains(err.Error(), "leave out") {
 		t.Errorf("agent with flags: %v", err)
+	}
+}
+
+// TestLocalReadAtPhaseEndsOnly: this machine's /proc is read when the phase
+// begins and when it ends, never at an interval or a tick in between (an
+// agent's machine is: TestAgentStopsMidRun).
+func TestLocalReadAtPhaseEndsOnly(t *testing.T) {
+	ctx := context.Background()
+	w, err := Prepare(ctx, driver.Config{Kind: driver.KindSQLite, Path: "x.db"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.watched) != 1 {
+		t.Fatalf("%d machines watched, want this one", len(w.watched))
+	}
+	m := w.watched[0]
+	var reads atomic.Int32
+	var holding atomic.Bool
+	hold := make(chan struct{})
+	read := m.read
+	m.read = func(ctx context.Context) (hostcounters.Snapshot, error) {
+		reads.Add(1)
+		if holding.Load() {
+			<-hold // a reading during the phase stays in flight, to be seen
+		}
+		return read(ctx)
+	}
+	w.Begin(ctx)
+	<-m.begun
+	holding.Store(true)
+	w.Interval(result.Interval{})
+	w.tick()
+	m.mu.Lock()
+	inFlight := m.inFlight
+	m.mu.Unlock()
+	holding.Store(false)
+	close(hold)
+	if inFlight || w.stopTick != nil {
+		t.Errorf("a reading during the phase (in flight %v) or a ticker (%v): this machine is read at the phase's ends only", inFlight, w.stopTick != nil)
+	}
+	obs, notes := w.End(ctx)
+	if n := reads.Load(); n != 2 || len(obs) != 1 || obs[0].Source != "local" || obs[0].Process == nil || len(notes) != 0 {
+		t.Errorf("%d readings, observed %+v, notes %v; want 2 readings (begin, end) and the machine observed", n, obs, notes)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/fairbench/fairbench/internal/machine/cpuset"
 	"github.com/fairbench/fairbench/internal/testing/testdb"
@@ -157,3 +158,36 @@ type otherRoot struct{ fs.FS }
 
 func (r otherRoot) ReadLink(name string) (string, error)   { return fs.ReadLink(r.FS, name) }
 func (r otherRoot) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(r.FS, name) }
+
+// TestFindPostgresByLockFile: the process PostgreSQL's lock file names is
+// the server when it holds the socket, even when another server process,
+// searched first, holds it too; a lock file naming a process that does not
+// hold it (a stale one) is passed over for the search.
+func TestFindPostgresByLockFile(t *testing.T) {
+	const sock = "/run/postgresql/.s.PGSQL.5432"
+	for _, tc := range []struct {
+		name    string
+		lock    string // the lock file's text; "" for none
+		wantPID int
+	}{
+		{"no lock file: the first server process found", "", 150},
+		{"the lock file's process", "200\n/var/lib/postgresql/15/main\n1795873483\n5432\n", 200},
+		{"a stale lock file", "500\n/var/lib/postgresql/15/main\n", 150},
+		{"a lock file without a PID", "\n", 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fixture()
+			// A second postgres process holding the socket, which the search
+			// meets first (a lower PID).
+			fsys["proc/150/comm"] = &fstest.MapFile{Data: []byte("postgres\n")}
+			fsys["proc/150/fd/3"] = &fstest.MapFile{Data: []byte("socket:[1002]"), Mode: fs.ModeSymlink | 0o777}
+			if tc.lock != "" {
+				fsys["run/postgresql/.s.PGSQL.5432.lock"] = &fstest.MapFile{Data: []byte(tc.lock)}
+			}
+			p, err := FindUnixSocketProcess(fsys, sock)
+			if err != nil || p.PID != tc.wantPID || p.Comm != "postgres" {
+				t.Fatalf("got %+v, %v; want pid %d postgres", p, err, tc.wantPID)
+			}
+		})
+	}
+}

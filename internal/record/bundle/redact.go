@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/internal/base/lazyre"
 )
 
 // Redacted is the placeholder of a secret.
@@ -173,7 +175,7 @@ func (r *redactor) secret(s string) string {
 
 // user replaces a user name by its placeholder.
 func (r *redactor) user(u string) string {
-	if u == "" || u == Redacted || placeholder.MatchString(u) {
+	if u == "" || u == Redacted || placeholder().MatchString(u) {
 		return u
 	}
 	p, ok := r.users[u]
@@ -222,19 +224,19 @@ func (r *redactor) hostItem(item string) string {
 }
 
 var (
-	hostChars   = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-	placeholder = regexp.MustCompile(`^(host|ip|user)-[0-9]+$`)
+	hostChars   = lazyre.New(`^[A-Za-z0-9._-]+$`)
+	placeholder = lazyre.New(`^(host|ip|user)-[0-9]+$`)
 )
 
 // host replaces one host name or address; loopback ones stay.
 func (r *redactor) host(h string) string {
-	if h == "" || r.keepHosts || isLoopback(h) || placeholder.MatchString(h) {
+	if h == "" || r.keepHosts || isLoopback(h) || placeholder().MatchString(h) {
 		return h
 	}
 	if ip := net.ParseIP(strings.Trim(h, "[]")); ip != nil {
 		return r.ip(h)
 	}
-	if !hostChars.MatchString(h) { // a socket path, free text: not a name
+	if !hostChars().MatchString(h) { // a socket path, free text: not a name
 		return r.text(h, "")
 	}
 	p, ok := r.hosts[h]
@@ -269,18 +271,18 @@ func isLoopback(h string) bool {
 }
 
 var (
-	urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)([^/@\s:]*)(?::([^/@\s]*))?@`)
-	dsnUserinfo = regexp.MustCompile(`(^|[^A-Za-z0-9._%/-])([A-Za-z0-9._%-]+):([^@\s/:]+)@`)
-	assignment  = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])(-{0,2}[A-Za-z][A-Za-z0-9_.-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"'(){}]+)`)
-	homePath    = regexp.MustCompile(`(/home/|/Users/|\\Users\\)([^/\\\s"']+)`)
-	ipv4        = regexp.MustCompile(`(^|[^0-9.])((?:[0-9]{1,3}\.){3}[0-9]{1,3})($|[^0-9.])`)
-	ipv6        = regexp.MustCompile(`[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[A-Za-z0-9]+)?`)
+	urlUserinfo = lazyre.New(`([A-Za-z][A-Za-z0-9+.-]*://)([^/@\s:]*)(?::([^/@\s]*))?@`)
+	dsnUserinfo = lazyre.New(`(^|[^A-Za-z0-9._%/-])([A-Za-z0-9._%-]+):([^@\s/:]+)@`)
+	assignment  = lazyre.New(`(^|[^A-Za-z0-9_.-])(-{0,2}[A-Za-z][A-Za-z0-9_.-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"'(){}]+)`)
+	homePath    = lazyre.New(`(/home/|/Users/|\\Users\\)([^/\\\s"']+)`)
+	ipv4        = lazyre.New(`(^|[^0-9.])((?:[0-9]{1,3}\.){3}[0-9]{1,3})($|[^0-9.])`)
+	ipv6        = lazyre.New(`[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[A-Za-z0-9]+)?`)
 )
 
 // userinfo replaces the user and password of URLs ("mysql://bob:pw@db1/").
 func (r *redactor) userinfo(s string) string {
-	return urlUserinfo.ReplaceAllStringFunc(s, func(m string) string {
-		g := urlUserinfo.FindStringSubmatch(m)
+	return urlUserinfo().ReplaceAllStringFunc(s, func(m string) string {
+		g := urlUserinfo().FindStringSubmatch(m)
 		out := g[1] + r.user(g[2])
 		if strings.Contains(m[len(g[1]):], ":") {
 			out += ":" + r.secret(g[3])
@@ -294,8 +296,8 @@ func (r *redactor) userinfo(s string) string {
 // and the host and user names found under keys elsewhere.
 func (r *redactor) text(s, key string) string {
 	s = r.userinfo(s)
-	s = replaceGroups(dsnUserinfo, s, func(g []string) string { return g[1] + r.user(g[2]) + ":" + r.secret(g[3]) + "@" })
-	s = replaceGroups(assignment, s, func(g []string) string {
+	s = replaceGroups(dsnUserinfo(), s, func(g []string) string { return g[1] + r.user(g[2]) + ":" + r.secret(g[3]) + "@" })
+	s = replaceGroups(assignment(), s, func(g []string) string {
 		c := classify(g[2])
 		if c == classNone {
 			return g[0]
@@ -306,7 +308,7 @@ func (r *redactor) text(s, key string) string {
 		}
 		return g[1] + g[2] + g[3] + r.byClass(c, v)
 	})
-	s = replaceGroups(homePath, s, func(g []string) string { return g[1] + r.user(g[2]) })
+	s = replaceGroups(homePath(), s, func(g []string) string { return g[1] + r.user(g[2]) })
 	if !r.keepHosts && !noAddress[key] {
 		s = r.addresses(s)
 	}
@@ -326,8 +328,8 @@ func (r *redactor) addresses(s string) string {
 	}
 	// Twice: a match takes the character after it, which the next one
 	// needs before it ("10.0.0.1,10.0.0.2").
-	s = replaceGroups(ipv4, replaceGroups(ipv4, s, v4), v4)
-	return ipv6.ReplaceAllStringFunc(s, func(m string) string {
+	s = replaceGroups(ipv4(), replaceGroups(ipv4(), s, v4), v4)
+	return ipv6().ReplaceAllStringFunc(s, func(m string) string {
 		a, _, _ := strings.Cut(m, "%")
 		if strings.Count(a, ":") < 2 || net.ParseIP(a) == nil || isLoopback(a) {
 			return m

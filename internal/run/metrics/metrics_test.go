@@ -390,3 +390,45 @@ func BenchmarkRecorderEventSwept(b *testing.B) {
 		}
 	}
 }
+
+// TestSweepSaysHowFullTheFullestRingWas: Sweep returns the share of its ring
+// the fullest worker's held, which NextSweep turns into the next period.
+func TestSweepSaysHowFullTheFullestRingWas(t *testing.T) {
+	c := NewCollector(2, Shape{})
+	size := len(c.Recorder(0).ring)
+	into := c.NewWindow()
+	if got := c.Sweep(into); got != 0 {
+		t.Errorf("Sweep of empty rings = %v, want 0", got)
+	}
+	for range size / 4 {
+		c.Recorder(1).Event(&Event{Latency: time.Millisecond, Service: time.Millisecond})
+	}
+	c.Recorder(0).Event(&Event{Latency: time.Millisecond, Service: time.Millisecond})
+	if got := c.Sweep(into); got != 0.25 {
+		t.Errorf("Sweep = %v, want 0.25 (a quarter of worker 1's ring)", got)
+	}
+	if into.Events != int64(size/4+1) {
+		t.Errorf("%d events swept, want %d", into.Events, size/4+1)
+	}
+}
+
+func TestNextSweep(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		period  time.Duration
+		fullest float64
+		want    time.Duration
+	}{
+		{"nearly empty rings: twice as long", SweepEvery, 0.01, 2 * SweepEvery},
+		{"nearly empty, at most SweepIdle", 800 * time.Millisecond, 0, SweepIdle},
+		{"between a sixteenth and a quarter: the same", 400 * time.Millisecond, 0.1, 400 * time.Millisecond},
+		{"over a quarter: back to SweepEvery", 800 * time.Millisecond, 0.3, SweepEvery},
+		{"a full ring: SweepEvery", SweepEvery, 1, SweepEvery},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := NextSweep(tc.period, tc.fullest); got != tc.want {
+				t.Errorf("NextSweep(%v, %v) = %v, want %v", tc.period, tc.fullest, got, tc.want)
+			}
+		})
+	}
+}

@@ -37,7 +37,31 @@ func ringSize(n int) int {
 // a stalled collector makes every worker spill at once: a window per worker
 // (~190 KB a histogram) grew 1,024 point-select workers past 260 MB, so the
 // windows are few and the lock is taken only on this rare path.
+//
+// SweepEvery is the shortest period: the owner lengthens it while the rings
+// stay nearly empty (NextSweep), so that a run at a low rate does not wake
+// twenty times a second for nothing.
 const SweepEvery = 50 * time.Millisecond
+
+// SweepIdle is the longest period between sweeps (NextSweep).
+const SweepIdle = time.Second
+
+// NextSweep returns the period until the next sweep, after a sweep that came
+// period after the one before and found the fullest ring holding the share
+// fullest of its samples (Sweep): SweepEvery again once a ring was more than
+// a quarter full, twice period (at most SweepIdle) while every ring held less
+// than a sixteenth, period otherwise. A rate eight times higher than the
+// last period's is needed to fill a ring before the next sweep, and a ring
+// that fills spills its excess (counted all the same) for one period.
+func NextSweep(period time.Duration, fullest float64) time.Duration {
+	switch {
+	case fullest > 1.0/4:
+		return SweepEvery
+	case fullest < 1.0/16:
+		return min(2*period, SweepIdle)
+	}
+	return min(max(period, SweepEvery), SweepIdle)
+}
 
 // spillStripes bounds the spill windows of a Collector.
 const spillStripes = 4
@@ -252,19 +276,27 @@ func (c *Collector) Recorder(i int) *Recorder { return c.recs[i] }
 func (c *Collector) NewWindow() *Window { return NewWindow(c.shape) }
 
 // Sweep moves the events waiting in the workers' rings into into, so that the
-// rings have room again. Call it every SweepEvery; what it moves is counted in
-// the per-thread totals at the next Drain.
-func (c *Collector) Sweep(into *Window) {
+// rings have room again, and returns the share of its ring the fullest one
+// held (0 to 1). Call it every SweepEvery, or as NextSweep says; what it
+// moves is counted in the per-thread totals at the next Drain.
+func (c *Collector) Sweep(into *Window) (fullest float64) {
+	most := 0
 	for i, r := range c.recs {
-		c.sweep(i, r, into)
+		most = max(most, c.sweep(i, r, into))
 	}
+	if len(c.recs) == 0 {
+		return 0
+	}
+	return float64(most) / float64(len(c.recs[0].ring))
 }
 
-func (c *Collector) sweep(i int, r *Recorder, into *Window) {
+// sweep moves worker i's waiting events into into and returns how many.
+func (c *Collector) sweep(i int, r *Recorder, into *Window) int {
 	t, h := r.tail.Load(), r.head.Load()
 	if t == h {
-		return
+		return 0
 	}
+	n := int(h - t)
 	per := &c.swept[i]
 	mask := uint64(len(r.ring) - 1)
 	var e Event
@@ -278,6 +310,7 @@ func (c *Collector) sweep(i int, r *Recorder, into *Window) {
 		per.Busy += e.Service
 	}
 	r.tail.Store(h) // hands the slots back to the worker
+	return n
 }
 
 // Drain moves everything recorded since the last drain into into, and adds each

@@ -75,8 +75,10 @@ func (rep *reporter) loop(done <-chan struct{}) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	// Between ticks the workers' rings are swept often into the open interval,
-	// so that a worker never finds its ring full (see metrics.SweepEvery).
-	sweep := time.NewTicker(metrics.SweepEvery)
+	// so that a worker never finds its ring full (see metrics.SweepEvery),
+	// and less often while they stay nearly empty (metrics.NextSweep).
+	sweepEvery := metrics.SweepEvery
+	sweep := time.NewTimer(sweepEvery)
 	defer sweep.Stop()
 	for {
 		due := nextTick
@@ -128,7 +130,8 @@ func (rep *reporter) loop(done <-chan struct{}) {
 				}
 				return
 			case <-sweep.C:
-				rep.r.col.Sweep(rep.interval)
+				sweepEvery = metrics.NextSweep(sweepEvery, rep.r.col.Sweep(rep.interval))
+				sweep.Reset(sweepEvery)
 			case <-timer.C:
 				break wait
 			}

@@ -22,10 +22,29 @@ const (
 	StallFactor = 20
 )
 
-// stallCheckEvery is how often the stall detector looks at the threads (and
-// the reporter, at each interval): how late after the stall limit a stall is
-// known. Its start and end are exact (stallSignal).
+// stallCheckEvery is how often the stall detector looks at the threads while
+// a stall is under way or could begin soon (and the reporter, at each
+// interval): how late after the stall limit a stall is known. Its start and
+// end are exact (stallSignal). Otherwise the detector sleeps until the
+// moment the calls it saw could first become one (nextStallCheck), at most
+// StallFloor: at full speed, when every thread keeps having answers, it wakes
+// about once a second instead of ten times.
 const stallCheckEvery = 100 * time.Millisecond
+
+// nextStallCheck is how long the stall detector may sleep after a check at
+// now that found no stall under way, given the threads' calls c then and the
+// stall limit: until the limit has passed since the later of the last answer
+// and the oldest call still waiting (since now when none waits: a wait that
+// begins later cannot become a stall sooner), between stallCheckEvery and
+// StallFloor (the limit falls when the first events' p99 replaces
+// --reconnect-timeout).
+func nextStallCheck(now time.Time, c calls, limit time.Duration) time.Duration {
+	wait := limit
+	if c.waiting > 0 {
+		wait = time.Unix(0, max(c.oldest, c.answered)).Add(limit).Sub(now)
+	}
+	return min(max(wait, stallCheckEvery), StallFloor)
+}
 
 // StallLimit returns how long the server may leave every call unanswered
 // before the run records a stall: StallFactor × p99, the 99th percentile of
@@ -122,14 +141,14 @@ func (w *worker) inCall() bool {
 // stopped answering, so a stall that lasts longer than --reconnect-timeout
 // then fails it.
 func (r *run) watchStalls(ctx context.Context) {
-	tick := time.NewTicker(stallCheckEvery)
-	defer tick.Stop()
+	timer := time.NewTimer(stallCheckEvery)
+	defer timer.Stop()
 	for {
 		var now time.Time
 		select {
 		case <-ctx.Done():
 			return
-		case now = <-tick.C:
+		case now = <-timer.C:
 		}
 		if !r.watching(now) {
 			return // the measured phase has ended: an open stall lasts to its end
@@ -140,6 +159,11 @@ func (r *run) watchStalls(ctx context.Context) {
 				"a run without --time cannot wait for it to come back", progress.Duration(now.Sub(start)), r.cfg.ReconnectTimeout))
 			return
 		}
+		next := stallCheckEvery
+		if !open {
+			next = nextStallCheck(now, r.readCalls(0), r.stallLimit())
+		}
+		timer.Reset(next)
 	}
 }
 

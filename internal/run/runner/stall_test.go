@@ -286,3 +286,30 @@ func TestStallWithoutTimeFails(t *testing.T) {
 		t.Errorf("outages %+v, want one stall with both threads waiting", res.Outages)
 	}
 }
+
+// TestNextStallCheck: the stall detector sleeps until the calls it saw could
+// first become a stall, within stallCheckEvery..StallFloor.
+func TestNextStallCheck(t *testing.T) {
+	now := time.Unix(1000, 0)
+	at := func(d time.Duration) int64 { return now.Add(d).UnixNano() }
+	for _, tc := range []struct {
+		name  string
+		c     calls
+		limit time.Duration
+		want  time.Duration
+	}{
+		{"none waits: a new wait needs the limit, at most StallFloor", calls{answered: at(0)}, 5 * time.Second, StallFloor},
+		{"none waits, short limit", calls{answered: at(0)}, 300 * time.Millisecond, 300 * time.Millisecond},
+		{"a call since 400ms, answered before", calls{waiting: 1, oldest: at(-400 * time.Millisecond), answered: at(-time.Second)}, time.Second, 600 * time.Millisecond},
+		{"a call since 2s, answered 200ms ago", calls{waiting: 2, oldest: at(-2 * time.Second), answered: at(-200 * time.Millisecond)}, time.Second, 800 * time.Millisecond},
+		{"about to become a stall", calls{waiting: 1, oldest: at(-990 * time.Millisecond)}, time.Second, stallCheckEvery},
+		{"past the limit already", calls{waiting: 1, oldest: at(-3 * time.Second)}, time.Second, stallCheckEvery},
+		{"long limit", calls{waiting: 1, oldest: at(0)}, 20 * time.Second, StallFloor},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := nextStallCheck(now, tc.c, tc.limit); got != tc.want {
+				t.Errorf("nextStallCheck = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

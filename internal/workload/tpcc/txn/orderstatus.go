@@ -39,7 +39,7 @@ func (w *Worker) orderStatus(ctx context.Context, c *workload.Counts) error {
 	var lastName any
 	var cID int64
 	if byName {
-		lastName = boxedLastNames[w.lastNameNumber()]
+		lastName = boxedLastNames()[w.lastNameNumber()]
 	} else {
 		cID = w.customerID()
 	}

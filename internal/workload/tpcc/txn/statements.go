@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/fairbench/fairbench/internal/db/driver"
 )
@@ -41,30 +42,37 @@ type statements struct {
 
 // sharedTexts are the texts that code builds (IN lists, a CASE per district,
 // multi-row INSERTs), built once and only read, so that the workers share
-// them: 1,000 workers each building and keeping their own held ~15 MB.
-var sharedTexts = struct {
+// them: 1,000 workers each building and keeping their own held ~15 MB. They
+// are built when the first worker prepares, not at program start (every
+// fairbench command paid their ~250 allocations).
+var sharedTexts = sync.OnceValue(func() *textSet {
+	return &textSet{
+		items: "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id IN (" + placeholders(maxOrderLines) + ")",
+		// stock takes the dialect's locking clause at its end.
+		stock: "SELECT s_i_id, s_quantity, s_data, " + distInfoByDistrict() +
+			" FROM stock WHERE s_w_id = ? AND s_i_id IN (" + placeholders(maxOrderLines) + ")",
+		stockWrite:      stockWriteText(maxOrderLines),
+		deleteNewOrders: "DELETE FROM new_order WHERE " + districtOrders("no_w_id", "no_d_id", "no_o_id"),
+		setCarriers:     "UPDATE orders SET o_carrier_id = ? WHERE " + districtOrders("o_w_id", "o_d_id", "o_id"),
+		setDelivered:    "UPDATE order_line SET ol_delivery_d = ? WHERE " + districtOrders("ol_w_id", "ol_d_id", "ol_o_id"),
+		orderAmounts: "SELECT o_d_id, o_c_id, (SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id)" +
+			" FROM orders WHERE " + districtOrders("o_w_id", "o_d_id", "o_id"),
+		customers: "UPDATE customer SET c_balance = c_balance + CASE c_d_id" + districtCases() + " END, c_delivery_cnt = c_delivery_cnt + 1" +
+			" WHERE " + districtOrders("c_w_id", "c_d_id", "c_id"),
+		insertLines: func() (t [maxOrderLines + 1]string) {
+			for n := 1; n <= maxOrderLines; n++ {
+				t[n] = insertLinesText(n)
+			}
+			return t
+		}(),
+	}
+})
+
+// textSet is what sharedTexts holds.
+type textSet struct {
 	items, stock, stockWrite                                            string
 	deleteNewOrders, setCarriers, setDelivered, orderAmounts, customers string
 	insertLines                                                         [maxOrderLines + 1]string // by line count
-}{
-	items: "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id IN (" + placeholders(maxOrderLines) + ")",
-	// stock takes the dialect's locking clause at its end.
-	stock: "SELECT s_i_id, s_quantity, s_data, " + distInfoByDistrict() +
-		" FROM stock WHERE s_w_id = ? AND s_i_id IN (" + placeholders(maxOrderLines) + ")",
-	stockWrite:      stockWriteText(maxOrderLines),
-	deleteNewOrders: "DELETE FROM new_order WHERE " + districtOrders("no_w_id", "no_d_id", "no_o_id"),
-	setCarriers:     "UPDATE orders SET o_carrier_id = ? WHERE " + districtOrders("o_w_id", "o_d_id", "o_id"),
-	setDelivered:    "UPDATE order_line SET ol_delivery_d = ? WHERE " + districtOrders("ol_w_id", "ol_d_id", "ol_o_id"),
-	orderAmounts: "SELECT o_d_id, o_c_id, (SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id)" +
-		" FROM orders WHERE " + districtOrders("o_w_id", "o_d_id", "o_id"),
-	customers: "UPDATE customer SET c_balance = c_balance + CASE c_d_id" + districtCases() + " END, c_delivery_cnt = c_delivery_cnt + 1" +
-		" WHERE " + districtOrders("c_w_id", "c_d_id", "c_id"),
-	insertLines: func() (t [maxOrderLines + 1]string) {
-		for n := 1; n <= maxOrderLines; n++ {
-			t[n] = insertLinesText(n)
-		}
-		return t
-	}(),
 }
 
 // stmtText pairs a statement field with its SQL.
@@ -82,9 +90,9 @@ func (s *statements) texts(forUpdate string) []stmtText {
 		{&s.noDistrictNext, "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?"},
 		{&s.noInsertOrder, "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)"},
 		{&s.noInsertNewOrder, "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)"},
-		{&s.noItems, sharedTexts.items},
-		{&s.noStock, sharedTexts.stock + forUpdate},
-		{&s.noStockWrite, sharedTexts.stockWrite},
+		{&s.noItems, sharedTexts().items},
+		{&s.noStock, sharedTexts().stock + forUpdate},
+		{&s.noStockWrite, sharedTexts().stockWrite},
 
 		{&s.payWarehouseYTD, "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?"},
 		{&s.payWarehouse, "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?"},
@@ -103,11 +111,11 @@ func (s *statements) texts(forUpdate string) []stmtText {
 		{&s.osLines, "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"},
 
 		{&s.dlOldest, "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1" + forUpdate},
-		{&s.dlDeleteNewOrders, sharedTexts.deleteNewOrders},
-		{&s.dlSetCarriers, sharedTexts.setCarriers},
-		{&s.dlSetDelivered, sharedTexts.setDelivered},
-		{&s.dlOrderAmounts, sharedTexts.orderAmounts},
-		{&s.dlCustomers, sharedTexts.customers},
+		{&s.dlDeleteNewOrders, sharedTexts().deleteNewOrders},
+		{&s.dlSetCarriers, sharedTexts().setCarriers},
+		{&s.dlSetDelivered, sharedTexts().setDelivered},
+		{&s.dlOrderAmounts, sharedTexts().orderAmounts},
+		{&s.dlCustomers, sharedTexts().customers},
 
 		{&s.slNextOrder, "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?"},
 		{&s.slLowStock, "SELECT COUNT(DISTINCT s_i_id) FROM order_line JOIN stock ON s_w_id = ? AND s_i_id = ol_i_id" +
@@ -137,7 +145,7 @@ func (s *statements) insertLines(ctx context.Context, conn driver.Conn, n int) (
 	if st := s.noInsertLines[n]; st != nil {
 		return st, nil
 	}
-	st, err := prepareText(ctx, conn, sharedTexts.insertLines[n])
+	st, err := prepareText(ctx, conn, sharedTexts().insertLines[n])
 	if err != nil {
 		return nil, err
 	}
