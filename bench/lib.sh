@@ -36,11 +36,14 @@ PYTHON=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
 # measure LOG CMD...: runs CMD with output to LOG and prints "WALL CPU": the
 # seconds from CMD's start to its exit, taken by the process that starts it
 # (so no interpreter's start-up counts), and its user+system CPU seconds (a
-# difference of RUSAGE_CHILDREN around the run). Exits as CMD did.
+# difference of RUSAGE_CHILDREN around the run). Exits as CMD did. With
+# MEASURE_CS=1 it prints a third field, the context switches of CMD's
+# threads (voluntary + involuntary): a count that, unlike CPU time, hardly
+# moves with the load of a shared machine.
 measure() {
 	local log=$1; shift
 	"$PYTHON" - "$log" "$@" <<'PY'
-import resource, subprocess, sys, time
+import os, resource, subprocess, sys, time
 log = sys.argv[1]
 with open(log, "w") as f:
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -48,7 +51,10 @@ with open(log, "w") as f:
     rc = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
     t = time.monotonic() - t0
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{t:.3f} {r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}")
+line = f"{t:.3f} {r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime:.3f}"
+if os.environ.get("MEASURE_CS") == "1":
+    line += f" {r.ru_nvcsw + r.ru_nivcsw - r0.ru_nvcsw - r0.ru_nivcsw}"
+print(line)
 sys.exit(rc)
 PY
 }

@@ -19,7 +19,10 @@
 # Knobs: TIME ROUNDS CLIENTS MODES ("prepared simple") TRANSPORTS ("socket tcp")
 # SCRIPTS ("select-only tpcb-like") SCALE (the runs' data set, 10), the
 # server as PGSQL_* in bench/lib.sh, DB, FB, OUT. Needs pgbench and python3.
-# Targets (issue 34): tps_x >= 1.0 and cpu_x <= 1.0 in every cell.
+# Targets (issue 34): tps_x >= 1.0 and cpu_x <= 1.0 in every cell. cs/tx is
+# fairbench's context switches per transaction and cs_x the ratio to
+# pgbench's: counts that move little with the machine's load, so they show a
+# change of the client's path where the CPU ratios drown in noise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -53,7 +56,8 @@ div() { "$PYTHON" -c 'import sys; a,b=map(float,sys.argv[1:]); print(f"{a/b:.4f}
 
 pgbench -i -q -s "$SCALE" -h "$PGSQL_SOCKET_DIR" -p "$PGSQL_PORT" -U "$PGSQL_USER" "$DB" >"$OUT/pgbench-init.log" 2>&1
 
-printf '%-40s %8s %8s %6s %6s %5s\n' "cell (transport mode script clients)" "pg_tps" "fb_tps" "tps_x" "cpu_x" "load"
+export MEASURE_CS=1
+printf '%-40s %8s %8s %6s %6s %6s %5s %5s\n' "cell (transport mode script clients)" "pg_tps" "fb_tps" "tps_x" "cpu_x" "cs/tx" "cs_x" "load"
 for tr in $TRANSPORTS; do
 	for mode in $MODES; do
 		for script in $SCRIPTS; do
@@ -61,7 +65,7 @@ for tr in $TRANSPORTS; do
 				j=$(( c < 4 ? c : 4 ))
 				args=(-n -c "$c" -j "$j" -T "$TIME" -M "$mode" -h "$(host_of "$tr")" -p "$PGSQL_PORT" -U "$PGSQL_USER")
 				[ "$script" = select-only ] && args+=(-S)
-				tx=() cx=() pgt=() fbt=() loads=()
+				tx=() cx=() pgt=() fbt=() loads=() csf=() csx=()
 				for r in $(seq "$ROUNDS"); do
 					order="pg fb"; [ $((r % 2)) -eq 0 ] && order="fb pg"
 					for who in $order; do
@@ -71,15 +75,18 @@ for tr in $TRANSPORTS; do
 						else
 							out=$(measure "$log" "$FB" pgbench "${args[@]}" "$DB") || { echo "fairbench failed: $log" >&2; cat "$log" >&2; exit 1; }
 						fi
-						eval "${who}_tps=\$(tps_of \"\$log\") ${who}_cpu=${out#* } ${who}_txns=\$(txns_of \"\$log\")"
+						read -r _ cpu cs <<<"$out"
+						eval "${who}_tps=\$(tps_of \"\$log\") ${who}_cpu=$cpu ${who}_cs=$cs ${who}_txns=\$(txns_of \"\$log\")"
 					done
 					loads+=("$(load1)")
 					pgt+=("$pg_tps") fbt+=("$fb_tps")
 					tx+=("$(div "$fb_tps" "$pg_tps")")
 					cx+=("$("$PYTHON" -c 'import sys; fc,ft,pc,pt=map(float,sys.argv[1:]); print((fc/ft)/(pc/pt) if ft and pt and pc else 0)' "$fb_cpu" "$fb_txns" "$pg_cpu" "$pg_txns")")
+					csf+=("$(div "$fb_cs" "$fb_txns")")
+					csx+=("$("$PYTHON" -c 'import sys; fc,ft,pc,pt=map(float,sys.argv[1:]); print((fc/ft)/(pc/pt) if ft and pt and pc else 0)' "$fb_cs" "$fb_txns" "$pg_cs" "$pg_txns")")
 				done
-				printf '%-40s %8s %8s %6s %6s %5s\n' "$tr $mode $script $c" "$(median "${pgt[@]}")" "$(median "${fbt[@]}")" \
-					"$(median "${tx[@]}")" "$(median "${cx[@]}")" "$(median "${loads[@]}")"
+				printf '%-40s %8s %8s %6s %6s %6s %5s %5s\n' "$tr $mode $script $c" "$(median "${pgt[@]}")" "$(median "${fbt[@]}")" \
+					"$(median "${tx[@]}")" "$(median "${cx[@]}")" "$(median "${csf[@]}")" "$(median "${csx[@]}")" "$(median "${loads[@]}")"
 			done
 		done
 	done
