@@ -63,6 +63,7 @@ func (o Options) AddRun(cfg runner.Config) {
 	o["warmup-time"] = number(cfg.Warmup.Seconds())
 	o["rate"] = number(cfg.Rate)
 	o["connect-rate"] = number(cfg.ConnectRate)
+	o["connect-per-event"] = strconv.FormatBool(cfg.ConnectPerEvent)
 	pcts := make([]string, len(cfg.Percentiles))
 	for i, p := range cfg.Percentiles {
 		pcts[i] = result.PercentileKey(p)

@@ -203,6 +203,10 @@ type RunSpec struct {
 	// ConnectRate opens a cell's connections at most this many per second
 	// (run --connect-rate); 0: as fast as 16 at a time allow.
 	ConnectRate float64 `yaml:"connect_rate"`
+	// ConnectPerEvent opens a new connection for every event of a cell
+	// (run --connect-per-event, pgbench's -C): a pooler's or a server's
+	// connection cost measured.
+	ConnectPerEvent bool `yaml:"connect_per_event"`
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`

@@ -605,6 +605,7 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 		ReportInterval: r.ReportInterval.D(), SeriesInterval: r.ReportInterval.D(), Percentiles: r.Percentiles,
 		ReconnectTimeout: r.ReconnectTimeout.D(),
 		ConnectRate:      r.ConnectRate,
+		ConnectPerEvent:  r.ConnectPerEvent,
 		Drain:            r.drain,
 	}, tg.Ignore, s.opts.Client != nil)
 }

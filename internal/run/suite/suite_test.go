@@ -703,3 +703,39 @@ func TestPgbenchDataSetLabels(t *testing.T) {
 		t.Error("a data set's scale is not the workloads' --scale")
 	}
 }
+
+// TestSuiteConnectPerEvent: run.connect_per_event gives every event of a
+// cell a connection of its own — counted in the cell's result, recorded in
+// its options (so that compare keeps such cells apart) — and cells
+// without it open none.
+func TestSuiteConnectPerEvent(t *testing.T) {
+	t.Parallel()
+	cfg := testdb.MySQL(t)
+	for _, perEvent := range []bool{true, false} {
+		plan := targetYAML(cfg) + fmt.Sprintf(`
+name: per-event
+data: {tables: 1, table_size: 100}
+matrix: {workloads: [oltp_point_select], threads: [2], rounds: 1}
+run:
+  time: 1
+  connect_per_event: %v
+`, perEvent)
+		dir := filepath.Join(t.TempDir(), "suite")
+		if _, out, err := runPlan(context.Background(), t, writePlan(t, plan), dir, false); err != nil {
+			t.Fatalf("suite (per event %v): %v\n%s", perEvent, err, out)
+		}
+		m := checkComplete(t, dir)
+		res, err := result.Read(filepath.Join(dir, m.Cells[0].File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Totals.Counts
+		got := res.Options["connect-per-event"]
+		switch {
+		case perEvent && (c.Connects < c.Events-2 || c.Connects > c.Events+2 || c.ConnectMs <= 0 || got != "true"): // a thread's last may fall either side of the end
+			t.Errorf("per event: %d connects for %d events in %v ms, option %q", c.Connects, c.Events, c.ConnectMs, got)
+		case !perEvent && (c.Connects != 0 || got != "false"):
+			t.Errorf("kept connections: %d connects, option %q", c.Connects, got)
+		}
+	}
+}
