@@ -165,12 +165,13 @@ FUZZ_TARGETS=(
 # FuzzParseGoTPC 23); with 100 executions a minimization they make 46k-373k
 # in 8 s. A crasher is still written, less minimized.
 fuzz() { nice -n 10 go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=100x "$2"; } # fuzz TARGET PACKAGE
-fuzz_all() {
-	local entry target pkg fuzz_log
+fuzz_all() { # fuzz_all [N M]: the fuzz targets, or every Nth from the Mth (0-based) on
+	local step=${1:-1} first=${2:-0} i entry target pkg fuzz_log began=$SECONDS
 	fuzz_log=$(mktemp)
-	for entry in "${FUZZ_TARGETS[@]}"; do
+	for ((i = first; i < ${#FUZZ_TARGETS[@]}; i += step)); do
+		entry=${FUZZ_TARGETS[$i]}
 		read -r target pkg <<<"$entry"
-		log "fuzz $target $pkg ($FUZZTIME)"
+		log "fuzz $target $pkg ($FUZZTIME, from +$((SECONDS - began))s)"
 		if ! fuzz "$target" "$pkg" >"$fuzz_log" 2>&1; then
 			cat "$fuzz_log"
 			if grep -q 'context deadline exceeded' "$fuzz_log" && ! grep -q 'Failing input written to' "$fuzz_log"; then
@@ -187,7 +188,7 @@ fuzz_all() {
 	rm -f "$fuzz_log"
 }
 
-# The tests run as four streams at once, because on 2 cores one stream
+# The tests run as five streams at once, because on 2 cores one stream
 # leaves them idle most of the time: the cli package's tests mostly wait (on
 # --time, a private server's outage, a --rate), and it is the longest package
 # (in one go test ./... it started only after the packages before it in the
@@ -195,10 +196,12 @@ fuzz_all() {
 #   cli:      the cli package alone, started first;
 #   packages: every other package (go test -p 2, as ./... runs them);
 #   race:     the race detector's packages;
-#   fuzz:     the fuzz targets, one after the other, under nice, so that the
-#             tests' own work comes first and the fuzzing engine (a fixed
-#             time per target, not a fixed amount of work) takes the cores
-#             the waiting tests leave. (Not the tests under nice:
+#   fuzz1, fuzz2: the fuzz targets, every other one each, one after the
+#             other, under nice, so that the tests' own work comes first and
+#             the fuzzing engine (a fixed time per target, not a fixed amount
+#             of work) takes the cores the waiting tests leave; two streams,
+#             because a target's build and seed corpus, not its fuzzing,
+#             leave a core idle. (Not the tests under nice:
 #             internal/machine/observe's want their own CPU time counted as
 #             user time, not nice.)
 # Each stream writes its own log, shown whole when the stream ends, with its
@@ -213,7 +216,7 @@ stream() { # stream NAME CMD... : run CMD, its output in $logs/NAME.log, its exi
 	"$@" >"$logs/$name.log" 2>&1 || rc=$?
 	echo "$rc $((SECONDS - began))" >"$logs/$name.status"
 }
-log "go test: the cli package, every other package, go test -race and the fuzz targets, at once"
+log "go test: the cli package, every other package, go test -race and the fuzz targets (two streams), at once"
 # set -m: each stream in its own process group, which the trap ends whole
 # (go test and the test binaries too) when the script is stopped.
 set -m
@@ -224,13 +227,15 @@ pids+=(packages:$!)
 stream race go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}" &
 pids+=(race:$!)
 if [ "$FUZZTIME" != 0 ]; then
-	stream fuzz fuzz_all &
-	pids+=(fuzz:$!)
+	stream fuzz1 fuzz_all 2 0 &
+	pids+=(fuzz1:$!)
+	stream fuzz2 fuzz_all 2 1 &
+	pids+=(fuzz2:$!)
 fi
 set +m
 trap 'for p in "${pids[@]}"; do kill -- "-${p#*:}" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 failed=()
-for i in 2 3 1 0; do # about the order they end in
+for i in 2 3 4 1 0; do # about the order they end in
 	[ -n "${pids[$i]:-}" ] || continue
 	name=${pids[$i]%%:*}
 	wait "${pids[$i]#*:}" || true
