@@ -188,6 +188,18 @@ fuzz_all() { # fuzz_all [N M]: the fuzz targets, or every Nth from the Mth (0-ba
 	rm -f "$fuzz_log"
 }
 
+# fuzz_build MARK: the instrumented test binary of the first fuzz target's
+# package, the cli package, which imports most of the others: the second
+# fuzz stream waits for it, so that the two do not compile the same
+# instrumented packages at once. MARK is created when it ends, built or not
+# (the fuzz target then reports the error).
+fuzz_build() {
+	local target pkg
+	read -r target pkg <<<"${FUZZ_TARGETS[0]}"
+	nice -n 10 go test -c -o /dev/null -fuzz=. "$pkg" || true
+	touch "$1"
+}
+
 # The tests run as five streams at once, because on 2 cores one stream
 # leaves them idle most of the time: the cli package's tests mostly wait (on
 # --time, a private server's outage, a --rate), and it is the longest package
@@ -227,9 +239,11 @@ pids+=(packages:$!)
 stream race go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}" &
 pids+=(race:$!)
 if [ "$FUZZTIME" != 0 ]; then
-	stream fuzz1 fuzz_all 2 0 &
+	# fuzz2 starts once fuzz1 has built the cli package's instrumented test
+	# binary (see fuzz_build).
+	stream fuzz1 eval 'fuzz_build "$logs/fuzz.built"; fuzz_all 2 0' &
 	pids+=(fuzz1:$!)
-	stream fuzz2 fuzz_all 2 1 &
+	stream fuzz2 eval 'until [ -e "$logs/fuzz.built" ]; do sleep 1; done; fuzz_all 2 1' &
 	pids+=(fuzz2:$!)
 fi
 set +m
