@@ -82,6 +82,9 @@ ensure_tools() {
 # and go test, the race detector's of its packages, and the fuzz targets'
 # instrumented test binaries. It stops when the servers are up: what it
 # compiled is cached, the phases compile the rest and report any error.
+# RACE_PKGS: the race detector's packages, those whose concurrency is their
+# own (workers, collectors, connection hand-off); under it the TPC-C loads
+# take minutes, so the whole tree runs without it.
 RACE_PKGS=(./internal/run/runner/... ./internal/run/metrics/... ./internal/workload
 	./internal/db/driver/netconn/... ./internal/db/driver/mysql/... ./internal/db/driver/postgres/...
 	./internal/machine/observe/... ./internal/run/warmup/... ./internal/machine/localserver/... ./internal/run/livemetrics/... ./internal/run/eventlog/...)
@@ -117,14 +120,6 @@ if [ $# -gt 0 ]; then
 	log "go test $*"
 	exec go test -count=1 -timeout 15m "$@"
 fi
-# The race detector on the packages whose concurrency is their own (workers,
-# collectors, connection hand-off); under it the TPC-C loads take minutes, so
-# the whole tree runs without it.
-log "go test -race (concurrency packages)"
-go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}"
-log "go test (everything)"
-go test -count=1 -timeout 15m ./...
-
 # The fuzz targets (parsing and validation only, never execution), each for a
 # short fixed time on top of its committed seeds; a crasher fails the suite and
 # is left in the package's testdata/fuzz/ to become a regression seed.
@@ -169,20 +164,101 @@ FUZZ_TARGETS=(
 # minimizing (FuzzDecode and FuzzMerge made 6 executions, FuzzSheet 13,
 # FuzzParseGoTPC 23); with 100 executions a minimization they make 46k-373k
 # in 8 s. A crasher is still written, less minimized.
-fuzz() { go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=100x "$2"; } # fuzz TARGET PACKAGE
-fuzz_log=$(mktemp)
-trap 'rm -f "$fuzz_log"' EXIT
-if [ "$FUZZTIME" != 0 ]; then
-	for entry in "${FUZZ_TARGETS[@]}"; do
+fuzz() { nice -n 10 go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=100x "$2"; } # fuzz TARGET PACKAGE
+fuzz_all() { # fuzz_all [N M]: the fuzz targets, or every Nth from the Mth (0-based) on
+	local step=${1:-1} first=${2:-0} i entry target pkg fuzz_log began=$SECONDS
+	fuzz_log=$(mktemp)
+	for ((i = first; i < ${#FUZZ_TARGETS[@]}; i += step)); do
+		entry=${FUZZ_TARGETS[$i]}
 		read -r target pkg <<<"$entry"
-		log "fuzz $target $pkg ($FUZZTIME)"
-		if ! fuzz "$target" "$pkg" 2>&1 | tee "$fuzz_log"; then
+		log "fuzz $target $pkg ($FUZZTIME, from +$((SECONDS - began))s)"
+		if ! fuzz "$target" "$pkg" >"$fuzz_log" 2>&1; then
+			cat "$fuzz_log"
 			if grep -q 'context deadline exceeded' "$fuzz_log" && ! grep -q 'Failing input written to' "$fuzz_log"; then
 				log "fuzz $target $pkg: the fuzzing engine's end-of-time race (go.dev/issue/75804), not a finding: once more"
-				fuzz "$target" "$pkg"
+				fuzz "$target" "$pkg" || { rm -f "$fuzz_log"; return 1; }
 			else
-				exit 1
+				rm -f "$fuzz_log"
+				return 1
 			fi
+		else
+			cat "$fuzz_log"
 		fi
 	done
+	rm -f "$fuzz_log"
+}
+
+# fuzz_build MARK: the instrumented test binary of the first fuzz target's
+# package, the cli package, which imports most of the others: the second
+# fuzz stream waits for it, so that the two do not compile the same
+# instrumented packages at once. MARK is created when it ends, built or not
+# (the fuzz target then reports the error).
+fuzz_build() {
+	local target pkg
+	read -r target pkg <<<"${FUZZ_TARGETS[0]}"
+	nice -n 10 go test -c -o /dev/null -fuzz=. "$pkg" || true
+	touch "$1"
+}
+
+# The tests run as five streams at once, because on 2 cores one stream
+# leaves them idle most of the time: the cli package's tests mostly wait (on
+# --time, a private server's outage, a --rate), and it is the longest package
+# (in one go test ./... it started only after the packages before it in the
+# list). The streams:
+#   cli:      the cli package alone, started first;
+#   packages: every other package (go test -p 2, as ./... runs them);
+#   race:     the race detector's packages;
+#   fuzz1, fuzz2: the fuzz targets, every other one each, one after the
+#             other, under nice, so that the tests' own work comes first and
+#             the fuzzing engine (a fixed time per target, not a fixed amount
+#             of work) takes the cores the waiting tests leave; two streams,
+#             because a target's build and seed corpus, not its fuzzing,
+#             leave a core idle. (Not the tests under nice:
+#             internal/machine/observe's want their own CPU time counted as
+#             user time, not nice.)
+# Each stream writes its own log, shown whole when the stream ends, with its
+# time; the suite fails if any stream failed. FUZZTIME=0 skips the fuzz
+# targets.
+module=$(go list -m)
+others=$(go list ./... | grep -vx "$module/internal/cli")
+logs=$(mktemp -d)
+stream() { # stream NAME CMD... : run CMD, its output in $logs/NAME.log, its exit status and seconds in $logs/NAME.status
+	local name=$1 began=$SECONDS rc=0
+	shift
+	"$@" >"$logs/$name.log" 2>&1 || rc=$?
+	echo "$rc $((SECONDS - began))" >"$logs/$name.status"
+}
+log "go test: the cli package, every other package, go test -race and the fuzz targets (two streams), at once"
+# set -m: each stream in its own process group, which the trap ends whole
+# (go test and the test binaries too) when the script is stopped.
+set -m
+stream cli go test -count=1 -timeout 15m ./internal/cli &
+pids=(cli:$!)
+stream packages go test -count=1 -timeout 15m $others &
+pids+=(packages:$!)
+stream race go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}" &
+pids+=(race:$!)
+if [ "$FUZZTIME" != 0 ]; then
+	# fuzz2 starts once fuzz1 has built the cli package's instrumented test
+	# binary (see fuzz_build).
+	stream fuzz1 eval 'fuzz_build "$logs/fuzz.built"; fuzz_all 2 0' &
+	pids+=(fuzz1:$!)
+	stream fuzz2 eval 'until [ -e "$logs/fuzz.built" ]; do sleep 1; done; fuzz_all 2 1' &
+	pids+=(fuzz2:$!)
+fi
+set +m
+trap 'for p in "${pids[@]}"; do kill -- "-${p#*:}" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+failed=()
+for i in 2 3 4 1 0; do # about the order they end in
+	[ -n "${pids[$i]:-}" ] || continue
+	name=${pids[$i]%%:*}
+	wait "${pids[$i]#*:}" || true
+	read -r rc secs <"$logs/$name.status"
+	log "$name: exit $rc after ${secs}s"
+	cat "$logs/$name.log"
+	[ "$rc" = 0 ] || failed+=("$name")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "failed: ${failed[*]}" >&2
+	exit 1
 fi

@@ -119,11 +119,8 @@ func TestMissingTablesAreSummarised(t *testing.T) {
 // (exit 3) with the prepare that finishes the load, before any thread starts.
 func TestRunRefusesAnIncompleteTPCCLoad(t *testing.T) {
 	t.Parallel()
-	cfg := testdb.SQLite(t)
+	cfg := preparedTPCC(t)
 	tgt := targetArgs(cfg)
-	if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
-		t.Fatalf("prepare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
 	drv, err := open.Driver(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,8 @@ import (
 // database in the source tree: every test names its own --sqlite-db (or
 // another target), because a command run without one writes
 // DefaultSQLitePath relative to the working directory — here, the package.
-// It removes the suites twoSuites ran for the package.
+// It removes the suites twoSuites ran and the TPC-C load preparedTPCC made
+// for the package.
 //
 // Under -short (make unit) it runs 4 parallel tests per CPU (see
 // testdb.ShortParallel): those tests then run on SQLite or against no
@@ -31,6 +32,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if suites.dir != "" {
 		os.RemoveAll(suites.dir)
+	}
+	if tpccLoad.dir != "" {
+		os.RemoveAll(tpccLoad.dir)
 	}
 	if _, err := os.Stat(DefaultSQLitePath); err == nil && before != nil {
 		fmt.Fprintf(os.Stderr, "a test wrote %s into the source tree: give it --sqlite-db in a temporary directory\n", DefaultSQLitePath)

@@ -104,6 +104,7 @@ func runAgainstKill(t *testing.T, srv *localserver.Server, seconds int, kill fun
 // failed with what it measured kept, the outage recorded with both threads
 // still without a connection, and said on the human output.
 func TestRunServerKilledNotRestarted(t *testing.T) {
+	t.Parallel() // its own private server: waits on it, beside the other tests
 	srv := privateMariaDB(t, filepath.Join(t.TempDir(), "srv"))
 	r, res := runAgainstKill(t, srv, 4, func() { killServer(t, srv) })
 	if r.code != ExitFailed {
@@ -135,6 +136,7 @@ func TestRunServerKilledNotRestarted(t *testing.T) {
 // times this machine's restart, plus the reconnect back-off) for the outage
 // to stay under 5 % of it, so the test does not depend on the machine's speed.
 func TestRunServerKilledAndRestarted(t *testing.T) {
+	t.Parallel() // its own private server: waits on it, beside the other tests
 	dir := filepath.Join(t.TempDir(), "srv")
 	srv := privateMariaDB(t, dir)
 	// How long a restart after a kill takes here.
@@ -179,6 +181,7 @@ func TestRunServerKilledAndRestarted(t *testing.T) {
 // (exit 1, result written), and the calls blocked on the stopped server are
 // abandoned at --time, so the run ends soon after it.
 func TestRunServerStoppedStalls(t *testing.T) {
+	t.Parallel() // its own private server: waits on it, beside the other tests
 	srv := privateMariaDB(t, filepath.Join(t.TempDir(), "srv"))
 	// Runs before privateMariaDB's cleanup stops the server: a stopped
 	// process cannot shut down.

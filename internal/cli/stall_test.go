@@ -122,6 +122,7 @@ func checkStall(t *testing.T, r cliRun, res *result.Result, stopped time.Time, h
 // recorded, marked on the interval lines and in the result, named in the
 // summary, and judged by the 5 % rule.
 func TestRunServerStoppedBriefly(t *testing.T) {
+	t.Parallel() // its own private server: waits on it, beside the other tests
 	srv := privateMariaDB(t, filepath.Join(t.TempDir(), "srv"))
 	// Runs before privateMariaDB's cleanup stops the server: a stopped
 	// process cannot shut down.
@@ -169,10 +170,7 @@ func TestRunServerStoppedBriefly(t *testing.T) {
 // recorded and the run is complete.
 func TestThinkTimesAreNoStall(t *testing.T) {
 	t.Parallel()
-	tgt := targetArgs(testdb.SQLite(t))
-	if r := runCLI(context.Background(), nil, join([]string{"prepare", "tpcc", "--warehouses=1", "--threads=2"}, tgt)...); r.code != ExitOK {
-		t.Fatalf("prepare: %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
+	tgt := targetArgs(preparedTPCC(t))
 	out := filepath.Join(t.TempDir(), "tpcc.json")
 	r := runCLI(context.Background(), nil, join([]string{"run", "tpcc", "--wait", "--threads=2", "--time=6", "--report-interval=1",
 		"--reconnect-timeout=1", "--output=" + out}, tgt)...)

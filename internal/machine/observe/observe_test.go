@@ -176,8 +176,10 @@ func TestClientCPU(t *testing.T) {
 			t.Fatalf("Machine = nil on Linux (note %q)", o.Note)
 		}
 		sum := m.UserPct + m.NicePct + m.SystemPct + m.IOWaitPct + m.IRQPct + m.SoftIRQPct + m.StealPct + m.IdlePct
-		if sum < 99.999 || sum > 100.001 || m.CPUs < 1 || m.UserPct <= 0 {
-			t.Errorf("Machine = %+v: shares add up to %v, want 100 with some user time", m, sum)
+		// The CPU burnt above is user time, or nice time when the tests
+		// run under nice (as scripts/test.sh's may on a shared machine).
+		if sum < 99.999 || sum > 100.001 || m.CPUs < 1 || m.UserPct+m.NicePct <= 0 {
+			t.Errorf("Machine = %+v: shares add up to %v, want 100 with some user (or nice) time", m, sum)
 		}
 	}
 	if o.Server != nil || o.Verdict == "" {
