@@ -17,9 +17,11 @@ import (
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
-// numbers masks every run of digits to one 9: the widths of figures vary
-// from run to run, their places and formats do not.
-var numbers = regexp.MustCompile(`[0-9]+`)
+// numbers masks every run of digits, with the blanks that pad it, to one
+// 9 after one blank: the widths of figures vary from run to run (a column
+// of -r's table widens once a latency reaches 10 ms), their places and
+// formats do not.
+var numbers = regexp.MustCompile(` *[0-9]+`)
 
 // pgbenchLayout is output with its digits masked and the lines that differ by
 // nature left out: pgbench's banner (its version against fairbench's) and
@@ -30,7 +32,12 @@ func pgbenchLayout(out string) []string {
 		if strings.HasPrefix(l, "pgbench (") || strings.HasPrefix(l, "NOTICE:") || l == "" {
 			continue
 		}
-		lines = append(lines, numbers.ReplaceAllString(l, "9"))
+		lines = append(lines, numbers.ReplaceAllStringFunc(l, func(m string) string {
+			if strings.HasPrefix(m, " ") {
+				return " 9"
+			}
+			return "9"
+		}))
 	}
 	return lines
 }
