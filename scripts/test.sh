@@ -164,7 +164,7 @@ FUZZ_TARGETS=(
 # minimizing (FuzzDecode and FuzzMerge made 6 executions, FuzzSheet 13,
 # FuzzParseGoTPC 23); with 100 executions a minimization they make 46k-373k
 # in 8 s. A crasher is still written, less minimized.
-fuzz() { nice -n 10 go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=100x "$2"; } # fuzz TARGET PACKAGE
+fuzz() { go test -run='^$' -fuzz="^$1\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=100x "$2"; } # fuzz TARGET PACKAGE
 fuzz_all() { # fuzz_all [N M]: the fuzz targets, or every Nth from the Mth (0-based) on
 	local step=${1:-1} first=${2:-0} i entry target pkg fuzz_log began=$SECONDS
 	fuzz_log=$(mktemp)
@@ -196,29 +196,27 @@ fuzz_all() { # fuzz_all [N M]: the fuzz targets, or every Nth from the Mth (0-ba
 fuzz_build() {
 	local target pkg
 	read -r target pkg <<<"${FUZZ_TARGETS[0]}"
-	nice -n 10 go test -c -o /dev/null -fuzz=. "$pkg" || true
+	go test -c -o /dev/null -fuzz=. "$pkg" || true
 	touch "$1"
 }
 
-# The tests run as five streams at once, because on 2 cores one stream
+# The tests run as three streams at once, because on 2 cores one stream
 # leaves them idle most of the time: the cli package's tests mostly wait (on
 # --time, a private server's outage, a --rate), and it is the longest package
 # (in one go test ./... it started only after the packages before it in the
 # list). The streams:
 #   cli:      the cli package alone, started first;
 #   packages: every other package (go test -p 2, as ./... runs them);
-#   race:     the race detector's packages;
-#   fuzz1, fuzz2: the fuzz targets, every other one each, one after the
-#             other, under nice, so that the tests' own work comes first and
-#             the fuzzing engine (a fixed time per target, not a fixed amount
-#             of work) takes the cores the waiting tests leave; two streams,
-#             because a target's build and seed corpus, not its fuzzing,
-#             leave a core idle. (Not the tests under nice:
-#             internal/machine/observe's want their own CPU time counted as
-#             user time, not nice.)
-# Each stream writes its own log, shown whole when the stream ends, with its
-# time; the suite fails if any stream failed. FUZZTIME=0 skips the fuzz
-# targets.
+#   race:     the race detector's packages.
+# Then the fuzz targets, in two streams (every other target each, the second
+# starting once the first built the cli package's instrumented test binary,
+# so that the two do not compile the same packages at once): a target
+# fuzzes for a fixed time, not a fixed amount of work, so beside the tests
+# it made a seventh of the executions (0.4 M instead of 3 M), and more
+# streams at once made timing-sensitive tests fail (coordinated clients'
+# one-second cells, a short outage's share of a run). Each stream writes its
+# own log, shown whole when the stream ends, with its time; the suite fails
+# if any stream failed. FUZZTIME=0 skips the fuzz targets.
 module=$(go list -m)
 others=$(go list ./... | grep -vx "$module/internal/cli")
 logs=$(mktemp -d)
@@ -228,36 +226,44 @@ stream() { # stream NAME CMD... : run CMD, its output in $logs/NAME.log, its exi
 	"$@" >"$logs/$name.log" 2>&1 || rc=$?
 	echo "$rc $((SECONDS - began))" >"$logs/$name.status"
 }
-log "go test: the cli package, every other package, go test -race and the fuzz targets (two streams), at once"
+pids=()
+failed=()
+# await: waits for the streams in pids, in order, showing each one's log.
+await() {
+	local p name rc secs
+	for p in "${pids[@]}"; do
+		name=${p%%:*}
+		wait "${p#*:}" || true
+		read -r rc secs <"$logs/$name.status"
+		log "$name: exit $rc after ${secs}s"
+		cat "$logs/$name.log"
+		[ "$rc" = 0 ] || failed+=("$name")
+	done
+	pids=()
+}
 # set -m: each stream in its own process group, which the trap ends whole
 # (go test and the test binaries too) when the script is stopped.
+trap 'for p in "${pids[@]}"; do kill -- "-${p#*:}" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+log "go test: the cli package, every other package and go test -race, at once"
 set -m
-stream cli go test -count=1 -timeout 15m ./internal/cli &
-pids=(cli:$!)
-stream packages go test -count=1 -timeout 15m $others &
-pids+=(packages:$!)
 stream race go test -race -count=1 -timeout 10m "${RACE_PKGS[@]}" &
 pids+=(race:$!)
+stream packages go test -count=1 -timeout 15m $others &
+pids+=(packages:$!)
+stream cli go test -count=1 -timeout 15m ./internal/cli &
+pids+=(cli:$!)
+set +m
+await
 if [ "$FUZZTIME" != 0 ]; then
-	# fuzz2 starts once fuzz1 has built the cli package's instrumented test
-	# binary (see fuzz_build).
+	log "the fuzz targets, two streams at once"
+	set -m
 	stream fuzz1 eval 'fuzz_build "$logs/fuzz.built"; fuzz_all 2 0' &
 	pids+=(fuzz1:$!)
 	stream fuzz2 eval 'until [ -e "$logs/fuzz.built" ]; do sleep 1; done; fuzz_all 2 1' &
 	pids+=(fuzz2:$!)
+	set +m
+	await
 fi
-set +m
-trap 'for p in "${pids[@]}"; do kill -- "-${p#*:}" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
-failed=()
-for i in 2 3 4 1 0; do # about the order they end in
-	[ -n "${pids[$i]:-}" ] || continue
-	name=${pids[$i]%%:*}
-	wait "${pids[$i]#*:}" || true
-	read -r rc secs <"$logs/$name.status"
-	log "$name: exit $rc after ${secs}s"
-	cat "$logs/$name.log"
-	[ "$rc" = 0 ] || failed+=("$name")
-done
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "failed: ${failed[*]}" >&2
 	exit 1

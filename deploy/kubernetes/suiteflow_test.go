@@ -112,7 +112,10 @@ func writeSmallPlan(t *testing.T, m manifests, dir string, target map[string]any
 	section("data")["tables"], section("data")["table_size"] = 2, 500
 	section("matrix")["threads"] = []int{1, 2}
 	run := section("run")
-	run["time"], run["warmup_time"], run["report_interval"] = 1, 0, 1
+	// Cells of 2 s: the clients' measured phases must overlap to merge, and
+	// a loaded machine once started one client's 1-s cell 0.3 s after the
+	// other's ended.
+	run["time"], run["warmup_time"], run["report_interval"] = 2, 0, 1
 	section("steps")["changeover_sleep"] = 0
 	section("clients")["wait"] = "1m"
 	text, err := yaml.Marshal(plan)
