@@ -124,7 +124,7 @@ func Create(o Options, clients int) (*Log, error) {
 	for _, p := range o.Paths(clients) {
 		out, err := outfile.Create(p)
 		if err != nil {
-			l.abort()
+			l.Abort()
 			return nil, fmt.Errorf("--event-log: %w", err)
 		}
 		l.files = append(l.files, &file{out: out, intervals: map[int64]*interval{}})
@@ -197,11 +197,8 @@ func (l *Log) Close() error {
 	return errors.Join(errs...)
 }
 
-// Abort removes the files: for a run that measured nothing.
-func (l *Log) Abort() { l.abort() }
-
-// abort removes the files created so far.
-func (l *Log) abort() {
+// Abort removes the files created so far: for a run that measured nothing.
+func (l *Log) Abort() {
 	for _, f := range l.files {
 		f.out.Abort()
 	}
@@ -247,10 +244,7 @@ func (c *Client) Done(kind int, end time.Time, latency, lag time.Duration, retri
 	if !c.sampled() {
 		return
 	}
-	c.buf = strconv.AppendInt(c.buf, int64(c.id), 10)
-	c.buf = append(c.buf, ' ')
-	c.buf = strconv.AppendInt(c.buf, c.cnt, 10)
-	c.buf = append(c.buf, ' ')
+	c.head()
 	c.buf = strconv.AppendFloat(c.buf, micros(latency), 'f', 0, 64)
 	c.tail(kind, end, lag, retries)
 }
@@ -299,12 +293,17 @@ func (c *Client) Skipped(kind int, at time.Time, lag time.Duration) {
 
 // word writes a line whose time field is a word.
 func (c *Client) word(word string, kind int, at time.Time, lag time.Duration, retries int64) {
+	c.head()
+	c.buf = append(c.buf, word...)
+	c.tail(kind, at, lag, retries)
+}
+
+// head writes the start of a line: client and event number.
+func (c *Client) head() {
 	c.buf = strconv.AppendInt(c.buf, int64(c.id), 10)
 	c.buf = append(c.buf, ' ')
 	c.buf = strconv.AppendInt(c.buf, c.cnt, 10)
 	c.buf = append(c.buf, ' ')
-	c.buf = append(c.buf, word...)
-	c.tail(kind, at, lag, retries)
 }
 
 // tail writes the rest of a line: script, time stamp, the optional columns.
