@@ -18,11 +18,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fairbench/fairbench/internal/analysis"
 	"github.com/fairbench/fairbench/internal/analysis/cost"
 	"github.com/fairbench/fairbench/internal/analysis/report"
-	"github.com/fairbench/fairbench/internal/base/lazyre"
 	"github.com/fairbench/fairbench/internal/record/result"
 )
 
@@ -202,21 +202,26 @@ func (o *Operand) CloudShown() string {
 }
 
 // clouds name the providers by the DMI system vendor (and product) their
-// machines report: "Amazon EC2" is AWS. Their expressions are compiled on
-// first use (lazyre: a site is built by one command of many).
-var clouds = []struct {
-	vendor, product func() *regexp.Regexp
+// machines report: "Amazon EC2" is AWS. They are compiled on first use (a
+// site is built by one command of many; see lazyre).
+var clouds = sync.OnceValue(func() []cloudVendor {
+	return []cloudVendor{
+		{regexp.MustCompile(`(?i)^amazon ec2`), nil, "AWS"},
+		{regexp.MustCompile(`(?i)^google`), nil, "GCP"},
+		{regexp.MustCompile(`(?i)^microsoft`), regexp.MustCompile(`(?i)virtual machine`), "Azure"},
+		{regexp.MustCompile(`(?i)^alibaba`), nil, "Alibaba Cloud"},
+		{regexp.MustCompile(`(?i)^(huawei cloud|huaweicloud)`), nil, "Huawei Cloud"},
+		{regexp.MustCompile(`(?i)^tencent`), nil, "Tencent Cloud"},
+		{regexp.MustCompile(`(?i)^digitalocean`), nil, "DigitalOcean"},
+		{regexp.MustCompile(`(?i)^hetzner`), nil, "Hetzner"},
+		{regexp.MustCompile(`(?i)^oraclecloud`), nil, "Oracle Cloud"},
+	}
+})
+
+// cloudVendor is a provider as clouds recognise it.
+type cloudVendor struct {
+	vendor, product *regexp.Regexp
 	name            string
-}{
-	{lazyre.New(`(?i)^amazon ec2`), nil, "AWS"},
-	{lazyre.New(`(?i)^google`), nil, "GCP"},
-	{lazyre.New(`(?i)^microsoft`), lazyre.New(`(?i)virtual machine`), "Azure"},
-	{lazyre.New(`(?i)^alibaba`), nil, "Alibaba Cloud"},
-	{lazyre.New(`(?i)^(huawei cloud|huaweicloud)`), nil, "Huawei Cloud"},
-	{lazyre.New(`(?i)^tencent`), nil, "Tencent Cloud"},
-	{lazyre.New(`(?i)^digitalocean`), nil, "DigitalOcean"},
-	{lazyre.New(`(?i)^hetzner`), nil, "Hetzner"},
-	{lazyre.New(`(?i)^oraclecloud`), nil, "Oracle Cloud"},
 }
 
 // cloudOf names the cloud the machines under test ran in: the provider
@@ -225,8 +230,8 @@ var clouds = []struct {
 // vendor; cloudNone when they record nothing of a cloud.
 func cloudOf(u analysis.UnderTest) string {
 	for _, m := range u.Machines {
-		for _, c := range clouds {
-			if c.vendor().MatchString(m.SystemVendor) && (c.product == nil || c.product().MatchString(m.Product)) {
+		for _, c := range clouds() {
+			if c.vendor.MatchString(m.SystemVendor) && (c.product == nil || c.product.MatchString(m.Product)) {
 				return c.name
 			}
 		}
