@@ -323,3 +323,53 @@ func TestConnectPerEventOpensAConnectionPerTransaction(t *testing.T) {
 		})
 	}
 }
+
+// TestJobsShareOSThreads: --jobs (pgbench's -j) runs every event of threads
+// that share OS threads, on every target — with a script that sleeps and on
+// a --rate schedule — and keeps the setting in the result. A thread that
+// sleeps leaves its group: client 0 sleeps 300 ms per transaction and the
+// other clients of its group (1 and 2 of 5 with --jobs=2) still take
+// milliseconds, not the sleeper's 300: 16 of the 20 transactions are quick,
+// so the 75th percentile is (a client that holds its group up while it
+// sleeps leaves only 8 to 13 quick). A negative count and --jobs with
+// --connect-per-event are refused before connecting.
+func TestJobsShareOSThreads(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "sleepy.sql")
+	script := "\\set n random(1, 100)\n\\if :client_id = 0\n\\sleep 300 ms\n\\endif\nSELECT :n;\n\\sleep 1 ms\nSELECT :n + 1;\n"
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, cfg := range testdb.All(t) {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			for _, extra := range [][]string{{"--events-per-thread=4"}, {"--time=2", "--rate=200"}} {
+				args := join([]string{"run", "pgbench", "--script=" + file, "--threads=5", "--jobs=2", "--percentile=75", "--output=" + out}, extra, targetArgs(cfg))
+				r := runCLI(context.Background(), nil, args...)
+				if r.code != 0 {
+					t.Fatalf("%v: exit %d\n%s%s", extra, r.code, r.stdout, r.stderr)
+				}
+				res := readResult(t, out)
+				c := res.Totals.Counts
+				if res.Status != "complete" || len(c.Errors) != 0 || res.Options["jobs"] != "2" {
+					t.Fatalf("%v: status %s, errors %v, options jobs %q; want complete, none, 2", extra, res.Status, c.Errors, res.Options["jobs"])
+				}
+				if p75 := res.Totals.Latency.Percentiles["75"]; extra[0] == "--events-per-thread=4" && p75 >= 150 {
+					t.Errorf("75th percentile latency %.1f ms: the sleeping client held up the others of its group", p75)
+				}
+				if extra[0] == "--events-per-thread=4" && c.Events != 20 {
+					t.Errorf("%d events, want 5 threads x 4", c.Events)
+				}
+				if extra[0] == "--time=2" && c.Events < 150 {
+					t.Errorf("%d events in 2 s at 200/s: the threads that share OS threads fell behind", c.Events)
+				}
+			}
+		})
+	}
+	for _, bad := range [][]string{{"--jobs=-1"}, {"--jobs=2", "--connect-per-event"}} {
+		r := runCLI(context.Background(), nil, join([]string{"run", "pgbench", "--script=" + file, "--threads=4", "--time=1", "--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=1"}, bad)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "--jobs") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d naming --jobs", bad, r.code, r.stderr, ExitUsage)
+		}
+	}
+}

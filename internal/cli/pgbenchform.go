@@ -110,7 +110,7 @@ Benchmarking options:
   -S, --select-only        perform SELECT-only transactions
   -c, --client=NUM         number of concurrent database clients (default: 1)
   -D, --define=VARNAME=VALUE
-  -j, --jobs=NUM           accepted; fairbench schedules the clients itself (-l: files)
+  -j, --jobs=NUM           number of threads (default: 1)
   -l, --log                write transaction times to log file
   -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late
   -M, --protocol=simple|extended|prepared

@@ -143,6 +143,7 @@ func (inv *invocation) runnerConfig(policy driver.ErrorPolicy) (runner.Config, e
 		Checkpoints:        cps,
 		Drain:              drain,
 		ConnectPerEvent:    f.connectPerEvent,
+		Jobs:               f.jobs,
 	}, policy, f.clients > 0)
 	if !(f.latencyLimitMs >= 0 && f.latencyLimitMs <= float64(workload.MaxSeconds)*1000) {
 		return runner.Config{}, fmt.Errorf("--latency-limit=%v: give 0 (none) or a number of milliseconds up to %d", f.latencyLimitMs, workload.MaxSeconds*1000)

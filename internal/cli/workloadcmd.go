@@ -88,6 +88,8 @@ type runFlags struct {
 	connectRate   float64
 	// connectPerEvent is --connect-per-event (pgbench's -C).
 	connectPerEvent bool
+	// jobs is --jobs (pgbench's -j): OS threads the connections share.
+	jobs int
 	// reconnectTimeout bounds how long a thread tries to replace a lost
 	// connection before the run fails (--reconnect-timeout).
 	reconnectTimeout secondsValue
@@ -343,6 +345,7 @@ func (r *runFlags) register() []flagGroup {
 	mfs.StringVar(&r.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the client to this file (for 'go tool pprof')")
 	mfs.StringVar(&r.memProfile, "mem-profile", "", "write a Go heap profile of the client to this file when the run ends (for 'go tool pprof'; -sample_index=alloc_space shows what the run allocated)")
 	lfs.BoolVar(&r.connectPerEvent, "connect-per-event", false, "open a new connection for every event and close it after, as pgbench -C does (to measure a server's or a pooler's connection cost): the events' latencies and the throughput include connecting; the result counts the connections and their time (counts.connects, connect_ms)")
+	lfs.IntVar(&r.jobs, "jobs", 0, "share this many OS threads among the threads' connections, as pgbench -j does: consecutive threads form a group whose connections wait for their replies in one poll, so that with many connections per CPU one wake-up serves several replies (less client CPU per event); 0 = an OS thread per connection. Not with --connect-per-event")
 	lfs.Float64Var(&r.connectRate, "connect-rate", 0, "open at most this many connections per second at the start (0 = as fast as 16 at a time allow)")
 	r.reconnectTimeout = secondsValue(runner.DefaultReconnectTimeout)
 	lfs.Var(&r.reconnectTimeout, "reconnect-timeout", "seconds (or a duration: 90s, 2m) a thread keeps trying to replace a lost connection before the run fails; a thread still without one when the measured phase ends fails the run too; it is also the stall limit until the first interval with events (see docs/result-format.md, Stalls), and a run without --time fails on a stall longer than it")

@@ -86,3 +86,17 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// Deal splits clients among jobs in contiguous blocks as pgbench deals its
+// clients to its -j threads: job i takes (clients left + jobs left - 1) /
+// jobs left of them, in order, so the first jobs take the larger shares. It
+// returns each job's share; jobs is at least 1 and at most clients.
+func Deal(clients, jobs int) []int {
+	shares := make([]int, jobs)
+	dealt := 0
+	for i := range shares {
+		shares[i] = (clients - dealt + jobs - i - 1) / (jobs - i)
+		dealt += shares[i]
+	}
+	return shares
+}

@@ -143,7 +143,7 @@ func (c *Command) Differences() []string {
 	}
 	if c.Mode == ModeRun {
 		note(c.Log, "-l: each file's lines come in blocks of each client's (pgbench's are in the order its thread ran them)")
-		note(c.Jobs > 1, "-j: fairbench schedules the clients itself; -j shows as the number of threads in the report and splits the clients among the -l files")
+		note(c.Connect && c.EffectiveJobs() > 1 && c.EffectiveJobs() < c.Clients, "-j: the connection each event opens waits for its replies alone (fairbench's --jobs shares a poll among kept connections only), as if -j were -c")
 	}
 	note(c.Debug > 0 && c.Mode == ModeRun, "-d: every statement is printed on stderr with its arguments and client number (fairbench's --db-debug), not in pgbench's debugging lines; the figures include the printing")
 	note(c.Debug > 0 && c.Mode != ModeRun, "-d: pgbench's debugging output is not printed")

@@ -361,7 +361,7 @@ func TestDifferences(t *testing.T) {
 	if d := c.Differences(); len(d) != 0 {
 		t.Errorf("a plain run: %q", d)
 	}
-	c, _ = Parse(strings.Fields("-C -l --log-prefix=p --aggregate-interval=5 -T 10 -d -j 2 -c 2"), nil)
+	c, _ = Parse(strings.Fields("-C -l --log-prefix=p --aggregate-interval=5 -T 10 -d -j 2 -c 4"), nil)
 	d := strings.Join(c.Differences(), "\n")
 	for _, opt := range []string{"-l:", "-d:", "-j:"} {
 		if !strings.Contains(d, opt) {

@@ -157,6 +157,9 @@ func runArgs(c *Command) []string {
 	}
 	if c.Connect {
 		a = append(a, "--connect-per-event")
+	} else if j := c.EffectiveJobs(); j > 1 && j < c.Clients {
+		// The clients of a thread share its poll, as pgbench's do.
+		a = append(a, "--jobs="+strconv.Itoa(j))
 	}
 	if c.Debug > 0 {
 		a = append(a, "--db-debug")

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/internal/base/outfile"
+	"github.com/fairbench/fairbench/internal/workload"
 )
 
 // Options say what to log and where.
@@ -129,12 +130,8 @@ func Create(o Options, clients int) (*Log, error) {
 		}
 		l.files = append(l.files, &file{out: out, intervals: map[int64]*interval{}})
 	}
-	nf := len(l.files)
-	// pgbench's split: thread i takes (clients left + threads left - 1) /
-	// threads left of the clients, in order.
 	dealt := 0
-	for i := 0; i < nf; i++ {
-		n := (clients - dealt + nf - i - 1) / (nf - i)
+	for i, n := range workload.Deal(clients, len(l.files)) {
 		for j := 0; j < n; j++ {
 			c := &Client{log: l, file: l.files[i], id: dealt + j, buf: make([]byte, 0, flushAt+256)}
 			if o.Sample > 0 && o.Sample < 1 {

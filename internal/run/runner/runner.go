@@ -83,6 +83,13 @@ type Config struct {
 	// once before the start (the server must take them all), and close
 	// that connection when they begin.
 	ConnectPerEvent bool
+	// Jobs (--jobs, pgbench's -j) splits the threads into this many groups
+	// of consecutive threads whose connections wait for their replies in one
+	// poll, on one OS thread at a time, as a pgbench thread serves its
+	// clients: when there are many connections per CPU, one wake-up serves
+	// several replies. 0, or at least Threads, is one OS thread per
+	// connection. Not with ConnectPerEvent.
+	Jobs int
 }
 
 // Validate checks the configuration and says what to change.
@@ -106,6 +113,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--rate must not be negative")
 	case c.ReportInterval < 0:
 		return fmt.Errorf("--report-interval must not be negative")
+	case c.Jobs < 0:
+		return fmt.Errorf("--jobs must not be negative, got %d", c.Jobs)
+	case c.Jobs > 0 && c.ConnectPerEvent:
+		return fmt.Errorf("--jobs and --connect-per-event do not go together: the connection each event opens waits for its replies alone; drop --jobs")
 	case c.ConnectParallel < 0:
 		return fmt.Errorf("the connection parallelism must not be negative, got %d", c.ConnectParallel)
 	case c.ReconnectTimeout < 0:
@@ -232,10 +243,14 @@ func Run(ctx context.Context, cfg Config, deps Deps) *Outcome {
 }
 
 type run struct {
-	cfg   Config
-	deps  Deps
-	kinds []string // names of the event kinds of a multi-kind workload
-	col   *metrics.Collector
+	cfg Config
+	// groups are the poll groups of Config.Jobs, one entry per thread
+	// (consecutive threads share one), when the workers' connections hold
+	// their Ps; nil otherwise.
+	groups []*netconn.Group
+	deps   Deps
+	kinds  []string // names of the event kinds of a multi-kind workload
+	col    *metrics.Collector
 
 	warmEnd time.Time
 	end     time.Time // zero without --time
@@ -278,11 +293,22 @@ func (r *run) execute(parent context.Context) *Outcome {
 	// without a ballast the collector would run every few megabytes, several
 	// times a second, on the CPUs the server needs.
 	defer gcballast.Hold()()
-	// Every worker has a P of its own: its connection may wait for replies
-	// without giving it up (netconn.Hold).
-	hold := r.cfg.Threads <= spare
+	// Every worker has a P of its own (or every group of workers, with
+	// Config.Jobs): its connection may wait for replies without giving it
+	// up (netconn.Hold).
+	procs := r.cfg.Threads
+	if jobs := r.jobs(); jobs > 0 {
+		procs = jobs
+	}
+	hold := procs <= spare
 	if hold {
 		defer netconn.Hold(r.cfg.Threads)()
+		for _, n := range workload.Deal(r.cfg.Threads, r.jobs()) {
+			g := netconn.NewGroup()
+			for range n {
+				r.groups = append(r.groups, g)
+			}
+		}
 	}
 	connStart := time.Now()
 	workers, err := r.connectAll(parent)
@@ -300,7 +326,7 @@ func (r *run) execute(parent context.Context) *Outcome {
 		// socket, 4 threads (strace -c -f): futex calls 0.28 → 0.03 per
 		// query, preemption signals (tgkill) 0.10 → 0.03, voluntary
 		// context switches 1.21 → 1.03-1.09 per query (sysbench's: 1.00).
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.cfg.Threads))
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	}
 	if err != nil {
 		out.Status, out.Err = result.StatusFailed, err
@@ -458,6 +484,9 @@ func (r *run) connectAll(ctx context.Context) ([]*worker, error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			w := &worker{id: i, rec: r.col.Recorder(i), rng: r.deps.Rand.Source(uint64(i))}
+			if r.groups != nil {
+				w.member = r.groups[i].Member()
+			}
 			if r.deps.EventLog != nil {
 				w.log = r.deps.EventLog.Client(i)
 			}
@@ -535,6 +564,15 @@ func closeAll(workers []*worker, parallel int) {
 	wg.Wait()
 }
 
+// jobs is how many poll groups the threads' connections share (Config.Jobs):
+// 0 when each waits alone.
+func (r *run) jobs() int {
+	if r.cfg.Jobs <= 0 || r.cfg.Jobs >= r.cfg.Threads {
+		return 0
+	}
+	return r.cfg.Jobs
+}
+
 // yieldEvery is how often a worker passes through the scheduler (see loop): well
 // under the runtime's 10 ms preemption threshold, yet rare enough to cost nothing.
 const yieldEvery = 5 * time.Millisecond
@@ -595,13 +633,16 @@ type worker struct {
 	maxLag time.Duration
 	// log is the worker's part of the event log (Deps.EventLog), or nil.
 	log *eventlog.Client
+	// member is the worker's place in its poll group (Config.Jobs), or nil.
+	member *netconn.Member
 	// own counts the events of the measured phase the worker started
 	// (Config.EventsPerThread).
 	own int64
 }
 
 func (w *worker) open(ctx context.Context, deps Deps) error {
-	conn, err := deps.Driver.Connect(ctx, w.id)
+	// The connection waits for its replies in the worker's group, if it has one.
+	conn, err := deps.Driver.Connect(netconn.WithMember(ctx, w.member), w.id)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
@@ -639,6 +680,9 @@ func (w *worker) close() {
 // that returns false has none.
 func (w *worker) reconnect(ctx context.Context, r *run) bool {
 	w.callMark.Store(0)
+	if w.member.Leave() { // its back-off must not keep the group from polling
+		defer w.member.Enter()
+	}
 	w.close()
 	lost := time.Now()
 	r.outages.lost(w.id, lost)
@@ -716,6 +760,12 @@ func (w *worker) disconnect(connecting time.Duration) {
 // loop runs events until the run ends. ctx carries the hard deadline.
 func (w *worker) loop(ctx context.Context, r *run) {
 	defer w.callMark.Store(0) // waiting for nothing any more
+	if w.member != nil {
+		// Its deliberate sleeps leave the group (workload.Sleeper).
+		ctx = workload.WithShared(ctx, w.member)
+		w.member.Enter()
+		defer w.member.Leave()
+	}
 	if r.cfg.ConnectPerEvent {
 		w.close() // each event opens its own
 	}
@@ -760,10 +810,14 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			}
 			if wait := time.Until(until); wait > 0 {
 				timer.Reset(wait)
+				left := w.member.Leave() // the group polls without it meanwhile
 				select {
 				case <-ctx.Done():
 					return
 				case <-timer.C:
+				}
+				if left {
+					w.member.Enter()
 				}
 			}
 			if late {

@@ -55,8 +55,8 @@ func (o Options) AddFlags(fs *pflag.FlagSet) {
 }
 
 // AddRun records what cfg asks of a run as the run command's flags give it:
-// --threads, --time and --warmup-time (in seconds), --rate, --connect-rate
-// and --percentile.
+// --threads, --time and --warmup-time (in seconds), --rate, --connect-rate,
+// --connect-per-event, --jobs and --percentile.
 func (o Options) AddRun(cfg runner.Config) {
 	o["threads"] = strconv.Itoa(cfg.Threads)
 	o["time"] = number(cfg.Duration.Seconds())
@@ -64,6 +64,7 @@ func (o Options) AddRun(cfg runner.Config) {
 	o["rate"] = number(cfg.Rate)
 	o["connect-rate"] = number(cfg.ConnectRate)
 	o["connect-per-event"] = strconv.FormatBool(cfg.ConnectPerEvent)
+	o["jobs"] = strconv.Itoa(cfg.Jobs)
 	pcts := make([]string, len(cfg.Percentiles))
 	for i, p := range cfg.Percentiles {
 		pcts[i] = result.PercentileKey(p)

@@ -101,7 +101,7 @@ func TestOptions(t *testing.T) {
 		{"flags", func(o Options) { o.AddFlags(fs) }, Options{"mysql-password": "***", "pgsql-password": "", "tables": "4"}},
 		{"run", func(o Options) {
 			o.AddRun(runner.Config{Threads: 8, Duration: 90 * time.Second, Warmup: 1500 * time.Millisecond, Rate: 2e6, ConnectRate: 2.5, Percentiles: []float64{50, 99.9}})
-		}, Options{"threads": "8", "time": "90", "warmup-time": "1.5", "rate": "2000000", "connect-rate": "2.5", "connect-per-event": "false", "percentile": "50,99.9"}},
+		}, Options{"threads": "8", "time": "90", "warmup-time": "1.5", "rate": "2000000", "connect-rate": "2.5", "connect-per-event": "false", "jobs": "0", "percentile": "50,99.9"}},
 		{"rand", func(o Options) { o.AddRand(randgen.Config{Type: "zipfian", Seed: 7}) }, Options{"rand-type": "zipfian", "rand-seed": "7"}},
 		{"client cpus", func(o Options) { o.AddClientCPUs(clientcpus.Decision{CPUs: cpus}, true) }, Options{"client-cpus": "2-3", "allow-cpu-overlap": "true"}},
 		{"unpinned", func(o Options) { o.AddClientCPUs(clientcpus.Decision{}, false) }, Options{"client-cpus": "", "allow-cpu-overlap": "false"}},

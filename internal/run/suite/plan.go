@@ -207,6 +207,9 @@ type RunSpec struct {
 	// (run --connect-per-event, pgbench's -C): a pooler's or a server's
 	// connection cost measured.
 	ConnectPerEvent bool `yaml:"connect_per_event"`
+	// Jobs shares this many OS threads among a cell's connections (run
+	// --jobs, pgbench's -j); 0: an OS thread per connection.
+	Jobs int `yaml:"jobs"`
 	// ReconnectTimeout fails a cell whose lost connections cannot be re-opened
 	// within it (default 30s): a server that died fails the cell.
 	ReconnectTimeout Seconds `yaml:"reconnect_timeout"`

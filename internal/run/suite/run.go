@@ -606,6 +606,7 @@ func (s *session) runnerConfig(threads int, measured, warmup time.Duration, tg *
 		ReconnectTimeout: r.ReconnectTimeout.D(),
 		ConnectRate:      r.ConnectRate,
 		ConnectPerEvent:  r.ConnectPerEvent,
+		Jobs:             r.Jobs,
 		Drain:            r.drain,
 	}, tg.Ignore, s.opts.Client != nil)
 }

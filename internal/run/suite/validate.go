@@ -457,6 +457,9 @@ func (p *Plan) validateRun(Env) error {
 	if !(r.ConnectRate >= 0 && !math.IsInf(r.ConnectRate, 1)) {
 		return p.errAt("run.connect_rate", "connect_rate %v: give how many connections a cell may open per second (connect_rate: 50), or 0 (the default) to open them as fast as 16 at a time allow", r.ConnectRate)
 	}
+	if r.Jobs < 0 {
+		return p.errAt("run.jobs", "jobs %d: give how many OS threads a cell's connections share (jobs: 4, as pgbench -j 4), or 0 (the default) for one per connection", r.Jobs)
+	}
 	if r.RandZipfianExp < 0 {
 		return p.errAt("run.rand_zipfian_exp", "the zipfian exponent must not be negative")
 	}

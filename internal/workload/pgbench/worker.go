@@ -46,6 +46,7 @@ type worker struct {
 	state    *clientState
 	describe func(error) driver.ErrorInfo
 	maxTries int
+	sleeper  workload.Sleeper // \sleep's timer
 
 	cmds   [][]command     // per script, per command (zero for meta-commands)
 	exec   script.Executor // the worker, or with --report-per-command the worker that also times meta-commands (set by NewWorker)
@@ -201,14 +202,7 @@ func (t timedWorker) Meta(i int, start, end time.Time) {
 
 // Sleep waits d, or until ctx is done (script.Executor: pgbench's \sleep).
 func (wk *worker) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return wk.sleeper.Sleep(ctx, d)
 }
 
 // Rollback ends the transaction a failed script left open.
@@ -232,6 +226,7 @@ func (wk *worker) Rollback(ctx context.Context) error {
 
 // Close releases the prepared statements.
 func (wk *worker) Close() error {
+	wk.sleeper.Stop()
 	var errs []error
 	for _, cmds := range wk.cmds {
 		for _, c := range cmds {

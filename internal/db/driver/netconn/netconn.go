@@ -189,6 +189,10 @@ func dialSockaddr(ctx context.Context, family int, sa syscall.Sockaddr, remote n
 			}
 			c.pollRead = c.doHeldRecv
 		}
+		if m := memberOf(ctx); m != nil && c.holdP {
+			c.member, c.soloRead = m, c.pollRead
+			c.pollRead = c.doGroupRead
+		}
 	}
 	return c, nil
 }
@@ -219,8 +223,10 @@ type conn struct {
 	// outcome pass through p, n and err, as one goroutine reads a connection
 	// at a time.
 	raw      syscall.RawConn
-	holdP    bool        // a reader that keeps its P (see Hold); set by the dial only
-	wrote    atomic.Bool // a Write came after the last held read (see doHeldRead)
+	holdP    bool                  // a reader that keeps its P (see Hold); set by the dial only
+	member   *Member               // the group a held read shares its poll with (see Group), or nil
+	soloRead func(fd uintptr) bool // a held read without the group
+	wrote    atomic.Bool           // a Write came after the last held read (see doHeldRead)
 	pollRead func(fd uintptr) bool
 	pfd      [1]unix.PollFd
 	p        []byte

@@ -1,7 +1,6 @@
 package txn
 
 import (
-	"context"
 	"math"
 	"time"
 
@@ -23,39 +22,4 @@ func thinkTime(rng *randgen.Source, mean time.Duration) time.Duration {
 		t = limit
 	}
 	return time.Duration(t)
-}
-
-// sleeper waits for a duration unless its context ends first. It keeps one
-// timer for all waits of a worker.
-type sleeper struct {
-	timer *time.Timer
-}
-
-// sleep waits for d, or returns ctx's error as soon as ctx ends.
-func (s *sleeper) sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d <= 0 {
-		return nil
-	}
-	if s.timer == nil {
-		s.timer = time.NewTimer(d)
-	} else {
-		s.timer.Reset(d)
-	}
-	select {
-	case <-s.timer.C:
-		return nil
-	case <-ctx.Done():
-		s.timer.Stop()
-		return ctx.Err()
-	}
-}
-
-// stop releases the timer.
-func (s *sleeper) stop() {
-	if s.timer != nil {
-		s.timer.Stop()
-	}
 }

@@ -35,7 +35,7 @@ type Worker struct {
 	dl         deliveryState    // scratch of Delivery
 	sl         stockLevelState  // scratch of Stock-Level
 	ids        idCollector      // customer ids of a last-name lookup
-	sleeper    sleeper          // keying and think times
+	sleeper    workload.Sleeper // keying and think times
 	sleep      func(context.Context, time.Duration) error
 	now        func() time.Time // the clock of o_entry_d, h_date, ol_delivery_d
 	nextThink  time.Duration    // think time owed from the previous transaction
@@ -68,7 +68,7 @@ func NewWorker(ctx context.Context, conn driver.Conn, d driver.Dialect, rng *ran
 		homeArg:    int64(home),
 		now:        time.Now,
 	}
-	w.sleep = w.sleeper.sleep
+	w.sleep = w.sleeper.Sleep
 	w.slDistrict = rng.Uniform(1, districtsPerWarehouse)
 	w.no.init()
 	w.pay.init()
@@ -152,7 +152,7 @@ func (w *Worker) Rollback(ctx context.Context) error {
 
 // Close releases the worker's statements (not the connection).
 func (w *Worker) Close() error {
-	w.sleeper.stop()
+	w.sleeper.Stop()
 	return w.st.close()
 }
 
