@@ -304,7 +304,13 @@ func (r *run) execute(parent context.Context) *Outcome {
 	if hold {
 		defer netconn.Hold(r.cfg.Threads)()
 		for _, n := range workload.Deal(r.cfg.Threads, r.jobs()) {
-			g := netconn.NewGroup()
+			g, err := netconn.NewGroup()
+			if err != nil {
+				out.Status, out.Err = result.StatusFailed, fmt.Errorf("--jobs: %w", err)
+				out.Start, out.End = time.Now(), time.Now()
+				return out
+			}
+			defer g.Close()
 			for range n {
 				r.groups = append(r.groups, g)
 			}

@@ -2,7 +2,10 @@ package netconn
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -26,25 +29,51 @@ type Group struct {
 	mu      sync.Mutex
 	busy    int       // entered members not waiting in a read
 	polling bool      // a member is in the group's poll
-	waiting []*Member // the members waiting in a read, in the order they began
-	pfds    []unix.PollFd
+	waiting []*Member // the members waiting in a read
+	members []*Member // every member, by the index its socket is registered with
+	// epfd is the group's epoll instance: each member's socket is registered
+	// once (edge-triggered) when it first waits, so a poll costs one system
+	// call however many members wait, where poll(2) would register and
+	// unregister every socket on every call.
+	epfd   int
+	events []unix.EpollEvent
 }
 
-// NewGroup returns an empty group.
-func NewGroup() *Group { return &Group{} }
+// NewGroup returns an empty group; Close releases it.
+func NewGroup() (*Group, error) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("netconn: a poll group: %w", os.NewSyscallError("epoll_create1", err))
+	}
+	return &Group{epfd: epfd}, nil
+}
+
+// Close releases the group once none of its members reads any more.
+func (g *Group) Close() error { return unix.Close(g.epfd) }
 
 // A Member is one connection's place in a Group, kept across reconnects: a
 // connection dialled with a context from WithMember reads through it.
 type Member struct {
 	g       *Group
+	index   int           // in g.members
 	wake    chan struct{} // a token when the member is ready or must poll
 	entered bool          // Enter was called and Leave not since; the owner's
-	ready   bool          // its socket was readable (or failed) at the last poll
-	fd      int32         // the socket waited for
+	ready   bool          // its socket became readable (or failed) in the last poll
+	// pending is set when its socket became readable while it did not
+	// wait: the edge is not reported again, so its next wait returns at once.
+	pending bool
+	reg     *conn // the connection whose socket is registered, or nil
 }
 
 // Member adds a member to g. It is not busy until it enters.
-func (g *Group) Member() *Member { return &Member{g: g, wake: make(chan struct{}, 1)} }
+func (g *Group) Member() *Member {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	m := &Member{g: g, index: len(g.members), wake: make(chan struct{}, 1)}
+	g.members = append(g.members, m)
+	g.events = append(g.events, unix.EpollEvent{})
+	return m
+}
 
 // Enter makes m busy: from now on its connection's reads share the group's
 // poll. Called by the goroutine that reads m's connection, never while it
@@ -110,13 +139,37 @@ func memberOf(ctx context.Context) *Member {
 	return m
 }
 
-// wait returns once fd is readable, has failed or was interrupted, polling
-// for the group when m is the last member to wait.
-func (m *Member) wait(fd uintptr) {
+// wait returns once c's socket fd is readable, has failed or was
+// interrupted, polling for the group when m is the last member to wait. It
+// fails only when the socket cannot join the group's poll.
+//
+// A socket stays registered until the kernel closes it (a descriptor number
+// used again by the member's next connection is registered anew): taking it
+// out when the connection closes could lose the edge that wakes a member
+// still waiting on it, and its stale edges only make a member look once more.
+func (m *Member) wait(c *conn, fd uintptr) error {
 	g := m.g
 	g.mu.Lock()
+	if m.reg != c {
+		// The member's first wait on this connection: register its socket.
+		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLET, Fd: int32(m.index)}
+		err := unix.EpollCtl(g.epfd, unix.EPOLL_CTL_ADD, int(fd), &ev)
+		if err == unix.EEXIST {
+			err = unix.EpollCtl(g.epfd, unix.EPOLL_CTL_MOD, int(fd), &ev)
+		}
+		if err != nil {
+			g.mu.Unlock()
+			return os.NewSyscallError("epoll_ctl", err)
+		}
+		m.reg, m.pending = c, false
+	}
+	if m.pending {
+		m.pending = false
+		g.mu.Unlock()
+		return nil
+	}
 	g.busy--
-	m.ready, m.fd = false, int32(fd)
+	m.ready = false
 	g.waiting = append(g.waiting, m)
 	for !m.ready {
 		if !g.polling && g.busy == 0 {
@@ -128,30 +181,33 @@ func (m *Member) wait(fd uintptr) {
 		g.mu.Lock()
 	}
 	g.mu.Unlock()
+	return nil
 }
 
 // poll waits until some waiting member's socket is readable and marks those
-// ready (busy again), waking all but me. g.mu is held on entry and on return.
+// ready (busy again), waking all but me; an edge of a member that does not
+// wait is kept for its next wait. g.mu is held on entry and on return.
 func (g *Group) poll(me *Member) {
 	g.polling = true
-	n := len(g.waiting)
-	pfds := g.pfds[:0]
-	for _, w := range g.waiting {
-		pfds = append(pfds, unix.PollFd{Fd: w.fd, Events: unix.POLLIN})
-	}
-	g.pfds = pfds
 	g.mu.Unlock()
-	e := rawPollN(pfds)
+	n, e := rawEpollWait(g.epfd, g.events)
 	g.mu.Lock()
 	g.polling = false
-	if e == unix.EINTR {
-		return // a preemption: the caller polls again if it still must
+	if e != 0 {
+		if e != unix.EINTR {
+			// The poll itself failed: let every waiter's receive find out.
+			for _, w := range g.waiting {
+				w.ready = true
+			}
+		}
+	}
+	for _, ev := range g.events[:n] {
+		g.members[ev.Fd].pending = true
 	}
 	keep := g.waiting[:0]
-	for i, w := range g.waiting {
-		// Members that began to wait during the poll (i >= n) were not in it.
-		if i < n && (e != 0 || pfds[i].Revents != 0) {
-			w.ready = true
+	for _, w := range g.waiting {
+		if w.pending || w.ready {
+			w.pending, w.ready = false, true
 			g.busy++
 			if w != me {
 				w.signal()
@@ -164,13 +220,20 @@ func (g *Group) poll(me *Member) {
 	g.waiting = keep
 }
 
-// rawPollN waits for any of pfds to become readable (up to heldPollWait, when
-// it is set) without telling the scheduler, as rawPoll does for one.
+// rawEpollWait waits for events of epfd (up to heldPollWait, when it is set)
+// without telling the scheduler, as rawPoll does for one socket.
 //
 //go:noinline
-func rawPollN(pfds []unix.PollFd) unix.Errno {
-	_, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfds[0])), uintptr(len(pfds)), uintptr(unsafe.Pointer(heldPollWait)), 0, 0, 0)
-	return e
+func rawEpollWait(epfd int, events []unix.EpollEvent) (int, unix.Errno) {
+	timeout := -1
+	if heldPollWait != nil {
+		timeout = int(heldPoll / time.Millisecond)
+	}
+	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(timeout), 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
 }
 
 // doGroupRead is a held read of a connection whose member has entered: a
@@ -186,6 +249,9 @@ func (c *conn) doGroupRead(fd uintptr) bool {
 			return true
 		}
 		first = false
-		m.wait(fd)
+		if err := m.wait(c, fd); err != nil {
+			c.n, c.err = 0, err
+			return true
+		}
 	}
 }

@@ -15,7 +15,11 @@ import (
 func dialGroup(t *testing.T, l net.Listener, n int) ([]net.Conn, []*Member) {
 	t.Helper()
 	t.Cleanup(Hold(n))
-	g := NewGroup()
+	g, err := NewGroup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
 	conns := make([]net.Conn, n)
 	members := make([]*Member, n)
 	for i := range conns {
