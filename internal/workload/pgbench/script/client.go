@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/internal/base/valuearena"
 	"github.com/fairbench/fairbench/internal/workload/pgbench/expr"
 )
 
@@ -94,6 +95,7 @@ type Client struct {
 	curMap  []int
 	args    []any
 	stores  map[*Command]*storeCache
+	arena   valuearena.Arena // boxes the variables' SQL parameters: no allocation per \set
 }
 
 // seedDraws returns the first n numbers of pgbench's base random sequence
@@ -168,7 +170,7 @@ func (c *Client) setValue(k int, v Value) {
 }
 
 func (c *Client) setTyped(k int, v expr.Value) {
-	c.slots[k] = slot{set: true, val: v, arg: paramOf(v), argOK: true}
+	c.slots[k] = slot{set: true, val: v, arg: paramOf(v, &c.arena), argOK: true}
 }
 
 // Var returns the value of variable name, or ok false when it is not set.

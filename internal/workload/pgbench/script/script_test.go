@@ -448,8 +448,10 @@ func TestRunAllocations(t *testing.T) {
 	c := NewClient(ClientConfig{Clients: 1, Seed: 1, Scale: 10, Scripts: []*Script{s}})
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(200, func() { _ = c.Run(ctx, s, noopExec{}) })
-	if allocs > 2 {
-		t.Errorf("%.1f allocations per run of tpcb-like, want at most 2", allocs)
+	// The four \\set values are boxed from the client's arena (a block of
+	// 1024 now and then), not one by one.
+	if allocs >= 0.5 {
+		t.Errorf("%.2f allocations per run of tpcb-like, want almost none", allocs)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/internal/base/valuearena"
 	"github.com/fairbench/fairbench/internal/workload/pgbench/expr"
 )
 
@@ -99,19 +100,19 @@ func looksInt(s string) bool {
 
 // paramOf is the SQL parameter of a typed value: int64, float64 (rounded to
 // the 15 significant digits pgbench prints), "true"/"false" or nil for NULL.
-func paramOf(v expr.Value) any {
+func paramOf(v expr.Value, a *valuearena.Arena) any {
 	switch v.Kind {
 	case expr.Int:
-		return v.I
+		return a.Int(v.I)
 	case expr.Double:
 		if math.IsInf(v.F, 0) || math.IsNaN(v.F) || v.F == 0 {
-			return v.F
+			return a.Float(v.F)
 		}
 		f, err := strconv.ParseFloat(strconv.FormatFloat(v.F, 'g', 15, 64), 64)
 		if err != nil {
-			return v.F
+			return a.Float(v.F)
 		}
-		return f
+		return a.Float(f)
 	case expr.Bool:
 		if v.B {
 			return "true"
