@@ -61,9 +61,11 @@ test:
 # The longest packages are named first: go test starts packages in the order
 # given, and the cli package (about half the lane, mostly waiting) started
 # only after the packages listed before it in ./..., with the suite and
-# runner packages left to run after it.
+# runner packages left to run after it. Four packages at a time (-p 4, not
+# one per CPU): their tests wait on timers more than they compute, and the
+# lane is then bound by CPU, not by waiting (2 CPUs: 58 s -> 44 s).
 unit:
-	go test -short -count=1 ./internal/cli ./internal/run/suite ./internal/run/runner ./...
+	go test -p 4 -short -count=1 ./internal/cli ./internal/run/suite ./internal/run/runner ./...
 
 ## bench: fairbench vs sysbench on the local MariaDB (not a test: prints figures)
 bench: build

@@ -14,12 +14,13 @@ import (
 	"github.com/fairbench/fairbench/internal/testing/testdb"
 )
 
-// rerunPlan is a small plan: two thread counts, two rounds, one second a cell.
+// rerunPlan is a small plan: two thread counts, two rounds, one second a cell
+// at 400 events/s (what a re-run does, not how fast).
 const rerunPlan = `name: %s
 %s
 data: {tables: 1, table_size: 1000}
 matrix: {workloads: [oltp_point_select], threads: [1, 2], rounds: 2}
-run: {time: 1}
+run: {time: 1, rate: 400}
 `
 
 // suiteBundle runs plan into a suite directory and bundles it.
@@ -146,7 +147,7 @@ func TestRerunOfSingleRuns(t *testing.T) {
 	var files []string
 	for i, threads := range []string{"1", "1", "2", "2"} {
 		out := filepath.Join(tmp, fmt.Sprintf("r%d.json", i))
-		args := join([]string{"run", "oltp_point_select", "--time=1", "--threads=" + threads, "--output=" + out}, common)
+		args := join([]string{"run", "oltp_point_select", "--time=1", "--rate=400", "--threads=" + threads, "--output=" + out}, common)
 		if r := runCLI(ctx, nil, args...); r.code != ExitOK {
 			t.Fatalf("run: %d\n%s", r.code, r.stderr)
 		}
