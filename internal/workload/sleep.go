@@ -2,7 +2,10 @@ package workload
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Shared is a thread's share of an OS thread with other threads (the
@@ -25,36 +28,77 @@ func WithShared(ctx context.Context, s Shared) context.Context {
 }
 
 // Sleeper is a worker's deliberate sleep inside its events (TPC-C's keying
-// and think times, pgbench's \sleep), with one timer for all its sleeps.
-// The zero Sleeper is ready to use.
+// and think times, pgbench's \sleep) or between them (the runner's --rate
+// schedule), with one timer for all its sleeps. The zero Sleeper is ready to
+// use.
+//
+// Go's timers alone wake a process that has nothing else to do through
+// epoll, whose timeout counts whole milliseconds: a sleep of 200 µs lasted
+// 1.09 ms (pgbench's: 0.30 ms), and a thread of a --rate schedule with
+// events 200 µs apart fell behind it. So a Sleeper waits with the timer
+// until 1 ms before the end and sleeps the rest in the kernel
+// (nanosleep(2)), which wakes it within tens of µs. A thread that shares an
+// OS thread with others (WithShared) keeps to the timer: the kernel sleep
+// would keep the others from that OS thread meanwhile.
 type Sleeper struct {
 	timer *time.Timer
 }
+
+// kernelSleep is how much of the end of a sleep is slept in the kernel.
+const kernelSleep = time.Millisecond
 
 // Sleep waits for d, or returns ctx's error as soon as ctx ends. While it
 // waits, the thread's share of an OS thread (WithShared) is left to the
 // others.
 func (s *Sleeper) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	return s.Until(ctx, time.Now().Add(d))
+}
+
+// Until waits until t, or returns ctx's error as soon as ctx ends (within
+// kernelSleep at the end of the wait), as Sleep does.
+func (s *Sleeper) Until(ctx context.Context, t time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	d := time.Until(t)
 	if d <= 0 {
 		return nil
 	}
-	if sh, ok := ctx.Value(sharedKey{}).(Shared); ok && sh.Leave() {
-		defer sh.Enter()
+	shared, _ := ctx.Value(sharedKey{}).(Shared)
+	if shared != nil && shared.Leave() {
+		defer shared.Enter()
 	}
-	if s.timer == nil {
-		s.timer = time.NewTimer(d)
-	} else {
-		s.timer.Reset(d)
+	if timed := d - kernelSleep; shared != nil || timed > 0 {
+		if shared != nil {
+			timed = d
+		}
+		if s.timer == nil {
+			s.timer = time.NewTimer(timed)
+		} else {
+			s.timer.Reset(timed)
+		}
+		select {
+		case <-s.timer.C:
+		case <-ctx.Done():
+			s.timer.Stop()
+			return ctx.Err()
+		}
+		if shared != nil {
+			return nil
+		}
 	}
-	select {
-	case <-s.timer.C:
-		return nil
-	case <-ctx.Done():
-		s.timer.Stop()
-		return ctx.Err()
+	for {
+		left := time.Until(t)
+		if left <= 0 {
+			return nil
+		}
+		ts := unix.NsecToTimespec(int64(left))
+		if err := unix.Nanosleep(&ts, nil); err != nil && err != unix.EINTR {
+			return fmt.Errorf("sleep: %w", err)
+		}
 	}
 }
 

@@ -779,13 +779,13 @@ func (w *worker) loop(ctx context.Context, r *run) {
 	now := lastYield
 	var (
 		sched *schedule // the --rate schedule; nil in a closed loop
-		timer *time.Timer
+		// sleeper waits for the schedule's next event: precisely at the
+		// end, and out of the thread's poll group (workload.Sleeper).
+		sleeper workload.Sleeper
 	)
 	if r.cfg.Rate > 0 {
 		sched = newSchedule(r, w.id)
-		timer = time.NewTimer(time.Hour)
-		timer.Stop()
-		defer timer.Stop()
+		defer sleeper.Stop()
 	}
 	for {
 		if ctx.Err() != nil || (!r.end.IsZero() && !now.Before(r.end)) {
@@ -814,17 +814,8 @@ func (w *worker) loop(ctx context.Context, r *run) {
 			if late {
 				until = r.end
 			}
-			if wait := time.Until(until); wait > 0 {
-				timer.Reset(wait)
-				left := w.member.Leave() // the group polls without it meanwhile
-				select {
-				case <-ctx.Done():
-					return
-				case <-timer.C:
-				}
-				if left {
-					w.member.Enter()
-				}
+			if sleeper.Until(ctx, until) != nil {
+				return
 			}
 			if late {
 				return
