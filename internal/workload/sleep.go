@@ -9,12 +9,12 @@ import (
 )
 
 // Shared is a thread's share of an OS thread with other threads (the
-// runner's --jobs: their connections wait for replies in one poll). A thread
-// that sleeps on purpose leaves first, or the others' replies would wait for
-// it; Leave reports whether it must Enter again when it wakes.
+// runner's --jobs: their connections wait for replies in one poll). Its
+// deliberate sleeps are timed by the share's poll, as a pgbench thread times
+// its clients' sleeps: the thread must not sleep on its own, or the others'
+// replies would wait for it. Sleep waits until t, or until ctx ends.
 type Shared interface {
-	Leave() bool
-	Enter()
+	Sleep(ctx context.Context, t time.Time) error
 }
 
 type sharedKey struct{}
@@ -38,8 +38,7 @@ func WithShared(ctx context.Context, s Shared) context.Context {
 // events 200 µs apart fell behind it. So a Sleeper waits with the timer
 // until 1 ms before the end and sleeps the rest in the kernel
 // (nanosleep(2)), which wakes it within tens of µs. A thread that shares an
-// OS thread with others (WithShared) keeps to the timer: the kernel sleep
-// would keep the others from that OS thread meanwhile.
+// OS thread with others (WithShared) sleeps in its share instead.
 type Sleeper struct {
 	timer *time.Timer
 }
@@ -47,9 +46,7 @@ type Sleeper struct {
 // kernelSleep is how much of the end of a sleep is slept in the kernel.
 const kernelSleep = time.Millisecond
 
-// Sleep waits for d, or returns ctx's error as soon as ctx ends. While it
-// waits, the thread's share of an OS thread (WithShared) is left to the
-// others.
+// Sleep waits for d, or returns ctx's error as soon as ctx ends.
 func (s *Sleeper) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
@@ -58,7 +55,7 @@ func (s *Sleeper) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Until waits until t, or returns ctx's error as soon as ctx ends (within
-// kernelSleep at the end of the wait), as Sleep does.
+// kernelSleep at the end of the wait).
 func (s *Sleeper) Until(ctx context.Context, t time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -67,14 +64,10 @@ func (s *Sleeper) Until(ctx context.Context, t time.Time) error {
 	if d <= 0 {
 		return nil
 	}
-	shared, _ := ctx.Value(sharedKey{}).(Shared)
-	if shared != nil && shared.Leave() {
-		defer shared.Enter()
+	if shared, ok := ctx.Value(sharedKey{}).(Shared); ok {
+		return shared.Sleep(ctx, t)
 	}
-	if timed := d - kernelSleep; shared != nil || timed > 0 {
-		if shared != nil {
-			timed = d
-		}
+	if timed := d - kernelSleep; timed > 0 {
 		if s.timer == nil {
 			s.timer = time.NewTimer(timed)
 		} else {
@@ -85,9 +78,6 @@ func (s *Sleeper) Until(ctx context.Context, t time.Time) error {
 		case <-ctx.Done():
 			s.timer.Stop()
 			return ctx.Err()
-		}
-		if shared != nil {
-			return nil
 		}
 	}
 	for {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -35,8 +37,9 @@ type Group struct {
 	// once (edge-triggered) when it first waits, so a poll costs one system
 	// call however many members wait, where poll(2) would register and
 	// unregister every socket on every call.
-	epfd   int
-	events []unix.EpollEvent
+	epfd     int
+	events   []unix.EpollEvent
+	sleepers int // waiting members that sleep (see Member.Sleep)
 }
 
 // NewGroup returns an empty group; Close releases it.
@@ -63,6 +66,9 @@ type Member struct {
 	// wait: the edge is not reported again, so its next wait returns at once.
 	pending bool
 	reg     *conn // the connection whose socket is registered, or nil
+	// until is when a sleeping member wakes (see Sleep); zero while it
+	// waits for its socket.
+	until time.Time
 }
 
 // Member adds a member to g. It is not busy until it enters.
@@ -184,52 +190,165 @@ func (m *Member) wait(c *conn, fd uintptr) error {
 	return nil
 }
 
-// poll waits until some waiting member's socket is readable and marks those
-// ready (busy again), waking all but me; an edge of a member that does not
-// wait is kept for its next wait. g.mu is held on entry and on return.
+// Sleep waits until t, or until ctx ends, in the group: a sleeping member
+// waits as one waiting for a reply does, and the member that polls wakes it
+// when t comes (its poll times out then, to the microsecond), as pgbench's
+// threads time their clients' sleeps and --rate schedules. Outside the
+// group's loop (m has not entered), or while a poll that began without this
+// deadline is under way, m sleeps alone with a timer, out of the group.
+// Called by the goroutine that reads m's connection, never while it reads.
+func (m *Member) Sleep(ctx context.Context, t time.Time) error {
+	g := m.g
+	g.mu.Lock()
+	if !m.entered || g.polling {
+		g.mu.Unlock()
+		left := m.Leave()
+		err := sleepAlone(ctx, t)
+		if left {
+			m.Enter()
+		}
+		return err
+	}
+	g.busy--
+	m.ready, m.until = false, t
+	g.waiting = append(g.waiting, m)
+	g.sleepers++
+	var err error
+	for !m.ready {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		if !g.polling && g.busy == 0 {
+			g.poll(m)
+			continue
+		}
+		g.mu.Unlock()
+		select {
+		case <-m.wake:
+		case <-ctx.Done():
+		}
+		g.mu.Lock()
+	}
+	if !m.ready { // ctx ended: out of the waiting list, busy again
+		g.waiting = slices.DeleteFunc(g.waiting, func(w *Member) bool { return w == m })
+		g.busy++
+	}
+	g.sleepers--
+	m.until = time.Time{}
+	g.mu.Unlock()
+	return err
+}
+
+// sleepAlone waits until t or until ctx ends.
+func sleepAlone(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sleeperPoll bounds the poll of a sleeping member, so that it sees its
+// context end (Ctrl-C, the end of the run) within that long: nothing else
+// wakes it.
+const sleeperPoll = 100 * time.Millisecond
+
+// poll waits until some waiting member's socket is readable or some sleeping
+// member's time has come, and marks those ready (busy again), waking all but
+// me; an edge of a member that does not wait for its socket is kept for its
+// next wait. g.mu is held on entry and on return.
 func (g *Group) poll(me *Member) {
 	g.polling = true
+	timeout := time.Duration(-1)
+	if heldPollWait != nil {
+		timeout = heldPoll
+	}
+	if g.sleepers > 0 {
+		if !me.until.IsZero() && (timeout < 0 || timeout > sleeperPoll) {
+			timeout = sleeperPoll
+		}
+		now := time.Now()
+		for _, w := range g.waiting {
+			if !w.until.IsZero() {
+				if d := max(w.until.Sub(now), 0); timeout < 0 || d < timeout {
+					timeout = d
+				}
+			}
+		}
+	}
 	g.mu.Unlock()
-	n, e := rawEpollWait(g.epfd, g.events)
+	n, e := rawEpollWait(g.epfd, g.events, timeout)
 	g.mu.Lock()
 	g.polling = false
-	if e != 0 {
-		if e != unix.EINTR {
-			// The poll itself failed: let every waiter's receive find out.
-			for _, w := range g.waiting {
-				w.ready = true
-			}
+	if e != 0 && e != unix.EINTR {
+		// The poll itself failed: let every waiter's receive find out.
+		for _, w := range g.waiting {
+			w.ready = true
 		}
 	}
 	for _, ev := range g.events[:n] {
 		g.members[ev.Fd].pending = true
 	}
+	var now time.Time
+	if g.sleepers > 0 {
+		now = time.Now()
+	}
 	keep := g.waiting[:0]
 	for _, w := range g.waiting {
-		if w.pending || w.ready {
+		switch {
+		case w.ready:
+		case w.until.IsZero() && w.pending:
 			w.pending, w.ready = false, true
-			g.busy++
-			if w != me {
-				w.signal()
-			}
+		case !w.until.IsZero() && !now.Before(w.until):
+			w.ready = true
+		default:
+			keep = append(keep, w)
 			continue
 		}
-		keep = append(keep, w)
+		g.busy++
+		if w != me {
+			w.signal()
+		}
 	}
 	clear(g.waiting[len(keep):])
 	g.waiting = keep
 }
 
-// rawEpollWait waits for events of epfd (up to heldPollWait, when it is set)
-// without telling the scheduler, as rawPoll does for one socket.
+// epollPwait2 is false once the kernel said it has no epoll_pwait2(2)
+// (before Linux 5.11): the polls then time out in whole milliseconds,
+// rounded up.
+var epollPwait2 atomic.Bool
+
+func init() { epollPwait2.Store(true) }
+
+// rawEpollWait waits for events of epfd, at most timeout (none when
+// negative), without telling the scheduler, as rawPoll does for one socket.
 //
 //go:noinline
-func rawEpollWait(epfd int, events []unix.EpollEvent) (int, unix.Errno) {
-	timeout := -1
-	if heldPollWait != nil {
-		timeout = int(heldPoll / time.Millisecond)
+func rawEpollWait(epfd int, events []unix.EpollEvent, timeout time.Duration) (int, unix.Errno) {
+	if timeout >= 0 && epollPwait2.Load() {
+		ts := unix.NsecToTimespec(int64(timeout))
+		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT2, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(unsafe.Pointer(&ts)), 0, 0)
+		if e != unix.ENOSYS {
+			if e != 0 {
+				return 0, e
+			}
+			return int(n), 0
+		}
+		epollPwait2.Store(false)
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(timeout), 0, 0)
+	ms := -1
+	if timeout >= 0 {
+		ms = int((timeout + time.Millisecond - 1) / time.Millisecond)
+	}
+	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(ms), 0, 0)
 	if e != 0 {
 		return 0, e
 	}

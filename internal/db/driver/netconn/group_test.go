@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -170,4 +171,63 @@ func TestGroupPollLetsGarbageCollectionRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A member sleeps in its group: the member that polls wakes it when its time
+// comes, to well under a millisecond (the group's poll times out to the
+// microsecond, where Go's timers wake an idle process in whole
+// milliseconds), while the others get their replies meanwhile; a sleep whose
+// context ends returns at once, whether it was parked or polling itself.
+func TestGroupMembersSleepInTheGroup(t *testing.T) {
+	l := listeners(t)["unix"]
+	conns, members := dialGroup(t, l, 2)
+	for _, m := range members {
+		m.Enter()
+	}
+	// Member 0 sleeps 200 µs at a time while member 1 waits for its replies.
+	stop := make(chan struct{})
+	echoes := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { echoes <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := roundTrip(conns[1], []byte("select 1")); err != nil {
+				return
+			}
+			n++
+		}
+	}()
+	took := make([]time.Duration, 21)
+	for i := range took {
+		start := time.Now()
+		if err := members[0].Sleep(context.Background(), start.Add(200*time.Microsecond)); err != nil {
+			t.Fatal(err)
+		}
+		took[i] = time.Since(start)
+	}
+	// Busy, member 0 would keep member 1's replies waiting: it leaves first.
+	members[0].Leave()
+	close(stop)
+	if n := <-echoes; n == 0 {
+		t.Error("the other member got no reply while one slept")
+	}
+	members[1].Leave()
+	slices.Sort(took)
+	if m := took[len(took)/2]; m < 200*time.Microsecond || m >= 800*time.Microsecond {
+		t.Errorf("a 200 µs sleep in the group took %v (median of 21), want 200 µs to 800 µs", m)
+	}
+	// Alone in its poll (member 1 left), a long sleep ends with its context.
+	members[0].Enter()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := members[0].Sleep(ctx, start.Add(time.Hour)); err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("a sleep whose context ended returned %v after %v", err, time.Since(start))
+	}
+	members[0].Leave()
 }
