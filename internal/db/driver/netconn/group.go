@@ -21,12 +21,12 @@ import (
 // replies: fewer context switches per query than a thread per connection,
 // whose every reply wakes a thread of its own.
 //
-// A member counts as busy from Enter to Leave unless it waits in a read:
-// while any member is busy nobody polls, since that member will wait later
-// and poll then; so a member must Leave before it sleeps or waits for
-// anything but its connection (a --rate schedule, a back-off), or the
-// others' replies wait for it. Reads of a connection whose member has not
-// entered (connecting, closing) wait alone, as without a group.
+// A member counts as busy from Enter to Leave unless it waits in a read or
+// sleeps in the group (Sleep): while any member is busy nobody polls, since
+// that member will wait later and poll then; so a member that waits for
+// anything else (a reconnect's back-off) must Leave first, or the others'
+// replies wait for it. Reads of a connection whose member has not entered
+// (connecting, closing) wait alone, as without a group.
 type Group struct {
 	mu      sync.Mutex
 	busy    int       // entered members not waiting in a read
