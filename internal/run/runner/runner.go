@@ -88,7 +88,7 @@ type Config struct {
 	// poll, on one OS thread at a time, as a pgbench thread serves its
 	// clients: when there are many connections per CPU, one wake-up serves
 	// several replies. 0, or at least Threads, is one OS thread per
-	// connection. Not with ConnectPerEvent.
+	// connection, and so is the embedded SQLite. Not with ConnectPerEvent.
 	Jobs int
 }
 
@@ -571,9 +571,11 @@ func closeAll(workers []*worker, parallel int) {
 }
 
 // jobs is how many poll groups the threads' connections share (Config.Jobs):
-// 0 when each waits alone.
+// 0 when each waits alone (and on the embedded SQLite).
 func (r *run) jobs() int {
-	if r.cfg.Jobs <= 0 || r.cfg.Jobs >= r.cfg.Threads {
+	// The embedded SQLite has no connection to wait for: its threads only
+	// compute, and a group would only serialise them.
+	if r.cfg.Jobs <= 0 || r.cfg.Jobs >= r.cfg.Threads || r.deps.Driver.Kind() == driver.KindSQLite {
 		return 0
 	}
 	return r.cfg.Jobs

@@ -69,6 +69,7 @@ type Member struct {
 	// until is when a sleeping member wakes (see Sleep); zero while it
 	// waits for its socket.
 	until time.Time
+	late  *time.Timer // Sleep's backstop, kept for the member's next sleeps
 }
 
 // Member adds a member to g. It is not busy until it enters.
@@ -213,8 +214,17 @@ func (m *Member) Sleep(ctx context.Context, t time.Time) error {
 	m.ready, m.until = false, t
 	g.waiting = append(g.waiting, m)
 	g.sleepers++
+	// A backstop: the group polls only once every member waits, so members
+	// that keep busy (long statements, much client work) could keep a
+	// sleeper past its time; the timer ends its sleep then, a little late.
+	if m.late == nil {
+		m.late = time.NewTimer(time.Until(t) + sleepSlack)
+	} else {
+		m.late.Reset(time.Until(t) + sleepSlack)
+	}
 	var err error
-	for !m.ready {
+	late := false
+	for !m.ready && !late {
 		if err = ctx.Err(); err != nil {
 			break
 		}
@@ -226,10 +236,13 @@ func (m *Member) Sleep(ctx context.Context, t time.Time) error {
 		select {
 		case <-m.wake:
 		case <-ctx.Done():
+		case <-m.late.C:
+			late = true
 		}
 		g.mu.Lock()
 	}
-	if !m.ready { // ctx ended: out of the waiting list, busy again
+	m.late.Stop()
+	if !m.ready { // ctx ended, or the backstop: out of the waiting list, busy again
 		g.waiting = slices.DeleteFunc(g.waiting, func(w *Member) bool { return w == m })
 		g.busy++
 	}
@@ -254,6 +267,10 @@ func sleepAlone(ctx context.Context, t time.Time) error {
 		return ctx.Err()
 	}
 }
+
+// sleepSlack is how late a sleep in the group may end before its backstop
+// timer ends it (see Sleep).
+const sleepSlack = time.Millisecond
 
 // sleeperPoll bounds the poll of a sleeping member, so that it sees its
 // context end (Ctrl-C, the end of the run) within that long: nothing else

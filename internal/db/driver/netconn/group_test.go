@@ -231,3 +231,21 @@ func TestGroupMembersSleepInTheGroup(t *testing.T) {
 	}
 	members[0].Leave()
 }
+
+// A member that stays busy does not keep a sleeping member past its time by
+// more than the backstop: nobody polls while a member is busy, and the
+// sleeper's own timer ends its sleep.
+func TestGroupSleepEndsWhileAnotherIsBusy(t *testing.T) {
+	_, members := dialGroup(t, listeners(t)["unix"], 2)
+	members[0].Enter()
+	members[1].Enter() // busy: it neither reads nor sleeps in the group
+	defer members[1].Leave()
+	defer members[0].Leave()
+	start := time.Now()
+	if err := members[0].Sleep(context.Background(), start.Add(5*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 5*time.Millisecond || took > 150*time.Millisecond {
+		t.Errorf("a 5 ms sleep beside a busy member took %v", took)
+	}
+}
