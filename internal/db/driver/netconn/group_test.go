@@ -38,6 +38,15 @@ func dialGroup(t *testing.T, l net.Listener, n int) ([]net.Conn, []*Member) {
 	return conns, members
 }
 
+// sparePs gives the test's echo server Ps of its own: it stands for a server
+// in another process, yet it runs in this one, on Go's network poller, and
+// members polling in raw system calls hold their Ps (as a run's workers do,
+// GOMAXPROCS = jobs): without spare Ps the echoes could wait for them.
+func sparePs(t *testing.T) {
+	prev := runtime.GOMAXPROCS(runtime.NumCPU() + 8)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+}
+
 // roundTrip writes msg to c and reads its echo.
 func roundTrip(c net.Conn, msg []byte) error {
 	if _, err := c.Write(msg); err != nil {
@@ -57,6 +66,7 @@ func roundTrip(c net.Conn, msg []byte) error {
 // either transport; a member that left (a sleep) does not hold the others
 // up, while one that is busy does: nobody polls until it waits too.
 func TestGroupMembersShareOnePoll(t *testing.T) {
+	sparePs(t)
 	for network, l := range listeners(t) {
 		t.Run(network, func(t *testing.T) {
 			conns, members := dialGroup(t, l, 4)
@@ -157,6 +167,7 @@ func TestGroupPollLetsGarbageCollectionRun(t *testing.T) {
 				for i, c := range conns {
 					go func() {
 						members[i].Enter()
+						defer members[i].Leave() // the other member may still wait
 						c.Read(make([]byte, 1))
 					}()
 				}
@@ -179,6 +190,7 @@ func TestGroupPollLetsGarbageCollectionRun(t *testing.T) {
 // milliseconds), while the others get their replies meanwhile; a sleep whose
 // context ends returns at once, whether it was parked or polling itself.
 func TestGroupMembersSleepInTheGroup(t *testing.T) {
+	sparePs(t)
 	l := listeners(t)["unix"]
 	conns, members := dialGroup(t, l, 2)
 	for _, m := range members {
