@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -36,9 +35,8 @@ type Group struct {
 	// once (edge-triggered) when it first waits, so a poll costs one system
 	// call however many members wait, where poll(2) would register and
 	// unregister every socket on every call.
-	epfd     int
-	events   []unix.EpollEvent
-	sleepers int // waiting members that sleep (see Member.Sleep)
+	epfd   int
+	events []unix.EpollEvent
 }
 
 // NewGroup returns an empty group; Close releases it.
@@ -65,10 +63,6 @@ type Member struct {
 	// wait: the edge is not reported again, so its next wait returns at once.
 	pending bool
 	reg     *conn // the connection whose socket is registered, or nil
-	// until is when a sleeping member wakes (see Sleep); zero while it
-	// waits for its socket.
-	until time.Time
-	late  *time.Timer // Sleep's backstop, kept for the member's next sleeps
 }
 
 // Member adds a member to g. It is not busy until it enters.
@@ -190,13 +184,9 @@ func (m *Member) wait(c *conn, fd uintptr) error {
 	return nil
 }
 
-// Sleep waits until t, or until ctx ends, in the group: a sleeping member
-// waits as one waiting for a reply does, and the member that polls wakes it
-// when t comes (its poll times out then, to the microsecond), as pgbench's
-// threads time their clients' sleeps and --rate schedules. Outside the
-// group's loop (m has not entered), or while a poll that began without this
-// deadline is under way, m sleeps alone with a timer, out of the group.
-// Called by the goroutine that reads m's connection, never while it reads.
+// Sleep waits until t, or until ctx ends, out of the group (the
+// workload.Shared of a thread with --jobs). Called by the goroutine that
+// reads m's connection, never while it reads.
 func (m *Member) Sleep(ctx context.Context, t time.Time) error {
 	// Sleeping in the group's poll hung a unit test under load (a member
 	// left runnable in poll for minutes, not understood yet): until it is,
@@ -225,40 +215,13 @@ func sleepAlone(ctx context.Context, t time.Time) error {
 	}
 }
 
-// sleepSlack is how late a sleep in the group may end before its backstop
-// timer ends it (see Sleep).
-const sleepSlack = time.Millisecond
-
-// sleeperPoll bounds the poll of a sleeping member, so that it sees its
-// context end (Ctrl-C, the end of the run) within that long: nothing else
-// wakes it.
-const sleeperPoll = 100 * time.Millisecond
-
-// poll waits until some waiting member's socket is readable or some sleeping
-// member's time has come, and marks those ready (busy again), waking all but
-// me; an edge of a member that does not wait for its socket is kept for its
-// next wait. g.mu is held on entry and on return.
+// poll waits until some waiting member's socket is readable and marks those
+// ready (busy again), waking all but me; an edge of a member that does not
+// wait is kept for its next wait. g.mu is held on entry and on return.
 func (g *Group) poll(me *Member) {
 	g.polling = true
-	timeout := time.Duration(-1)
-	if heldPollWait != nil {
-		timeout = heldPoll
-	}
-	if g.sleepers > 0 {
-		if !me.until.IsZero() && (timeout < 0 || timeout > sleeperPoll) {
-			timeout = sleeperPoll
-		}
-		now := time.Now()
-		for _, w := range g.waiting {
-			if !w.until.IsZero() {
-				if d := max(w.until.Sub(now), 0); timeout < 0 || d < timeout {
-					timeout = d
-				}
-			}
-		}
-	}
 	g.mu.Unlock()
-	n, e := rawEpollWait(g.epfd, g.events, timeout)
+	n, e := rawEpollWait(g.epfd, g.events)
 	g.mu.Lock()
 	g.polling = false
 	if e != 0 && e != unix.EINTR {
@@ -270,57 +233,30 @@ func (g *Group) poll(me *Member) {
 	for _, ev := range g.events[:n] {
 		g.members[ev.Fd].pending = true
 	}
-	var now time.Time
-	if g.sleepers > 0 {
-		now = time.Now()
-	}
 	keep := g.waiting[:0]
 	for _, w := range g.waiting {
-		switch {
-		case w.ready:
-		case w.until.IsZero() && w.pending:
+		if w.pending || w.ready {
 			w.pending, w.ready = false, true
-		case !w.until.IsZero() && !now.Before(w.until):
-			w.ready = true
-		default:
-			keep = append(keep, w)
+			g.busy++
+			if w != me {
+				w.signal()
+			}
 			continue
 		}
-		g.busy++
-		if w != me {
-			w.signal()
-		}
+		keep = append(keep, w)
 	}
 	clear(g.waiting[len(keep):])
 	g.waiting = keep
 }
 
-// epollPwait2 is false once the kernel said it has no epoll_pwait2(2)
-// (before Linux 5.11): the polls then time out in whole milliseconds,
-// rounded up.
-var epollPwait2 atomic.Bool
-
-func init() { epollPwait2.Store(true) }
-
-// rawEpollWait waits for events of epfd, at most timeout (none when
-// negative), without telling the scheduler, as rawPoll does for one socket.
+// rawEpollWait waits for events of epfd (up to heldPollWait, when it is set)
+// without telling the scheduler, as rawPoll does for one socket.
 //
 //go:noinline
-func rawEpollWait(epfd int, events []unix.EpollEvent, timeout time.Duration) (int, unix.Errno) {
-	if timeout >= 0 && epollPwait2.Load() {
-		ts := unix.NsecToTimespec(int64(timeout))
-		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT2, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(unsafe.Pointer(&ts)), 0, 0)
-		if e != unix.ENOSYS {
-			if e != 0 {
-				return 0, e
-			}
-			return int(n), 0
-		}
-		epollPwait2.Store(false)
-	}
+func rawEpollWait(epfd int, events []unix.EpollEvent) (int, unix.Errno) {
 	ms := -1
-	if timeout >= 0 {
-		ms = int((timeout + time.Millisecond - 1) / time.Millisecond)
+	if heldPollWait != nil {
+		ms = int(heldPoll / time.Millisecond)
 	}
 	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(ms), 0, 0)
 	if e != 0 {
@@ -328,7 +264,6 @@ func rawEpollWait(epfd int, events []unix.EpollEvent, timeout time.Duration) (in
 	}
 	return int(n), 0
 }
-
 // doGroupRead is a held read of a connection whose member has entered: a
 // non-blocking receive, and while nothing is there, the group's wait.
 func (c *conn) doGroupRead(fd uintptr) bool {
