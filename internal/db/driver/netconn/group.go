@@ -264,6 +264,7 @@ func rawEpollWait(epfd int, events []unix.EpollEvent) (int, unix.Errno) {
 	}
 	return int(n), 0
 }
+
 // doGroupRead is a held read of a connection whose member has entered: a
 // non-blocking receive, and while nothing is there, the group's wait.
 func (c *conn) doGroupRead(fd uintptr) bool {
